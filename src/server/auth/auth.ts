@@ -1,0 +1,37 @@
+import { betterAuth } from 'better-auth';
+import type { Kysely } from 'kysely';
+import { limits } from '../../shared/validation';
+import type { Config } from '../config';
+import type { Dialect } from '../db/open';
+import type { Database } from '../db/schema';
+
+/** Changing the e-mail or password and deleting the account need a log-in this recent (DECISIONS.md 4). */
+export const recentLoginSeconds = 5 * 60;
+
+/** Better Auth does sign-up, log-in, password hashing and sessions; our routes put our API in front of it. */
+export function createAuth(db: Kysely<Database>, dialect: Dialect, config: Config) {
+  return betterAuth({
+    database: { db, type: dialect },
+    secret: config.authSecret,
+    baseURL: config.publicUrl,
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: true,
+      minPasswordLength: limits.passwordMin,
+      maxPasswordLength: limits.passwordMax,
+    },
+    session: { freshAge: recentLoginSeconds, expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    user: { changeEmail: { enabled: true, updateEmailWithoutVerification: true } },
+    // Log-in throttling lives in our database (src/server/auth/throttle.ts), shared by every server.
+    rateLimit: { enabled: false },
+    advanced: {
+      cookiePrefix: 'piaffe',
+      useSecureCookies: config.publicUrl.startsWith('https:'),
+      defaultCookieAttributes: { sameSite: 'lax', httpOnly: true },
+    },
+    telemetry: { enabled: false },
+    logger: { disabled: process.env.LOG_LEVEL === 'silent' },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,96 @@
+import type { Context } from 'hono';
+import type { CartEvent } from '../../shared/api';
+import type { Auth } from '../auth/auth';
+import type { ChangeEvent } from '../db/change-feed';
+import type { Store } from '../db/store';
+
+const encoder = new TextEncoder();
+const heartbeatMs = 25_000;
+
+function frame(event: CartEvent): Uint8Array {
+  const { type, ...data } = event;
+  return encoder.encode(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+/**
+ * The live cart: one Server-Sent Events stream per open cart page. Each stream starts with a snapshot
+ * and then follows the user's changes; a reconnecting browser simply gets a fresh snapshot.
+ */
+export class LiveStreams {
+  readonly #open = new Set<() => void>();
+  readonly #writers = new Set<ReadableStreamDefaultController<Uint8Array>>();
+  readonly #heartbeat: NodeJS.Timeout;
+
+  constructor(
+    private readonly auth: Auth,
+    private readonly store: Store,
+  ) {
+    const comment = encoder.encode(': keep-alive\n\n');
+    this.#heartbeat = setInterval(() => {
+      for (const writer of this.#writers) writer.enqueue(comment);
+    }, heartbeatMs);
+    this.#heartbeat.unref();
+  }
+
+  get size(): number {
+    return this.#open.size;
+  }
+
+  open(c: Context, uid: string): Response {
+    const { auth, store } = this;
+    const headers = c.req.raw.headers;
+    const streams = this;
+    /** Ends this stream; `byServer` also closes the response (a cancelled one is already closed). */
+    let close = (_byServer = true) => {};
+
+    const body = new ReadableStream<Uint8Array>({
+      async start(writer) {
+        let live = false;
+        const early: ChangeEvent[] = [];
+        const unsubscribe = store.subscribe(uid, (event) => (live ? forward(event) : early.push(event)));
+        close = (byServer = true) => {
+          if (!streams.#open.delete(close)) return;
+          unsubscribe();
+          streams.#writers.delete(writer);
+          if (byServer) writer.close();
+        };
+        streams.#open.add(close);
+
+        async function forward(event: ChangeEvent) {
+          if (!streams.#open.has(close)) return;
+          if (event.type === 'added') writer.enqueue(frame({ type: 'added', item: event.item }));
+          else if (event.type === 'removed') writer.enqueue(frame({ type: 'removed', id: event.id }));
+          else if (!(await auth.api.getSession({ headers }).catch(() => null))) {
+            writer.enqueue(frame({ type: 'signed-out' }));
+            close();
+          }
+        }
+
+        writer.enqueue(encoder.encode('retry: 1000\n\n'));
+        const items = await store.cart.list(uid);
+        writer.enqueue(frame({ type: 'snapshot', items }));
+        streams.#writers.add(writer);
+        live = true;
+        // Changes that raced the snapshot may already be in it; the page applies them idempotently.
+        for (const event of early) await forward(event);
+      },
+      cancel() {
+        close(false);
+      },
+    });
+
+    return new Response(body, {
+      headers: {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'X-Accel-Buffering': 'no',
+      },
+    });
+  }
+
+  /** Ends every stream, for a graceful shutdown; browsers reconnect to another server. */
+  closeAll(): void {
+    clearInterval(this.#heartbeat);
+    for (const close of [...this.#open]) close();
+  }
+}

@@ -1,0 +1,47 @@
+import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import type { Database } from './schema';
+
+/** Our schema, in order. Never edit a migration that has shipped; add a new one. */
+const migrations: Record<string, Migration> = {
+  '0001-cart-and-login-attempts': {
+    async up(db) {
+      await db.schema
+        .createTable('cart_item')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('uid', 'text', (c) => c.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('itemid', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('price_cents', 'integer', (c) => c.notNull())
+        .addColumn('details', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('cart_item_uid_created_at').on('cart_item').columns(['uid', 'created_at']).execute();
+      await db.schema
+        .createTable('login_attempt')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('failures', 'integer', (c) => c.notNull())
+        .addColumn('window_started_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
+};
+
+/** Applies our migrations; Kysely's migrator takes a lock, so concurrent starts are safe. */
+export async function migrate(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: 'piaffe_migration',
+    migrationLockTableName: 'piaffe_migration_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`Migration ${failed} failed: ${String(error)}`, { cause: error });
+  }
+}
+
+/** Cheap round trip used by /healthz. */
+export async function ping(db: Kysely<Database>): Promise<void> {
+  await sql`select 1`.execute(db);
+}

@@ -1,0 +1,12 @@
+/** Everything a shop owner may want to edit about the shop's identity, in one place. */
+export const brand = {
+  title: 'Piaffe',
+  tagline: 'A Dressage Shop for Horse and Rider',
+  banner: ['Compete', 'Train', 'Work'],
+  address: '12 Arena Lane, Wellington, FL 33414',
+  phone: '(561) 555-0142',
+  pictureCredits: 'Product pictures: original vector drawings made for Piaffe.',
+  /** Prices are stored in integer cents of this currency. */
+  currency: 'USD',
+  locale: 'en-US',
+} as const;

@@ -1,0 +1,43 @@
+/** Every error the API returns: a stable code, its HTTP status and a default human message. */
+export const errorCatalogue = {
+  'auth/invalid-email': { status: 400, message: 'The e-mail address is not valid.' },
+  'auth/weak-password': { status: 400, message: 'The password must be 6 to 16 characters.' },
+  'auth/invalid-password': { status: 400, message: 'The password must be 6 to 16 characters.' },
+  'auth/email-already-in-use': { status: 409, message: 'This e-mail address is already in use by another account.' },
+  'auth/invalid-credential': { status: 401, message: 'The e-mail address or password is wrong.' },
+  'auth/too-many-requests': {
+    status: 429,
+    message: 'Too many failed log-in attempts. Please wait a few minutes and try again.',
+  },
+  'auth/requires-recent-login': { status: 403, message: 'This needs a recent log-in. Please log in again.' },
+  'auth/unauthenticated': { status: 401, message: 'You are not logged in.' },
+  'cart/unknown-item': { status: 400, message: 'There is no product with this item number.' },
+  'cart/full': { status: 409, message: 'Your cart is full: it holds at most 100 items.' },
+  'cart/not-found': { status: 404, message: 'There is no such item in your cart.' },
+  'request/invalid-json': { status: 400, message: 'The request body is not valid JSON.' },
+  'request/invalid-body': { status: 400, message: 'The request body does not have the expected fields.' },
+  'request/body-too-large': { status: 413, message: 'The request body is too large.' },
+  'request/unsupported-media-type': { status: 415, message: 'Send the request body as application/json.' },
+  'request/cross-origin': { status: 403, message: 'Cross-origin requests are not allowed.' },
+  'request/not-found': { status: 404, message: 'There is no such API route.' },
+  'server/unavailable': { status: 503, message: 'The server is shutting down. Please try again.' },
+  'server/internal': { status: 500, message: 'Something went wrong on our side.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** The body of every error response. */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+}
+
+/** The exact texts of SPEC.md section 8 and DECISIONS.md section 4. */
+export const notices = {
+  addFailed: 'Error adding document.',
+  deleteFailed: 'Error deleting document',
+  deleteNeedsRecentLogin: 'Please sign in again to delete your account.',
+  accountDeleted: 'Your account has been deleted.',
+  emailChanged: 'Your e-mail address has been changed. Please log in again.',
+  passwordChanged: 'Your password has been changed. Please log in again.',
+} as const;

@@ -1,0 +1,93 @@
+import type { CartEvent } from '../../src/shared/api';
+import type { Client } from './client';
+
+/** An open live cart stream, read the way EventSource would, with a wait for the next event of a type. */
+export class EventStream {
+  readonly events: CartEvent[] = [];
+  closed = false;
+  #waiters: Array<() => void> = [];
+  #abort = new AbortController();
+
+  private constructor(readonly status: number) {}
+
+  static async open(client: Client): Promise<EventStream> {
+    const controller = new AbortController();
+    const response = await fetch(`${client.baseUrl}/api/cart/stream`, {
+      headers: { cookie: client.cookieHeader, accept: 'text/event-stream' },
+      signal: controller.signal,
+    });
+    const stream = new EventStream(response.status);
+    stream.#abort = controller;
+    if (response.ok && response.body) void stream.#read(response.body);
+    else stream.closed = true;
+    return stream;
+  }
+
+  async #read(body: ReadableStream<Uint8Array>) {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of body) {
+        buffer += decoder.decode(chunk, { stream: true });
+        let end = buffer.indexOf('\n\n');
+        while (end >= 0) {
+          this.#parse(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+          end = buffer.indexOf('\n\n');
+        }
+      }
+    } catch {
+      // aborted by close()
+    }
+    this.closed = true;
+    this.#wake();
+  }
+
+  #parse(block: string) {
+    let type = '';
+    let data = '';
+    for (const line of block.split('\n')) {
+      if (line.startsWith('event: ')) type = line.slice(7);
+      else if (line.startsWith('data: ')) data += line.slice(6);
+    }
+    if (!type) return;
+    this.events.push({ type, ...JSON.parse(data) } as CartEvent);
+    this.#wake();
+  }
+
+  #wake() {
+    for (const wake of this.#waiters.splice(0)) wake();
+  }
+
+  /** Resolves with the first event of `type` after the first `skip` ones, or rejects after `ms`. */
+  async next<T extends CartEvent['type']>(type: T, ms = 3000, skip = 0): Promise<Extract<CartEvent, { type: T }>> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const found = this.events.filter((e) => e.type === type)[skip];
+      if (found) return found as Extract<CartEvent, { type: T }>;
+      if (this.closed) throw new Error(`stream closed before a ${type} event`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no ${type} event within ${ms} ms`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.#waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Resolves once the server has closed the stream, or rejects after `ms`. */
+  async ended(ms = 3000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!this.closed) {
+      if (Date.now() > deadline) throw new Error(`stream still open after ${ms} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  close() {
+    this.#abort.abort();
+  }
+}
