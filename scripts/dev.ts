@@ -1,0 +1,21 @@
+// `npm run dev`: the API server on port 3001, restarted on change, behind Vite's dev server with hot
+// reload on http://localhost:3000 (Vite proxies /api to it).
+import { type ChildProcess, spawn } from 'node:child_process';
+
+const children: ChildProcess[] = [
+  spawn(process.execPath, ['--watch', '--import', 'tsx', 'src/server/main.ts'], {
+    stdio: 'inherit',
+    env: { ...process.env, PORT: '3001', HOST: '127.0.0.1', PUBLIC_URL: 'http://localhost:3000' },
+  }),
+  spawn('npx', ['vite', '--port', '3000', '--strictPort'], {
+    stdio: 'inherit',
+    env: { ...process.env, API_PORT: '3001' },
+  }),
+];
+
+function stop() {
+  for (const child of children) child.kill('SIGTERM');
+}
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
+for (const child of children) child.once('exit', stop);

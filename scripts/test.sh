@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# `npm test`: every check of the project, in order. Each step runs even if an earlier one failed, so one
+# run shows every problem; the exit status is non-zero if any step failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+failed=()
+step() {
+  local name=$1
+  shift
+  printf '\n=== %s: %s\n' "$name" "$*"
+  if "$@"; then printf '=== %s: ok\n' "$name"; else
+    printf '=== %s: FAILED\n' "$name"
+    failed+=("$name")
+  fi
+}
+
+step chromium bash scripts/ensure-chromium.sh
+step postgres bash scripts/ensure-postgres.sh
+step typecheck npx tsc --noEmit
+step lint npx biome check .
+step build npx vite build
+step vitest npx vitest run
+step e2e npx playwright test
+
+echo
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "npm test: FAILED steps: ${failed[*]}"
+  exit 1
+fi
+echo "npm test: every step passed"

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { catalogue, findProduct } from './catalogue';
+
+describe('catalogue', () => {
+  it('holds the eight products of the spec, item numbers 1 to 8 in its order', () => {
+    expect(catalogue.map((p) => [p.itemid, p.name, p.priceCents])).toEqual([
+      ['1', 'Anky Bridle', 30299],
+      ['2', 'Albion SLK Saddle', 499000],
+      ['3', 'Ariat Westchester Boots', 49999],
+      ['4', 'Carlson Barn Jacket', 37900],
+      ['5', 'Carlson Tall Boots', 39899],
+      ['6', 'Crochet Saddle Blanket', 29900],
+      ['7', 'Dakota Barn Jacket', 37900],
+      ['8', 'Fellmore Bridle', 34449],
+    ]);
+  });
+
+  it('gives every product integer cents, a description and its own pictures', () => {
+    for (const product of catalogue) {
+      expect(Number.isInteger(product.priceCents)).toBe(true);
+      expect(product.details.length).toBeGreaterThan(20);
+      expect(product.pic).toMatch(/^\/pictures\/[a-z-]+-thumb\.svg$/);
+      expect(product.largepic).toBe(product.pic.replace('-thumb', ''));
+    }
+    expect(new Set(catalogue.map((p) => p.pic)).size).toBe(8);
+  });
+
+  it('finds products by item number only', () => {
+    expect(findProduct('8')?.name).toBe('Fellmore Bridle');
+    for (const id of ['0', '9', '', ' 1', '01', 'toString', '__proto__']) expect(findProduct(id)).toBeUndefined();
+  });
+});
