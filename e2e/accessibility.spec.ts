@@ -1,0 +1,101 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { addToCart, signUp } from './support';
+
+interface Screen {
+  name: string;
+  /** Leaves the page on the screen, signed in when it needs to be. */
+  open(page: Page): Promise<void>;
+}
+
+const screens: Screen[] = [
+  { name: 'signup-login', open: (page) => page.goto('/signup-login').then(() => undefined) },
+  {
+    name: 'home',
+    open: async (page) => {
+      await signUp(page);
+    },
+  },
+  {
+    name: 'cart with items',
+    open: async (page) => {
+      await signUp(page);
+      await addToCart(page, 'Anky Bridle');
+      await addToCart(page, 'Ariat Westchester Boots');
+    },
+  },
+  {
+    name: 'manage-account',
+    open: async (page) => {
+      await signUp(page);
+      await page.goto('/manage-account');
+      await expect(page.getByRole('heading', { level: 1, name: 'Your account' })).toBeVisible();
+    },
+  },
+  {
+    name: '404',
+    open: async (page) => {
+      await page.goto('/nowhere');
+      await expect(page.getByRole('heading', { name: 'Snap!' })).toBeVisible();
+    },
+  },
+];
+
+for (const screen of screens) {
+  test.describe(screen.name, () => {
+    test('has no serious or critical axe violation', async ({ page }) => {
+      await screen.open(page);
+      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
+      const severe = results.violations
+        .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+        .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+      expect(severe).toEqual([]);
+    });
+
+    test('fits 375 px without horizontal scrolling', async ({ page }) => {
+      await page.setViewportSize({ width: 375, height: 740 });
+      await screen.open(page);
+      await expect(page.getByRole('contentinfo')).toBeVisible();
+      const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(scrollWidth).toBeLessThanOrEqual(375);
+    });
+
+    test('shows where the keyboard focus is', async ({ page }) => {
+      await screen.open(page);
+      // Start from the top of the document, as a keyboard user arriving on the page.
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      let checked = 0;
+      for (let step = 0; step < 6; step += 1) {
+        await page.keyboard.press('Tab');
+        const focus = await page.evaluate(() => {
+          const element = document.activeElement;
+          if (!element || element === document.body) return null;
+          const style = getComputedStyle(element);
+          return {
+            focusVisible: element.matches(':focus-visible'),
+            outline: style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) >= 2,
+          };
+        });
+        if (focus === null) break; // past the last control of the page
+        expect(focus).toEqual({ focusVisible: true, outline: true });
+        checked += 1;
+      }
+      expect(checked).toBeGreaterThanOrEqual(2);
+    });
+  });
+}
+
+test('the sign-up form works from the keyboard alone', async ({ page }) => {
+  await page.goto('/signup-login');
+  const form = page.getByRole('form', { name: 'Sign up' });
+  await form.getByLabel('E-mail').focus();
+  await page.keyboard.type(`keys-${Date.now()}@example.test`);
+  await page.keyboard.press('Tab');
+  await expect(form.getByLabel('Password')).toBeFocused();
+  await page.keyboard.type('Canter-42');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/home$/);
+  await page.getByRole('button', { name: 'Add to cart: Anky Bridle' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/cart$/);
+});

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+
+export const password = 'Canter-42';
+
+export interface Rider {
+  email: string;
+  password: string;
+}
+
+/** A page in a fresh browser context: another browser or device, with its own cookies and storage. */
+export async function pageOnAnotherDevice(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  return context.newPage();
+}
+
+export function newRider(): Rider {
+  return { email: `rider-${randomBytes(6).toString('hex')}@example.test`, password };
+}
+
+export const signUpForm = (page: Page) => page.getByRole('form', { name: 'Sign up' });
+export const logInForm = (page: Page) => page.getByRole('form', { name: 'Log in' });
+export async function showLogIn(page: Page): Promise<void> {
+  await page.getByRole('group', { name: 'Choose a form' }).getByRole('button', { name: 'Log in' }).click();
+}
+
+export const cartTable = (page: Page) => page.getByRole('table', { name: 'Your cart' });
+export const deleteButtons = (page: Page) => cartTable(page).getByRole('button', { name: /^Delete / });
+
+/** The Total row's amount; the row also holds the hidden No. cell, hence the second cell. */
+export const totalCell = (page: Page) => cartTable(page).getByRole('row', { name: /Total/ }).getByRole('cell').nth(1);
+
+/** Signs a fresh rider up through the page and waits for the home page. */
+export async function signUp(page: Page, rider: Rider = newRider()): Promise<Rider> {
+  await page.goto('/signup-login');
+  const form = signUpForm(page);
+  await form.getByLabel('E-mail').fill(rider.email);
+  await form.getByLabel('Password').fill(rider.password);
+  await form.getByRole('button', { name: 'Sign up' }).click();
+  await expect(page).toHaveURL(/\/home$/);
+  return rider;
+}
+
+export async function logIn(page: Page, rider: Rider): Promise<void> {
+  await page.goto('/signup-login');
+  await showLogIn(page);
+  const form = logInForm(page);
+  await form.getByLabel('E-mail').fill(rider.email);
+  await form.getByLabel('Password').fill(rider.password);
+  await form.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).toHaveURL(/\/home$/);
+}
+
+/** Adds a product from the home page and waits for the cart page to show it. */
+export async function addToCart(page: Page, productName: string): Promise<void> {
+  if (!page.url().endsWith('/home')) await page.goto('/home');
+  await page.getByRole('button', { name: `Add to cart: ${productName}` }).click();
+  await expect(page).toHaveURL(/\/cart$/);
+  await expect(cartTable(page)).toBeVisible();
+}

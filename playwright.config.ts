@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+// E2E_BASE_URL points the suite at a shop that is already running (e.g. on PostgreSQL); otherwise the
+// suite starts the built app on a fresh SQLite file. Build first: `npx vite build`.
+const externalBaseUrl = process.env.E2E_BASE_URL;
+const port = Number(process.env.E2E_PORT ?? 3100);
+const databaseFile = join(tmpdir(), `piaffe-e2e-${randomBytes(6).toString('hex')}`, 'shop.db');
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  reporter: 'list',
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  use: {
+    baseURL: externalBaseUrl ?? `http://127.0.0.1:${port}`,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+  webServer: externalBaseUrl
+    ? undefined
+    : {
+        command: 'node --import tsx src/server/main.ts',
+        url: `http://127.0.0.1:${port}/healthz`,
+        env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `file:${databaseFile}` },
+        reuseExistingServer: false,
+        timeout: 30_000,
+        stdout: 'ignore',
+        stderr: 'pipe',
+      },
+});

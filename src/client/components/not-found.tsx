@@ -1,0 +1,18 @@
+import { Link } from 'react-router';
+import { pageRoutes } from '../../shared/api';
+
+export function NotFound() {
+  return (
+    <section className="page not-found" aria-labelledby="not-found-title">
+      <title>Page not found · Piaffe</title>
+      <h1 id="not-found-title">Snap!</h1>
+      <p className="not-found-code">404 – Page Not Found</p>
+      <p>Sorry. An error has occurred, and the requested page cannot be found.</p>
+      <p>
+        <Link className="button" to={pageRoutes.home}>
+          Home
+        </Link>
+      </p>
+    </section>
+  );
+}

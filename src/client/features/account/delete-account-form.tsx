@@ -1,0 +1,41 @@
+import { type FormEvent, useState } from 'react';
+import { notices } from '../../../shared/errors';
+import { Alert } from '../../components/alert';
+import { ApiError } from '../../lib/api';
+import { useSession } from '../../lib/session';
+import { deleteAccount } from './account-api';
+
+export function DeleteAccountForm() {
+  const { signedOut } = useSession();
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      await deleteAccount();
+      signedOut({ kind: 'status', text: notices.accountDeleted });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'auth/requires-recent-login') {
+        setFailure(notices.deleteNeedsRecentLogin);
+      } else {
+        setFailure(error instanceof ApiError ? error.message : 'Something went wrong. Please try again.');
+      }
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="card form form-danger" aria-labelledby="delete-account-title" onSubmit={submit}>
+      <h2 id="delete-account-title">Delete account</h2>
+      <p>Deleting your account removes your log-in and everything in your cart. This cannot be undone.</p>
+      {failure && <Alert kind="alert">{failure}</Alert>}
+      <button type="submit" className="button button-danger" disabled={busy}>
+        Delete account
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,45 @@
+import { notices } from '../../../shared/errors';
+import { limits, newEmailSchema, newPasswordSchema } from '../../../shared/validation';
+import { useSession } from '../../lib/session';
+import { changeEmail, changePassword } from './account-api';
+import { ChangeForm } from './change-form';
+import { DeleteAccountForm } from './delete-account-form';
+
+export function ManageAccountPage() {
+  const { user } = useSession();
+  return (
+    <section className="page account-page" aria-labelledby="account-title">
+      <title>Your account · Piaffe</title>
+      <h1 id="account-title">Your account</h1>
+      {user && <p>You are logged in as {user.email}.</p>}
+      <p>Changing your e-mail or password logs you out afterwards; then log in again with your new details.</p>
+      <div className="account-forms">
+        <ChangeForm
+          title="Change e-mail"
+          field="email"
+          label="New e-mail"
+          type="email"
+          autoComplete="email"
+          hint={`At least ${limits.emailMin} characters, a proper e-mail address.`}
+          schema={newEmailSchema}
+          submit="Change e-mail"
+          successNotice={notices.emailChanged}
+          save={changeEmail}
+        />
+        <ChangeForm
+          title="Change password"
+          field="password"
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          hint={`${limits.passwordMin} to ${limits.passwordMax} characters.`}
+          schema={newPasswordSchema}
+          submit="Change password"
+          successNotice={notices.passwordChanged}
+          save={changePassword}
+        />
+        <DeleteAccountForm />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+import { type FormEvent, useId, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { pageRoutes } from '../../../shared/api';
+import { credentialsSchema, limits } from '../../../shared/validation';
+import { Alert } from '../../components/alert';
+import { Field } from '../../components/field';
+import { ApiError } from '../../lib/api';
+import { endServerSession } from '../../lib/log-out';
+import { useSession } from '../../lib/session';
+import { useForm } from '../../lib/use-form';
+import { type AuthMode, authenticate } from './auth-api';
+
+const copy = {
+  signup: { title: 'Sign up', intro: 'New here? Create an account to fill your cart.', submit: 'Sign up' },
+  login: { title: 'Log in', intro: 'Welcome back. Log in to see your cart.', submit: 'Log in' },
+} as const;
+
+const emailHint = `At least ${limits.emailMin} characters, a proper e-mail address.`;
+const passwordHint = `${limits.passwordMin} to ${limits.passwordMax} characters.`;
+
+export function CredentialsForm({ mode }: { mode: AuthMode }) {
+  const titleId = useId();
+  const navigate = useNavigate();
+  const { signedIn, signedOut } = useSession();
+  const form = useForm(credentialsSchema, { email: '', password: '' });
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!form.isValid || busy) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      signedIn(await authenticate(mode, form.values));
+      navigate(pageRoutes.home);
+    } catch (error) {
+      // A failed sign-in leaves nobody signed in, here or on the server.
+      signedOut();
+      await endServerSession();
+      setFailure(error instanceof ApiError ? error.message : 'Something went wrong. Please try again.');
+      setBusy(false);
+    }
+  }
+
+  const text = copy[mode];
+  return (
+    <form className="card form" aria-labelledby={titleId} onSubmit={submit} noValidate>
+      <h2 id={titleId}>{text.title}</h2>
+      <p>{text.intro}</p>
+      {failure && <Alert kind="alert">{failure}</Alert>}
+      <Field
+        label="E-mail"
+        type="email"
+        autoComplete={mode === 'signup' ? 'email' : 'username'}
+        hint={emailHint}
+        {...form.field('email')}
+      />
+      <Field
+        label="Password"
+        type="password"
+        autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
+        hint={passwordHint}
+        {...form.field('password')}
+      />
+      <button type="submit" className="button" disabled={!form.isValid || busy}>
+        {text.submit}
+      </button>
+    </form>
+  );
+}

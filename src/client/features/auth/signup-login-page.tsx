@@ -1,0 +1,28 @@
+import { useState } from 'react';
+import { Alert } from '../../components/alert';
+import { useSession } from '../../lib/session';
+import type { AuthMode } from './auth-api';
+import { CredentialsForm } from './credentials-form';
+
+export function SignupLoginPage() {
+  const [mode, setMode] = useState<AuthMode>('signup');
+  const { notice } = useSession();
+
+  return (
+    <section className="page auth-page" aria-labelledby="auth-title">
+      <title>Sign up or log in · Piaffe</title>
+      <h1 id="auth-title">Welcome to Piaffe</h1>
+      {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
+      <fieldset className="toggle">
+        <legend className="visually-hidden">Choose a form</legend>
+        <button type="button" aria-pressed={mode === 'login'} onClick={() => setMode('login')}>
+          Log in
+        </button>
+        <button type="button" aria-pressed={mode === 'signup'} onClick={() => setMode('signup')}>
+          Sign up
+        </button>
+      </fieldset>
+      <CredentialsForm key={mode} mode={mode} />
+    </section>
+  );
+}

@@ -1,0 +1,46 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { type CartItem, pageRoutes } from '../../../shared/api';
+import { notices } from '../../../shared/errors';
+import { Alert } from '../../components/alert';
+import { ApiError, request } from '../../lib/api';
+import { CartTable } from './cart-table';
+import { useLiveCart } from './use-live-cart';
+
+export function CartPage() {
+  const { items, removeLocally } = useLiveCart();
+  const [failed, setFailed] = useState(false);
+
+  async function remove(item: CartItem) {
+    setFailed(false);
+    try {
+      await request('DELETE', `/api/cart/${encodeURIComponent(item.id)}`);
+      removeLocally(item.id);
+    } catch (error) {
+      // Already gone (deleted in another tab): the row goes, and that is no failure.
+      if (error instanceof ApiError && error.code === 'cart/not-found') removeLocally(item.id);
+      else setFailed(true);
+    }
+  }
+
+  return (
+    <section className="page" aria-labelledby="cart-title">
+      <title>Your cart · Piaffe</title>
+      <h1 id="cart-title">Your cart</h1>
+      {failed && <Alert kind="alert">{notices.deleteFailed}</Alert>}
+      {items ? (
+        <>
+          {items.length === 0 && <p>Your cart is empty.</p>}
+          <CartTable labelledBy="cart-title" items={items} onDelete={remove} />
+        </>
+      ) : (
+        <p role="status">Loading your cart…</p>
+      )}
+      <p>
+        <Link className="button" to={pageRoutes.home}>
+          Continue Shopping
+        </Link>
+      </p>
+    </section>
+  );
+}

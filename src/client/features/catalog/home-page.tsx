@@ -1,0 +1,41 @@
+import { useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { pageRoutes } from '../../../shared/api';
+import { catalogue, type Product } from '../../../shared/catalogue';
+import { notices } from '../../../shared/errors';
+import { Alert } from '../../components/alert';
+import { request } from '../../lib/api';
+import { ProductCard } from './product-card';
+
+export function HomePage() {
+  const navigate = useNavigate();
+  // A double click must not add two rows.
+  const adding = useRef(false);
+  const [failed, setFailed] = useState(false);
+
+  async function add(product: Product) {
+    if (adding.current) return;
+    adding.current = true;
+    setFailed(false);
+    try {
+      await request('POST', '/api/cart', { itemid: product.itemid });
+      navigate(pageRoutes.cart);
+    } catch {
+      setFailed(true);
+      adding.current = false;
+    }
+  }
+
+  return (
+    <section className="page" aria-labelledby="home-title">
+      <title>Shop · Piaffe</title>
+      <h1 id="home-title">Our collection</h1>
+      {failed && <Alert kind="alert">{notices.addFailed}</Alert>}
+      <div className="product-grid">
+        {catalogue.map((product) => (
+          <ProductCard key={product.itemid} product={product} onAdd={add} />
+        ))}
+      </div>
+    </section>
+  );
+}
