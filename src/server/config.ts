@@ -21,7 +21,8 @@ const defaultDatabaseUrl = 'file:./data/shop.db';
 /** Reads configuration from the environment; see "Configuration" in README.md. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be a port number, got ${env.PORT}`);
   const databaseUrl = env.DATABASE_URL || defaultDatabaseUrl;
   return {
     port,

@@ -39,7 +39,11 @@ function load(root: string, path: string): StaticFile {
     gzipped: compressible.has(ext) && body.length > 1024 ? gzipSync(body) : undefined,
     type: types[ext] ?? 'application/octet-stream',
     // Vite puts a content hash in every name under assets/, so those never change.
-    cacheControl: hashed ? 'public, max-age=31536000, immutable' : ext === '.html' ? 'no-cache' : 'public, max-age=3600',
+    cacheControl: hashed
+      ? 'public, max-age=31536000, immutable'
+      : ext === '.html'
+        ? 'no-cache'
+        : 'public, max-age=3600',
   };
 }
 

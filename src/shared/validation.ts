@@ -38,7 +38,9 @@ export const credentialsSchema = z.strictObject({ email: emailSchema, password: 
 export const newEmailSchema = z.strictObject({ email: emailSchema });
 export const newPasswordSchema = z.strictObject({ password: passwordSchema });
 export const addToCartSchema = z.strictObject({
-  itemid: z.string({ error: 'itemid must be a string.' }).min(1).max(16),
+  // Any string up to 16 characters is a well-formed item number; one not in the catalogue, the empty
+  // string included, is the route's `cart/unknown-item`.
+  itemid: z.string({ error: 'itemid must be a string.' }).max(16),
 });
 
 export type Credentials = z.infer<typeof credentialsSchema>;

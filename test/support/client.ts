@@ -19,10 +19,26 @@ export class Client {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async raw(method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<Reply> {
+  async raw(
+    method: string,
+    path: string,
+    init: {
+      body?: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>;
+      headers?: Record<string, string>;
+    } = {},
+  ): Promise<Reply> {
     const headers: Record<string, string> = { ...init.headers };
     if (this.cookies.size > 0 && !('cookie' in headers)) headers.cookie = this.cookieHeader;
-    const response = await fetch(this.baseUrl + path, { method, headers, body: init.body, redirect: 'manual' });
+    // A string body gets Content-Type text/plain unless one is given; bytes and streams get none. A stream
+    // goes out chunked, without Content-Length; fetch needs `duplex: 'half'` for that.
+    const duplex = init.body instanceof ReadableStream ? { duplex: 'half' } : {};
+    const response = await fetch(this.baseUrl + path, {
+      method,
+      headers,
+      body: init.body,
+      redirect: 'manual',
+      ...duplex,
+    });
     for (const line of response.headers.getSetCookie()) {
       const [pair = '', ...attributes] = line.split(';');
       const [name = '', value = ''] = pair.split('=');
@@ -56,6 +72,16 @@ export class Client {
     const reply = await this.json('POST', '/api/auth/login', { email, password });
     if (reply.status === 200) this.user = reply.body.user;
     return reply;
+  }
+
+  async logout(): Promise<Reply> {
+    const reply = await this.json('POST', '/api/auth/logout');
+    if (reply.status === 204) this.user = undefined;
+    return reply;
+  }
+
+  session(): Promise<Reply> {
+    return this.json('GET', '/api/auth/session');
   }
 
   async add(itemid: string): Promise<CartItem> {

@@ -27,7 +27,8 @@ export class EventStream {
     const decoder = new TextDecoder();
     let buffer = '';
     try {
-      for await (const chunk of body) {
+      // lib.dom types a ReadableStream without its async iterator; Node has one.
+      for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
         buffer += decoder.decode(chunk, { stream: true });
         let end = buffer.indexOf('\n\n');
         while (end >= 0) {

@@ -17,8 +17,12 @@ export function createAuth(db: Kysely<Database>, dialect: Dialect, config: Confi
     emailAndPassword: {
       enabled: true,
       autoSignIn: true,
+      // The shared schema (src/shared/validation.ts) is the one password rule; it counts characters (code
+      // points), Better Auth counts UTF-16 units, up to two per character. Its bounds are set so that it never
+      // refuses what the schema allowed: otherwise a 9-emoji password, accepted by PUT /api/account/password,
+      // would be refused at every later log-in and lock the user out.
       minPasswordLength: limits.passwordMin,
-      maxPasswordLength: limits.passwordMax,
+      maxPasswordLength: limits.passwordMax * 2,
     },
     session: { freshAge: recentLoginSeconds, expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     user: { changeEmail: { enabled: true, updateEmailWithoutVerification: true } },

@@ -1,5 +1,5 @@
-import { deleteCookie } from 'hono/cookie';
 import type { Context, MiddlewareHandler } from 'hono';
+import { deleteCookie } from 'hono/cookie';
 import type { AppEnv } from '../app-env';
 import { HttpError } from '../http/errors';
 import { type Auth, recentLoginSeconds } from './auth';
@@ -34,7 +34,11 @@ export function requireSession(auth: Auth, options: { recent?: boolean } = {}): 
 /** Expires the browser's session cookies, after the server has already ended the sessions behind them. */
 export async function clearSessionCookies(auth: Auth, c: Context): Promise<void> {
   const { authCookies } = await auth.$context;
-  for (const { name, attributes } of [authCookies.sessionToken, authCookies.sessionData, authCookies.dontRememberToken]) {
+  for (const { name, attributes } of [
+    authCookies.sessionToken,
+    authCookies.sessionData,
+    authCookies.dontRememberToken,
+  ]) {
     deleteCookie(c, name, {
       path: attributes.path ?? '/',
       secure: attributes.secure,

@@ -27,10 +27,10 @@ export async function readJson<T extends z.ZodType>(
   const field = String(issue?.path[0] ?? '');
   const code = fieldCodes[field];
   if (code && issue?.code !== 'unrecognized_keys') throw new HttpError(code, issue?.message);
-  throw new HttpError('request/invalid-body', describe(issue));
+  throw new HttpError('request/invalid-body', describeIssue(issue));
 }
 
-function describe(issue: z.core.$ZodIssue | undefined): string {
+function describeIssue(issue: z.core.$ZodIssue | undefined): string {
   if (!issue) return 'The request body does not have the expected fields.';
   const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
   return `${where}${issue.message}`;
