@@ -21,8 +21,14 @@ const shutdownGraceMs = 10_000;
 export async function startServer(config: Config): Promise<RunningServer> {
   const opened = openDatabase(config.databaseUrl);
   const auth = createAuth(opened.db, opened.dialect, config);
-  await migrateDatabase(opened, auth);
-  const store = createStore(opened);
+  let store: Store;
+  try {
+    await migrateDatabase(opened, auth);
+    store = await createStore(opened);
+  } catch (error) {
+    await opened.db.destroy().catch(() => {});
+    throw error;
+  }
   const streams = new LiveStreams(auth, store);
   let closing = false;
   const app = buildApp({

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { loadConfig } from '../../src/server/config';
 import { type RunningServer, startServer } from '../../src/server/server';
+import { createTestSchema, type TestSchema } from './postgres';
 
 export type Backend = 'sqlite' | 'postgres';
 export const backend: Backend = process.env.TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
@@ -16,18 +17,45 @@ export interface TestServer extends RunningServer {
   stop(): Promise<void>;
 }
 
+export interface TestServerOptions {
+  /**
+   * PostgreSQL only: run on this schema, shared with other servers, instead of a fresh one; the caller
+   * then drops it. `name` tells the servers' connections apart in pg_stat_activity.application_name.
+   */
+  schema?: TestSchema;
+  name?: string;
+}
+
+const secret = 'test-secret-0123456789abcdef0123456789';
+
 /** Starts the real server on an ephemeral port with a throwaway database of the backend under test. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: TestServerOptions = {},
+): Promise<TestServer> {
+  return backend === 'postgres' || options.schema ? startOnPostgres(env, options) : startOnSqlite(env);
+}
+
+async function startOnSqlite(env: Record<string, string>): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'piaffe-test-'));
   const file = join(dir, 'shop.db');
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `file:${file}`, AUTH_SECRET: 'test-secret-0123456789abcdef0123456789', ...env });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: `file:${file}`,
+    AUTH_SECRET: secret,
+    ...env,
+  });
   const server = await startServer(config);
   const raw = () => new SQLite(file);
   return {
     ...server,
     async ageSessions(uid, minutes) {
       const db = raw();
-      db.prepare('update session set createdAt = ? where userId = ?').run(new Date(Date.now() - minutes * 60_000).toISOString(), uid);
+      db.prepare('update session set createdAt = ? where userId = ?').run(
+        new Date(Date.now() - minutes * 60_000).toISOString(),
+        uid,
+      );
       db.close();
     },
     async rowsOf(uid, email) {
@@ -46,6 +74,50 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     async stop() {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startOnPostgres(env: Record<string, string>, options: TestServerOptions): Promise<TestServer> {
+  const owned = !options.schema;
+  const schema = options.schema ?? (await createTestSchema());
+  let server: RunningServer;
+  try {
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: schema.url(options.name),
+      AUTH_SECRET: secret,
+      ...env,
+    });
+    server = await startServer(config);
+  } catch (error) {
+    if (owned) await schema.drop();
+    throw error;
+  }
+  const count = async (query: string, ...args: string[]) =>
+    (await schema.query<{ n: number }>(query, args)).rows[0]?.n ?? 0;
+  return {
+    ...server,
+    async ageSessions(uid, minutes) {
+      // Better Auth's columns are camelCase, so they are quoted on PostgreSQL.
+      await schema.query('update session set "createdAt" = $1 where "userId" = $2', [
+        new Date(Date.now() - minutes * 60_000),
+        uid,
+      ]);
+    },
+    async rowsOf(uid, email) {
+      return {
+        user: await count('select count(*)::int as n from "user" where id = $1 or email = $2', uid, email),
+        session: await count('select count(*)::int as n from session where "userId" = $1', uid),
+        account: await count('select count(*)::int as n from account where "userId" = $1', uid),
+        cart_item: await count('select count(*)::int as n from cart_item where uid = $1', uid),
+        login_attempt: await count('select count(*)::int as n from login_attempt where key = $1', `email:${email}`),
+      };
+    },
+    async stop() {
+      await server.close();
+      if (owned) await schema.drop();
     },
   };
 }

@@ -47,7 +47,12 @@ export class LiveStreams {
       async start(writer) {
         let live = false;
         const early: ChangeEvent[] = [];
-        const unsubscribe = store.subscribe(uid, (event) => (live ? forward(event) : early.push(event)));
+        /** Events are handled one after another, so a resync's snapshot never overtakes a later change. */
+        let queue = Promise.resolve();
+        const enqueue = (event: ChangeEvent) => {
+          queue = queue.then(() => forward(event)).catch(() => close());
+        };
+        const unsubscribe = store.subscribe(uid, (event) => (live ? enqueue(event) : early.push(event)));
         close = (byServer = true) => {
           if (!streams.#open.delete(close)) return;
           unsubscribe();
@@ -60,10 +65,25 @@ export class LiveStreams {
           if (!streams.#open.has(close)) return;
           if (event.type === 'added') writer.enqueue(frame({ type: 'added', item: event.item }));
           else if (event.type === 'removed') writer.enqueue(frame({ type: 'removed', id: event.id }));
-          else if (!(await auth.api.getSession({ headers }).catch(() => null))) {
+          else if (event.type === 'sessions-changed') await checkSession();
+          else if (event.type === 'resync' && (await checkSession())) {
+            // Changes may have been missed, a session end among them: check the session, then start over.
+            const items = await store.cart.list(uid);
+            if (streams.#open.has(close)) writer.enqueue(frame({ type: 'snapshot', items }));
+          }
+        }
+
+        /**
+         * False, after telling the page and closing the stream, when this stream's session has ended. A failed
+         * check (database unreachable) throws instead: the stream just closes, and the browser reconnects.
+         */
+        async function checkSession(): Promise<boolean> {
+          if (await auth.api.getSession({ headers })) return true;
+          if (streams.#open.has(close)) {
             writer.enqueue(frame({ type: 'signed-out' }));
             close();
           }
+          return false;
         }
 
         writer.enqueue(encoder.encode('retry: 1000\n\n'));
@@ -72,7 +92,8 @@ export class LiveStreams {
         streams.#writers.add(writer);
         live = true;
         // Changes that raced the snapshot may already be in it; the page applies them idempotently.
-        for (const event of early) await forward(event);
+        for (const event of early) enqueue(event);
+        await queue;
       },
       cancel() {
         close(false);

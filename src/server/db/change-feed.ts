@@ -5,7 +5,12 @@ export type ChangeEvent =
   | { uid: string; type: 'added'; item: CartItem }
   | { uid: string; type: 'removed'; id: string }
   /** Some of the user's sessions ended: each stream checks whether its own still holds. */
-  | { uid: string; type: 'sessions-changed' };
+  | { uid: string; type: 'sessions-changed' }
+  /**
+   * Changes may have been missed (the PostgreSQL listener reconnected, or a change was too big to send):
+   * each stream sends a fresh snapshot.
+   */
+  | { uid: string; type: 'resync' };
 
 export type ChangeListener = (event: ChangeEvent) => void;
 
@@ -28,6 +33,13 @@ export class ListenerRegistry {
 
   dispatch(event: ChangeEvent): void {
     for (const listener of this.#byUser.get(event.uid) ?? []) listener(event);
+  }
+
+  /** Tells every listener of every user that it may have missed changes. */
+  resyncAll(): void {
+    for (const [uid, listeners] of this.#byUser) {
+      for (const listener of [...listeners]) listener({ uid, type: 'resync' });
+    }
   }
 
   get size(): number {

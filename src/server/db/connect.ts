@@ -1,24 +1,63 @@
 import { getMigrations } from 'better-auth/db/migration';
+import { sql } from 'kysely';
 import type { Auth } from '../auth/auth';
 import { migrate } from './migrations';
-import { type OpenDatabase, openSqlite } from './open';
+import { type OpenDatabase, openPostgres, openSqlite } from './open';
+import { ChangeListener, postgresHooks } from './postgres-hooks';
 import { createSqlStore } from './sql-store';
 import { sqliteHooks } from './sqlite-hooks';
 import type { Store } from './store';
 
-/** Opens the database a `DATABASE_URL` names. */
+/** Opens the database a `DATABASE_URL` names: `file:` for SQLite, `postgres://` or `postgresql://` for PostgreSQL. */
 export function openDatabase(databaseUrl: string): OpenDatabase {
   if (databaseUrl.startsWith('file:')) return openSqlite(databaseUrl);
-  throw new Error(`DATABASE_URL must start with file: (got ${databaseUrl.split(':')[0]}:)`);
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgres(databaseUrl);
+  throw new Error(
+    `DATABASE_URL must start with file:, postgres:// or postgresql:// (got ${databaseUrl.split(':')[0]}:)`,
+  );
 }
 
 /** Brings the schema up to date: Better Auth's tables first (ours refer to its user table), then ours. */
 export async function migrateDatabase(opened: OpenDatabase, auth: Auth): Promise<void> {
-  const { runMigrations } = await getMigrations(auth.options);
-  await runMigrations();
-  await migrate(opened.db);
+  const run = async (schema?: string) => {
+    const { runMigrations } = await getMigrations(auth.options);
+    await runMigrations();
+    await migrate(opened.db, schema);
+  };
+  if (opened.dialect === 'sqlite') return run();
+  await withMigrationLock(opened, run);
 }
 
-export function createStore(opened: OpenDatabase): Store {
-  return createSqlStore(opened.db, sqliteHooks());
+/**
+ * Better Auth's migrations take no lock, so on PostgreSQL the whole step runs under a session advisory
+ * lock held by one dedicated connection: servers starting together migrate one after another, and the
+ * later ones find nothing left to do. The lock is per schema, so shops (or test runs) in other schemas
+ * of the same database do not wait for each other.
+ */
+async function withMigrationLock(opened: OpenDatabase, work: (schema: string) => Promise<void>): Promise<void> {
+  await opened.db.connection().execute(async (connection) => {
+    const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(connection);
+    const schema = rows[0]?.schema;
+    if (!schema) throw new Error('PostgreSQL has no current schema: does the schema in search_path exist?');
+    await sql`select pg_advisory_lock(hashtext('piaffe_migrate'), hashtext(${schema}))`.execute(connection);
+    try {
+      await work(schema);
+    } finally {
+      await sql`select pg_advisory_unlock(hashtext('piaffe_migrate'), hashtext(${schema}))`.execute(connection);
+    }
+  });
+}
+
+/** The store, with the dialect's way of locking carts and spreading changes. */
+export async function createStore(opened: OpenDatabase): Promise<Store> {
+  if (opened.dialect === 'sqlite') return createSqlStore(opened.db, sqliteHooks());
+  if (!opened.url) throw new Error('A PostgreSQL database needs its URL for the change listener.');
+  const listener = new ChangeListener(opened.url);
+  try {
+    await listener.ready();
+  } catch (error) {
+    await listener.close();
+    throw error;
+  }
+  return createSqlStore(opened.db, postgresHooks(listener));
 }

@@ -26,13 +26,18 @@ const migrations: Record<string, Migration> = {
   },
 };
 
-/** Applies our migrations; Kysely's migrator takes a lock, so concurrent starts are safe. */
-export async function migrate(db: Kysely<Database>): Promise<void> {
+/**
+ * Applies our migrations; Kysely's migrator takes a lock, so concurrent starts are safe. On PostgreSQL,
+ * `schema` names the schema the tables live in: Kysely looks its bookkeeping tables up in every schema
+ * unless told which, and would take another schema's for ours.
+ */
+export async function migrate(db: Kysely<Database>, schema?: string): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
     migrationTableName: 'piaffe_migration',
     migrationLockTableName: 'piaffe_migration_lock',
+    ...(schema ? { migrationTableSchema: schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { log } from '../http/log';
 import type { Database } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -9,6 +11,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface OpenDatabase {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** The `postgres://` URL, for the connections that live outside the pool (the change listener). */
+  url?: string;
 }
 
 /** Opens the SQLite file named by a `file:` URL, creating its folder; WAL mode, full fsync on commit. */
@@ -21,4 +25,39 @@ export function openSqlite(databaseUrl: string): OpenDatabase {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), dialect: 'sqlite' };
+}
+
+const int8Oid = 20;
+
+/**
+ * Our bigints (millisecond timestamps, counts) fit a double exactly, so int8 is read as a number. Set on
+ * each connection, not on the global `pg.types`, so that nothing else in the process is affected.
+ */
+export const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === int8Oid && format !== 'binary'
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/** Connections per server; N servers need N x (poolSize + 1) connections (one each listens for changes). */
+export const poolSize = 10;
+
+/** Opens a pool on a `postgres://` URL; `search_path` and the like ride in the URL (`?options=-c ...`). */
+export function openPostgres(databaseUrl: string): OpenDatabase {
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: poolSize,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
+    types: pgTypes,
+  });
+  // A restart of the database ends idle connections with an error; without a handler that would end the process.
+  pool.on('error', (error) => log('warn', 'postgres pool connection lost', { error: error.message }));
+  return {
+    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+    dialect: 'postgres',
+    url: databaseUrl,
+  };
 }

@@ -3,7 +3,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { CartItem } from '../../shared/api';
 import type { ChangeEvent, ChangeListener } from './change-feed';
 import { ping } from './migrations';
-import type { Database, CartItemTable } from './schema';
+import type { CartItemTable, Database } from './schema';
 import type { Store } from './store';
 
 /** What differs between the databases: how a cart is locked and how changes reach other listeners. */
@@ -146,8 +146,18 @@ export function createSqlStore(db: Kysely<Database>, hooks: DialectHooks): Store
               oc.column('key').doUpdateSet((eb) => {
                 const expired = eb('login_attempt.window_started_at', '<=', since);
                 return {
-                  failures: eb.case().when(expired).then(1).else(eb('login_attempt.failures', '+', 1)).end(),
-                  window_started_at: eb.case().when(expired).then(now).else(eb.ref('login_attempt.window_started_at')).end(),
+                  failures: eb
+                    .case()
+                    .when(expired)
+                    .then(1)
+                    .else(eb('login_attempt.failures', '+', 1))
+                    .end(),
+                  window_started_at: eb
+                    .case()
+                    .when(expired)
+                    .then(now)
+                    .else(eb.ref('login_attempt.window_started_at'))
+                    .end(),
                 };
               }),
             )
