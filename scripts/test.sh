@@ -20,6 +20,7 @@ step postgres bash scripts/ensure-postgres.sh
 step typecheck npx tsc --noEmit
 step lint npx biome check .
 step build npx vite build
+step budget node --import tsx scripts/check-budget.ts
 step vitest npx vitest run
 step e2e npx playwright test
 

@@ -1,17 +1,23 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
-import { router } from './app/router';
+import { BrowserRouter } from 'react-router';
+import { AppRoutes, loadFirstPage } from './app/router';
 import { SessionProvider } from './app/session-provider';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element.');
 
-createRoot(root).render(
-  <StrictMode>
-    <SessionProvider>
-      <RouterProvider router={router} />
-    </SessionProvider>
-  </StrictMode>,
+// The first page's chunk downloads while React and the shell start; rendering waits for it, so the shell and
+// the page appear together in one paint. (Not a top-level await: the pages import from this chunk.)
+void loadFirstPage(window.location.pathname).then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <SessionProvider>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+      </SessionProvider>
+    </StrictMode>,
+  ),
 );

@@ -1,8 +1,10 @@
-import { useEffect, useRef } from 'react';
-import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { Suspense, useEffect, useRef } from 'react';
+import { Outlet, useLocation } from 'react-router';
 import { Banner } from './banner';
 import { Footer } from './footer';
 import { Header } from './header';
+import { RouteErrorBoundary } from './route-error';
+import { ScrollRestoration } from './scroll-restoration';
 
 export function Layout() {
   const main = useRef<HTMLElement>(null);
@@ -17,6 +19,8 @@ export function Layout() {
     main.current?.focus({ preventScroll: true });
   }, [pathname]);
 
+  // Navigations are transitions (BrowserRouter), so the old page stays until the next page's chunk is in;
+  // the first page's chunk is in before the first render (main.tsx). The fallback is for anything else.
   return (
     <>
       <a className="skip-link" href="#main">
@@ -25,7 +29,11 @@ export function Layout() {
       <Header />
       <Banner />
       <main id="main" ref={main} tabIndex={-1}>
-        <Outlet />
+        <RouteErrorBoundary pathname={pathname}>
+          <Suspense fallback={null}>
+            <Outlet />
+          </Suspense>
+        </RouteErrorBoundary>
       </main>
       <Footer />
       <ScrollRestoration />

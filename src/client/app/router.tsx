@@ -1,47 +1,85 @@
-import { createBrowserRouter, redirect } from 'react-router';
+import { type ComponentType, use } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
 import { pageRoutes } from '../../shared/api';
 import { NotFound } from '../components/not-found';
+import { readHint } from '../lib/session-hint';
 import { Layout } from './layout';
 import { RequireSession } from './require-session';
-import { RouteError } from './route-error';
 
-// Each page is loaded on demand, so each is its own chunk.
-export const router = createBrowserRouter([
-  {
-    path: '/',
-    Component: Layout,
-    HydrateFallback: () => null,
-    children: [
-      {
-        errorElement: <RouteError />,
-        children: [
-          { index: true, loader: () => redirect(pageRoutes.home) },
-          {
-            path: pageRoutes.signupLogin,
-            lazy: async () => ({ Component: (await import('../features/auth/signup-login-page')).SignupLoginPage }),
-          },
-          {
-            Component: RequireSession,
-            children: [
-              {
-                path: pageRoutes.home,
-                lazy: async () => ({ Component: (await import('../features/catalog/home-page')).HomePage }),
-              },
-              {
-                path: pageRoutes.cart,
-                lazy: async () => ({ Component: (await import('../features/cart/cart-page')).CartPage }),
-              },
-              {
-                path: pageRoutes.manageAccount,
-                lazy: async () => ({
-                  Component: (await import('../features/account/manage-account-page')).ManageAccountPage,
-                }),
-              },
-            ],
-          },
-          { path: '*', Component: NotFound },
-        ],
-      },
-    ],
-  },
-]);
+/** A page in its own chunk, loaded on first use. */
+interface PageChunk {
+  component?: ComponentType;
+  /** Starts loading the chunk (once); resolves when it is in. */
+  load(): Promise<unknown>;
+}
+
+function pageChunk(importPage: () => Promise<ComponentType>): PageChunk {
+  let loading: Promise<unknown> | undefined;
+  const chunk: PageChunk = {
+    load: () => {
+      loading ??= importPage().then((component) => {
+        chunk.component = component;
+      });
+      return loading;
+    },
+  };
+  return chunk;
+}
+
+/**
+ * Unlike React.lazy, which suspends once even when its chunk is already in, a loaded page renders at once: the
+ * first page (loaded before the first render, main.tsx) appears whole in one paint, never as a shell with an
+ * empty main area first.
+ */
+function Page({ chunk }: { chunk: PageChunk }) {
+  if (!chunk.component) use(chunk.load());
+  const Component = chunk.component as ComponentType;
+  return <Component />;
+}
+
+// React Router's declarative mode: the data router (createBrowserRouter) would add about 17 KB gzip to every
+// first load, for loaders, actions and fetchers we do not use.
+const pages: Record<string, PageChunk> = {
+  [pageRoutes.signupLogin]: pageChunk(async () => (await import('../features/auth/signup-login-page')).SignupLoginPage),
+  [pageRoutes.home]: pageChunk(async () => (await import('../features/catalog/home-page')).HomePage),
+  [pageRoutes.cart]: pageChunk(async () => (await import('../features/cart/cart-page')).CartPage),
+  [pageRoutes.manageAccount]: pageChunk(
+    async () => (await import('../features/account/manage-account-page')).ManageAccountPage,
+  ),
+};
+const guardedPaths = new Set<string>([pageRoutes.home, pageRoutes.cart, pageRoutes.manageAccount]);
+
+function chunkOf(path: string): PageChunk {
+  const chunk = pages[path];
+  if (!chunk) throw new Error(`No page for ${path}.`);
+  return chunk;
+}
+
+/**
+ * Loads the chunk of the page this visit starts on (signup-login when a guarded page will send the visitor
+ * there), so that the first render shows it whole. Never fails: a failed chunk is shown by the error boundary.
+ */
+export function loadFirstPage(pathname: string): Promise<void> {
+  const first = guardedPaths.has(pathname) && !readHint() ? pages[pageRoutes.signupLogin] : pages[pathname];
+  return (first?.load() ?? Promise.resolve()).then(
+    () => {},
+    () => {},
+  );
+}
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<Layout />}>
+        <Route index element={<Navigate to={pageRoutes.home} replace />} />
+        <Route path={pageRoutes.signupLogin} element={<Page chunk={chunkOf(pageRoutes.signupLogin)} />} />
+        <Route element={<RequireSession />}>
+          <Route path={pageRoutes.home} element={<Page chunk={chunkOf(pageRoutes.home)} />} />
+          <Route path={pageRoutes.cart} element={<Page chunk={chunkOf(pageRoutes.cart)} />} />
+          <Route path={pageRoutes.manageAccount} element={<Page chunk={chunkOf(pageRoutes.manageAccount)} />} />
+        </Route>
+        <Route path="*" element={<NotFound />} />
+      </Route>
+    </Routes>
+  );
+}

@@ -28,19 +28,20 @@ export function CartPage() {
       <title>Your cart · Piaffe</title>
       <h1 id="cart-title">Your cart</h1>
       {failed && <Alert kind="alert">{notices.deleteFailed}</Alert>}
+      {/* The link comes with the table: shown during loading, the table would push it down (a layout shift). */}
       {items ? (
         <>
           {items.length === 0 && <p>Your cart is empty.</p>}
           <CartTable labelledBy="cart-title" items={items} onDelete={remove} />
+          <p>
+            <Link className="button" to={pageRoutes.home}>
+              Continue Shopping
+            </Link>
+          </p>
         </>
       ) : (
         <p role="status">Loading your cart…</p>
       )}
-      <p>
-        <Link className="button" to={pageRoutes.home}>
-          Continue Shopping
-        </Link>
-      </p>
     </section>
   );
 }
