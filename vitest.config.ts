@@ -3,6 +3,7 @@ import { postgresProjectFiles } from './test/support/postgres.js';
 
 const apiInclude = ['test/api/**/*.test.ts'];
 const multiInstanceInclude = ['test/multi-instance/**/*.test.ts'];
+const reliabilityInclude = ['test/reliability/**/*.test.ts'];
 
 export default defineConfig(async () => {
   // Checked once; when PostgreSQL cannot be reached its projects run a placeholder that says so loudly.
@@ -10,6 +11,9 @@ export default defineConfig(async () => {
   const multiInstance = apiPostgres.env.PIAFFE_POSTGRES_UNAVAILABLE
     ? apiPostgres
     : { include: multiInstanceInclude, env: {} };
+  const reliabilityPostgres = apiPostgres.env.PIAFFE_POSTGRES_UNAVAILABLE
+    ? apiPostgres
+    : { include: reliabilityInclude, env: {} };
   return {
     test: {
       projects: [
@@ -39,6 +43,25 @@ export default defineConfig(async () => {
             env: { TEST_BACKEND: 'postgres', LOG_LEVEL: 'silent', ...multiInstance.env },
             testTimeout: 30_000,
             hookTimeout: 30_000,
+          },
+        },
+        // Crash, fuzz and access-control tests on a child-process server (test/reliability/support); a few minutes.
+        {
+          test: {
+            name: 'reliability',
+            include: reliabilityInclude,
+            env: { TEST_BACKEND: 'sqlite', LOG_LEVEL: 'silent' },
+            testTimeout: 120_000,
+            hookTimeout: 60_000,
+          },
+        },
+        {
+          test: {
+            name: 'reliability-postgres',
+            include: reliabilityPostgres.include,
+            env: { TEST_BACKEND: 'postgres', LOG_LEVEL: 'silent', ...reliabilityPostgres.env },
+            testTimeout: 120_000,
+            hookTimeout: 60_000,
           },
         },
       ],

@@ -3,7 +3,9 @@ import { bodyLimit } from 'hono/body-limit';
 import { accountRoutes } from './account/routes';
 import type { AppEnv } from './app-env';
 import type { Auth } from './auth/auth';
+import { createDeviceCookies } from './auth/device-cookie';
 import { authRoutes } from './auth/routes';
+import type { Sessions } from './auth/session';
 import type { LoginThrottle } from './auth/throttle';
 import type { LiveStreams } from './cart/live-stream';
 import { cartRoutes } from './cart/routes';
@@ -11,12 +13,13 @@ import type { Config } from './config';
 import type { Store } from './db/store';
 import { errorResponse, HttpError } from './http/errors';
 import { log } from './http/log';
-import { noStore, sameOriginOnly, securityHeaders } from './http/security';
+import { isHttps, noStore, sameOriginOnly, securityHeaders } from './http/security';
 import { staticFiles } from './static-files';
 
 export interface AppParts {
   config: Config;
   auth: Auth;
+  sessions: Sessions;
   store: Store;
   throttle: LoginThrottle;
   streams: LiveStreams;
@@ -27,7 +30,8 @@ export interface AppParts {
 export const maxBodyBytes = 16 * 1024;
 
 /** Builds the whole HTTP app; server.ts gives it a database and a port, tests give it a throwaway one. */
-export function buildApp({ config, auth, store, throttle, streams, isClosing }: AppParts) {
+export function buildApp({ config, auth, sessions, store, throttle, streams, isClosing }: AppParts) {
+  const devices = createDeviceCookies(config.authSecret, isHttps(config.publicUrl));
   const api = new Hono<AppEnv>()
     .use(noStore)
     .use(async (c, next) => {
@@ -36,9 +40,9 @@ export function buildApp({ config, auth, store, throttle, streams, isClosing }: 
     })
     .use(bodyLimit({ maxSize: maxBodyBytes, onError: (c) => errorResponse(c, 'request/body-too-large') }))
     .use(sameOriginOnly(config.publicUrl))
-    .route('/auth', authRoutes(auth, store, throttle, config.trustProxy))
-    .route('/account', accountRoutes(auth, store))
-    .route('/cart', cartRoutes(auth, store, streams))
+    .route('/auth', authRoutes(auth, sessions, store, throttle, devices, config.trustProxy))
+    .route('/account', accountRoutes(auth, sessions, store, devices))
+    .route('/cart', cartRoutes(sessions, store, streams))
     .all('*', (c) => errorResponse(c, 'request/not-found'));
 
   const app = new Hono<AppEnv>();
@@ -52,7 +56,7 @@ export function buildApp({ config, auth, store, throttle, streams, isClosing }: 
       ms: Math.round((performance.now() - started) * 10) / 10,
     });
   });
-  app.use(securityHeaders);
+  app.use(securityHeaders(config.publicUrl));
   app.get('/healthz', async (c) => {
     c.header('Cache-Control', 'no-store');
     try {

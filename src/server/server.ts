@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { buildApp } from './app';
 import { createAuth } from './auth/auth';
+import { createSessions } from './auth/session';
 import { createLoginThrottle } from './auth/throttle';
 import { LiveStreams } from './cart/live-stream';
 import type { Config } from './config';
@@ -34,6 +35,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const app = buildApp({
     config,
     auth,
+    sessions: await createSessions(auth, store),
     store,
     throttle: createLoginThrottle(store.loginAttempts),
     streams,

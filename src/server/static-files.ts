@@ -56,7 +56,11 @@ const pagePaths = new Set<string>(Object.values(pageRoutes));
 export function staticFiles(root: string) {
   const files = new Map<string, StaticFile>();
   try {
-    for (const path of walk(root)) files.set(`/${relative(root, path).split(sep).join('/')}`, load(root, path));
+    for (const path of walk(root)) {
+      const url = `/${relative(root, path).split(sep).join('/')}`;
+      // Build artefacts such as .vite/manifest.json are not part of the site.
+      if (!url.includes('/.')) files.set(url, load(root, path));
+    }
   } catch {
     // No build yet: pages answer with a hint below, the API works regardless.
   }

@@ -123,6 +123,7 @@ describe('cross-origin state changes are refused', () => {
 });
 
 describe('response headers', () => {
+  const json = { 'content-type': 'application/json' };
   /** A sample of every kind of response: API successes and errors, the stream, pages, files, redirects. */
   async function sample(): Promise<Array<[string, Reply]>> {
     const member = new Client(server.url);
@@ -148,10 +149,20 @@ describe('response headers', () => {
       ['POST /api/auth/logout 204', await anonymous.json('POST', '/api/auth/logout')],
       ['GET / redirect', await anonymous.raw('GET', '/')],
       ['GET /home', await anonymous.raw('GET', '/home')],
+      ['GET /cart', await member.raw('GET', '/cart')],
+      ['GET /signup-login', await anonymous.raw('GET', '/signup-login')],
+      ['GET /manage-account', await member.raw('GET', '/manage-account')],
       ['GET /nope', await anonymous.raw('GET', '/nope')],
+      ['GET /api/cart 401', await anonymous.raw('GET', '/api/cart')],
+      ['POST /api/auth/login 400', await anonymous.json('POST', '/api/auth/login', { email: 'x' })],
+      ['POST /api/cart 400 (bad JSON)', await member.raw('POST', '/api/cart', { body: '{', headers: json })],
       ['GET /pictures/anky-bridle.svg', await anonymous.raw('GET', '/pictures/anky-bridle.svg')],
       ['POST /home (not a page method)', await anonymous.raw('POST', '/home')],
     ];
+    const index = String(replies.find(([name]) => name === 'GET /home')?.[1].body ?? '');
+    const script = /<script[^>]*\bsrc="([^"]+)"/.exec(index)?.[1];
+    if (!script) throw new Error('dist/index.html names no script: run npm run build first');
+    replies.push([`GET ${script} (hashed asset)`, await anonymous.raw('GET', script)]);
     const stream = await fetch(`${server.url}/api/cart/stream`, { headers: { cookie: member.cookieHeader } });
     replies.push(['GET /api/cart/stream', { status: stream.status, headers: stream.headers, body: undefined }]);
     await stream.body?.cancel();
@@ -178,11 +189,29 @@ describe('response headers', () => {
       expect(directives.get('frame-ancestors'), `${name}: ${csp}`).toEqual(["'none'"]);
       expect(directives.get('default-src'), `${name}: ${csp}`).toEqual(["'self'"]);
       expect(directives.get('object-src'), `${name}: ${csp}`).toEqual(["'none'"]);
+      expect(directives.get('base-uri'), `${name}: ${csp}`).toEqual(["'none'"]);
       expect(csp, name).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
       expect(reply.headers.get('x-content-type-options'), name).toBe('nosniff');
       expect(reply.headers.get('x-frame-options'), name).toBe('DENY');
       expect(reply.headers.get('access-control-allow-origin'), name).toBeNull();
+      expect(reply.headers.get('referrer-policy'), name).toBe('strict-origin-when-cross-origin');
+      // Served over plain http: HSTS would mean nothing, and is not sent (see the https tests below).
+      expect(reply.headers.get('strict-transport-security'), name).toBeNull();
     }
+  });
+
+  it('pages are revalidated (no-cache), hashed assets are immutable, pictures cached for an hour', () => {
+    const pages = replies.filter(([name]) => /^GET \/(home|cart|signup-login|manage-account|nope)$/.test(name));
+    expect(pages).toHaveLength(5);
+    for (const [name, reply] of pages) {
+      expect(reply.headers.get('cache-control'), name).toBe('no-cache');
+      expect(reply.headers.get('content-type'), name).toMatch(/^text\/html\b/);
+    }
+    const [assetName, asset] = replies.find(([name]) => name.endsWith('(hashed asset)')) ?? ['', undefined];
+    expect(asset?.status, assetName).toBe(200);
+    expect(asset?.headers.get('cache-control'), assetName).toBe('public, max-age=31536000, immutable');
+    const picture = replies.find(([name]) => name.startsWith('GET /pictures/'))?.[1];
+    expect(picture?.headers.get('cache-control')).toBe('public, max-age=3600');
   });
 
   it('API and health responses carry Cache-Control: no-store', () => {
@@ -222,5 +251,69 @@ describe('session cookies', () => {
       cookie: `piaffe.session_token=${token}`,
     });
     expectError(reply, 401, 'auth/unauthenticated');
+  });
+});
+
+describe('served over https (PUBLIC_URL=https://shop.example)', () => {
+  const publicOrigin = 'https://shop.example';
+  let secure: TestServer;
+  beforeAll(async () => {
+    // The server itself still listens on plain http, as it does behind a TLS-terminating proxy.
+    secure = await startTestServer({ PUBLIC_URL: publicOrigin });
+  });
+  afterAll(() => secure.stop());
+
+  it('sends Strict-Transport-Security on pages and the API', async () => {
+    const anonymous = new Client(secure.url);
+    for (const reply of [
+      await anonymous.raw('GET', '/home'),
+      await anonymous.session(),
+      await anonymous.raw('GET', '/healthz'),
+    ]) {
+      expect(reply.headers.get('strict-transport-security')).toMatch(/^max-age=(\d{8,})/);
+      expect(
+        Number(/max-age=(\d+)/.exec(reply.headers.get('strict-transport-security') ?? '')?.[1]),
+      ).toBeGreaterThanOrEqual(180 * 24 * 60 * 60);
+    }
+  });
+
+  it('marks the session and device cookies Secure (session cookie with the __Secure- prefix), and the flow works', async () => {
+    const client = new Client(secure.url);
+    const origin = { origin: publicOrigin };
+    const signup = await client.json('POST', '/api/auth/signup', { email: randomEmail(), password: 'secret1' }, origin);
+    expect(signup.status).toBe(201);
+    const cookies = signup.headers.getSetCookie();
+    const session = cookies.find((line) => line.startsWith('__Secure-piaffe.session_token=')) ?? '';
+    expect(session, cookies.join('\n')).toMatch(/;\s*Secure(;|$)/i);
+    expect(session).toMatch(/;\s*HttpOnly(;|$)/i);
+    expect(session).toMatch(/;\s*SameSite=Lax(;|$)/i);
+    const device = cookies.find((line) => line.startsWith('__Secure-piaffe.device=')) ?? '';
+    expect(device, cookies.join('\n')).toMatch(/;\s*Secure(;|$)/i);
+    for (const line of cookies) expect(line, line).toMatch(/;\s*Secure(;|$)/i);
+    const user = signup.body.user;
+
+    // Everything else works for requests that come from the public origin...
+    expect((await client.session()).body).toEqual({ user });
+    const added = await client.json('POST', '/api/cart', { itemid: '3' }, origin);
+    expect(added.status).toBe(201);
+    expect((await client.json('DELETE', `/api/cart/${added.body.item.id}`, undefined, origin)).status).toBe(204);
+    const again = new Client(secure.url);
+    expect(
+      (await again.json('POST', '/api/auth/login', { email: user.email, password: 'secret1' }, origin)).status,
+    ).toBe(200);
+    // ...and not for another origin, not even the http one of the same host.
+    expectError(
+      await client.json('POST', '/api/cart', { itemid: '3' }, { origin: 'http://shop.example' }),
+      403,
+      'request/cross-origin',
+    );
+    const oldCookie = client.cookieHeader;
+    expect((await client.json('POST', '/api/auth/logout', undefined, origin)).status).toBe(204);
+    expectError(
+      await new Client(secure.url).json('GET', '/api/auth/session', undefined, { cookie: oldCookie }),
+      401,
+      'auth/unauthenticated',
+    );
+    expect((await again.session()).body).toEqual({ user });
   });
 });

@@ -145,3 +145,190 @@ describe('per client address', () => {
     // are 50 scrypt hashes of 32 MiB each.
   }, 60_000);
 });
+
+describe('counting is atomic', () => {
+  it('20 parallel wrong guesses for one e-mail: exactly 5 reach the password check (401), 15 are 429', async () => {
+    const user = await new Client(server.url).signup();
+    const address = newAddress();
+    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => login(user.email, `wrong-${i}`, address)));
+    const statuses = replies.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 401)).toHaveLength(throttlePolicy.maxFailuresPerEmail);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20 - throttlePolicy.maxFailuresPerEmail);
+    for (const reply of replies) {
+      if (reply.status === 429) expectTooMany(reply);
+      else expectError(reply, 401, 'auth/invalid-credential');
+    }
+    // Locked now even for the right password, from anywhere.
+    expectTooMany(await login(user.email, 'secret1', newAddress()));
+  });
+});
+
+/**
+ * Brings `address` to `count` counted attempts cheaply: five wrong passwords lock a throwaway e-mail, and
+ * every further attempt on it is refused before any password is checked, yet still counts for the address.
+ */
+async function spendAddress(address: string, count: number, headers: () => Record<string, string> = () => ({})) {
+  const email = randomEmail();
+  for (let i = 0; i < count; i++) {
+    const reply = await login(email, 'wrong-1', address, headers());
+    expect(reply.status).toBe(i < throttlePolicy.maxFailuresPerEmail ? 401 : 429);
+  }
+}
+
+describe('per client address, with successes', () => {
+  it('successful log-ins give their attempt back, so an office full of users never locks itself out', async () => {
+    const address = newAddress();
+    const limit = throttlePolicy.maxFailuresPerAddress;
+    await spendAddress(address, limit - 1);
+    const users = await Promise.all(Array.from({ length: 5 }, () => new Client(server.url).signup()));
+    // Each of these counts while it runs and is given back once it succeeds.
+    for (const user of users) expect((await login(user.email, 'secret1', address)).status).toBe(200);
+    expectError(await login(randomEmail(), 'secret1', address), 401, 'auth/invalid-credential');
+    expectTooMany(await login(randomEmail(), 'secret1', address));
+  });
+});
+
+describe('the device cookie', () => {
+  const deviceCookie = 'piaffe.device';
+
+  /** A user who signed up in a browser, which now holds a device cookie for them. */
+  async function knownUser() {
+    const client = new Client(server.url);
+    const user = await client.signup();
+    const device = client.cookies.get(deviceCookie) ?? '';
+    expect(device).not.toBe('');
+    return { user, device, cookie: { cookie: `${deviceCookie}=${device}` } };
+  }
+
+  it('is set on sign-up and log-in: HttpOnly, SameSite=Strict, only for the log-in route, long-lived, no e-mail in it', async () => {
+    const client = new Client(server.url);
+    const email = randomEmail();
+    const signup = await client.json('POST', '/api/auth/signup', { email, password: 'secret1' });
+    const login = await new Client(server.url).login(email, 'secret1');
+    for (const reply of [signup, login]) {
+      const line = reply.headers.getSetCookie().find((l) => l.startsWith(`${deviceCookie}=`)) ?? '';
+      expect(line).toMatch(/;\s*HttpOnly(;|$)/i);
+      expect(line).toMatch(/;\s*SameSite=Strict(;|$)/i);
+      expect(line).toMatch(/;\s*Path=\/api\/auth\/login(;|$)/i);
+      expect(line).not.toMatch(/;\s*Secure(;|$)/i);
+      const maxAge = Number(/Max-Age=(\d+)/i.exec(line)?.[1]);
+      expect(maxAge).toBeGreaterThanOrEqual(90 * 24 * 60 * 60);
+      const value = decodeURIComponent(line.split(';')[0]?.split('=')[1] ?? '');
+      const local = email.split('@')[0] ?? '';
+      for (const form of [
+        email,
+        local,
+        Buffer.from(email).toString('base64'),
+        Buffer.from(email).toString('base64url'),
+      ]) {
+        expect(value).not.toContain(form);
+      }
+    }
+  });
+
+  it('an attacker exhausts the address: a known user behind it still logs in, a new e-mail and forged cookies do not', async () => {
+    const known = await knownUser();
+    const other = await knownUser();
+    const newcomer = await new Client(server.url).signup();
+    const address = newAddress();
+    await spendAddress(address, throttlePolicy.maxFailuresPerAddress);
+
+    expectTooMany(await login(randomEmail(), 'secret1', address));
+    expectTooMany(await login(newcomer.email, 'secret1', address));
+    expectTooMany(await login(known.user.email, 'secret1', address));
+
+    const ok = await login(known.user.email, 'secret1', address, known.cookie);
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ user: known.user });
+    // The same device id is kept, and the cookie renewed.
+    const renewed = ok.headers.getSetCookie().find((l) => l.startsWith(`${deviceCookie}=`)) ?? '';
+    const renewedValue = renewed.split(';')[0]?.slice(deviceCookie.length + 1) ?? '';
+    expect(renewedValue.split('.')[0]).toBe(known.device.split('.')[0]);
+
+    const [id = '', mac = ''] = known.device.split('.');
+    const flipped = `${mac.slice(0, -2)}${mac.endsWith('AA') ? 'BB' : 'AA'}`;
+    const forged = [
+      `${id}.${flipped}`, // a tampered signature
+      `${id}`, // no signature
+      `${'A'.repeat(22)}.${mac}`, // another id with this signature
+      `${randomId()}.${'x'.repeat(43)}`, // made up
+      other.device, // a real cookie, but for another e-mail
+      `${known.device}; ${deviceCookie}=${known.device}`.slice(0, 10), // garbage
+    ];
+    for (const value of forged) {
+      expectTooMany(await login(known.user.email, 'secret1', address, { cookie: `${deviceCookie}=${value}` }));
+    }
+    // A real device cookie does not help another e-mail either.
+    expectTooMany(await login(newcomer.email, 'secret1', address, known.cookie));
+  });
+
+  it("an attacker who locks the user's e-mail does not lock out the user's known browser", async () => {
+    const known = await knownUser();
+    const attacker = newAddress();
+    for (let i = 0; i < throttlePolicy.maxFailuresPerEmail; i++) {
+      expectError(await login(known.user.email, `wrong-${i}`, attacker), 401, 'auth/invalid-credential');
+    }
+    expectTooMany(await login(known.user.email, 'secret1', newAddress()));
+    expect((await login(known.user.email, 'secret1', newAddress(), known.cookie)).status).toBe(200);
+  });
+
+  it('log-ins with a device cookie have their own limit, and a success resets it', async () => {
+    const known = await knownUser();
+    const address = newAddress();
+    for (let i = 0; i < throttlePolicy.maxFailuresPerDevice - 1; i++) {
+      expectError(await login(known.user.email, 'wrong-1', address, known.cookie), 401, 'auth/invalid-credential');
+    }
+    expect((await login(known.user.email, 'secret1', address, known.cookie)).status).toBe(200);
+    for (let i = 0; i < throttlePolicy.maxFailuresPerDevice; i++) {
+      expectError(await login(known.user.email, 'wrong-1', address, known.cookie), 401, 'auth/invalid-credential');
+    }
+    expectTooMany(await login(known.user.email, 'secret1', address, known.cookie));
+    // Those failures were the device's, not the e-mail's: the user logs in from another browser.
+    expect((await login(known.user.email, 'secret1', newAddress())).status).toBe(200);
+  }, 30_000);
+});
+
+describe('behind a proxy (TRUST_PROXY=1)', () => {
+  let proxied: TestServer;
+  beforeAll(async () => {
+    proxied = await startTestServer({ TRUST_PROXY: '1' });
+  });
+  afterAll(() => proxied.stop());
+
+  /** Log-in through the "proxy": the socket is always 127.0.0.1, the client is the last X-Forwarded-For entry. */
+  async function viaProxy(email: string, client: string) {
+    return new Client(proxied.url).json(
+      'POST',
+      '/api/auth/login',
+      { email, password: 'secret1' },
+      { 'x-forwarded-for': `203.0.113.9, ${client}` },
+    );
+  }
+
+  it('groups IPv6 clients by /64: an attacker cannot escape the limit by changing the interface id', async () => {
+    const email = randomEmail();
+    for (let i = 0; i < throttlePolicy.maxFailuresPerAddress; i++) {
+      const reply = await viaProxy(email, `2001:db8:aa:bb:${i.toString(16)}::${(i * 7).toString(16)}`);
+      expect(reply.status).toBe(i < throttlePolicy.maxFailuresPerEmail ? 401 : 429);
+    }
+    expectTooMany(await viaProxy(randomEmail(), '2001:db8:aa:bb:ffff:ffff:ffff:ffff'));
+    expectTooMany(await viaProxy(randomEmail(), '2001:0DB8:00AA:00BB::1'));
+    // The neighbouring /64 is someone else.
+    expectError(await viaProxy(randomEmail(), '2001:db8:aa:bc::1'), 401, 'auth/invalid-credential');
+  });
+
+  it('counts an IPv4-mapped IPv6 address as the IPv4 address', async () => {
+    const email = randomEmail();
+    for (let i = 0; i < throttlePolicy.maxFailuresPerAddress; i++) {
+      const client = i % 2 ? '198.51.100.7' : '::ffff:198.51.100.7';
+      expect((await viaProxy(email, client)).status).toBe(i < throttlePolicy.maxFailuresPerEmail ? 401 : 429);
+    }
+    expectTooMany(await viaProxy(randomEmail(), '198.51.100.7'));
+    expectTooMany(await viaProxy(randomEmail(), '::ffff:c633:6407'));
+    expectError(await viaProxy(randomEmail(), '198.51.100.8'), 401, 'auth/invalid-credential');
+  });
+});
+
+function randomId(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url');
+}

@@ -15,6 +15,11 @@ export class Client {
 
   constructor(readonly baseUrl: string) {}
 
+  /** The names of the cookies that carry a session: all but the device cookie, which outlives log-outs on purpose. */
+  get sessionCookies(): string[] {
+    return [...this.cookies.keys()].filter((name) => !name.endsWith('piaffe.device'));
+  }
+
   get cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }

@@ -57,6 +57,7 @@ async function startOnSqlite(env: Record<string, string>): Promise<TestServer> {
         uid,
       );
       db.close();
+      await announceSessionChange(server, uid);
     },
     async rowsOf(uid, email) {
       const db = raw();
@@ -105,6 +106,7 @@ async function startOnPostgres(env: Record<string, string>, options: TestServerO
         new Date(Date.now() - minutes * 60_000),
         uid,
       ]);
+      await announceSessionChange(server, uid);
     },
     async rowsOf(uid, email) {
       return {
@@ -120,4 +122,12 @@ async function startOnPostgres(env: Record<string, string>, options: TestServerO
       if (owned) await schema.drop();
     },
   };
+}
+
+/**
+ * A test that edits sessions behind the server's back says so, as any writer must: the servers' session
+ * caches drop what they hold for the user (on every server sharing the database).
+ */
+async function announceSessionChange(server: RunningServer, uid: string): Promise<void> {
+  await server.store.accounts.sessionsChanged(uid);
 }

@@ -1,8 +1,9 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { newEmailSchema, newPasswordSchema } from '../../shared/validation';
 import type { AppEnv } from '../app-env';
 import type { Auth } from '../auth/auth';
-import { clearSessionCookies, requireSession } from '../auth/session';
+import type { DeviceCookies } from '../auth/device-cookie';
+import type { Sessions } from '../auth/session';
 import type { Store } from '../db/store';
 import { readJson } from '../http/body';
 import { HttpError } from '../http/errors';
@@ -13,16 +14,16 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /** E-mail, password and deletion: each needs a recent log-in, and each ends every session of the user. */
-export function accountRoutes(auth: Auth, store: Store) {
-  async function endSessions(c: Parameters<typeof clearSessionCookies>[1], uid: string) {
+export function accountRoutes(auth: Auth, sessions: Sessions, store: Store, devices: DeviceCookies) {
+  async function endSessions(c: Context, uid: string) {
     const { internalAdapter } = await auth.$context;
     await internalAdapter.deleteUserSessions(uid);
     await store.accounts.sessionsChanged(uid);
-    await clearSessionCookies(auth, c);
+    sessions.clearCookies(c);
   }
 
   return new Hono<AppEnv>()
-    .use(requireSession(auth, { recent: true }))
+    .use(sessions.require({ recent: true }))
 
     .put('/email', async (c) => {
       const { email } = await readJson(c, newEmailSchema, { email: 'auth/invalid-email' });
@@ -52,7 +53,8 @@ export function accountRoutes(auth: Auth, store: Store) {
 
     .delete('/', async (c) => {
       await store.accounts.delete(c.get('user').uid);
-      await clearSessionCookies(auth, c);
+      sessions.clearCookies(c);
+      devices.forget(c);
       return c.body(null, 204);
     });
 }

@@ -4,6 +4,8 @@ import { limits } from '../../shared/validation';
 import type { Config } from '../config';
 import type { Dialect } from '../db/open';
 import type { Database } from '../db/schema';
+import { isHttps } from '../http/security';
+import { boundedPasswordHashing } from './password-hashing';
 
 /** Changing the e-mail or password and deleting the account need a log-in this recent (DECISIONS.md 4). */
 export const recentLoginSeconds = 5 * 60;
@@ -23,6 +25,7 @@ export function createAuth(db: Kysely<Database>, dialect: Dialect, config: Confi
       // would be refused at every later log-in and lock the user out.
       minPasswordLength: limits.passwordMin,
       maxPasswordLength: limits.passwordMax * 2,
+      password: boundedPasswordHashing(),
     },
     session: { freshAge: recentLoginSeconds, expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     user: { changeEmail: { enabled: true, updateEmailWithoutVerification: true } },
@@ -30,7 +33,7 @@ export function createAuth(db: Kysely<Database>, dialect: Dialect, config: Confi
     rateLimit: { enabled: false },
     advanced: {
       cookiePrefix: 'piaffe',
-      useSecureCookies: config.publicUrl.startsWith('https:'),
+      useSecureCookies: isHttps(config.publicUrl),
       defaultCookieAttributes: { sameSite: 'lax', httpOnly: true },
     },
     telemetry: { enabled: false },

@@ -8,7 +8,8 @@ import { readJson } from '../http/body';
 import { clientAddress } from '../http/client-address';
 import { HttpError } from '../http/errors';
 import type { Auth } from './auth';
-import { findSession, forwardCookies, requireSession } from './session';
+import type { DeviceCookies } from './device-cookie';
+import { forwardCookies, type Sessions } from './session';
 import type { LoginThrottle } from './throttle';
 
 /** Better Auth's error codes, in the `auth/...` names our API promises (DECISIONS.md section 1). */
@@ -31,7 +32,14 @@ function translate(error: unknown): unknown {
   return error;
 }
 
-export function authRoutes(auth: Auth, store: Store, throttle: LoginThrottle, trustProxy: boolean) {
+export function authRoutes(
+  auth: Auth,
+  sessions: Sessions,
+  store: Store,
+  throttle: LoginThrottle,
+  devices: DeviceCookies,
+  trustProxy: boolean,
+) {
   return new Hono<AppEnv>()
     .post('/signup', async (c) => {
       const { email, password } = await readJson(c, credentialsSchema, {
@@ -42,6 +50,7 @@ export function authRoutes(auth: Auth, store: Store, throttle: LoginThrottle, tr
         .signUpEmail({ body: { email, password, name: '' }, headers: c.req.raw.headers, returnHeaders: true })
         .catch((error) => Promise.reject(translate(error)));
       forwardCookies(c, headers);
+      devices.issue(c, response.user.email);
       return c.json({ user: { uid: response.user.id, email: response.user.email } }, 201);
     })
 
@@ -50,36 +59,29 @@ export function authRoutes(auth: Auth, store: Store, throttle: LoginThrottle, tr
         email: 'auth/invalid-email',
         password: 'auth/invalid-password',
       });
-      const address = clientAddress(c, trustProxy);
-      const wait = await throttle.retryAfter(email, address);
-      if (wait > 0) throw new HttpError('auth/too-many-requests', undefined, { 'Retry-After': String(wait) });
-      try {
-        const { headers, response } = await auth.api.signInEmail({
-          body: { email, password },
-          headers: c.req.raw.headers,
-          returnHeaders: true,
-        });
-        await throttle.succeeded(email);
-        forwardCookies(c, headers);
-        return c.json({ user: { uid: response.user.id, email: response.user.email } });
-      } catch (error) {
-        const translated = translate(error);
-        if (translated instanceof HttpError && translated.code === 'auth/invalid-credential') {
-          await throttle.failed(email, address);
-        }
-        throw translated;
+      const device = devices.verify(c, email);
+      const attempt = await throttle.begin({ email, address: clientAddress(c, trustProxy), device });
+      if (!attempt.allowed) {
+        throw new HttpError('auth/too-many-requests', undefined, { 'Retry-After': String(attempt.retryAfter) });
       }
+      const { headers, response } = await auth.api
+        .signInEmail({ body: { email, password }, headers: c.req.raw.headers, returnHeaders: true })
+        .catch((error) => Promise.reject(translate(error)));
+      await attempt.succeeded();
+      forwardCookies(c, headers);
+      devices.issue(c, response.user.email, device);
+      return c.json({ user: { uid: response.user.id, email: response.user.email } });
     })
 
     .post('/logout', async (c) => {
-      const found = await findSession(auth, c);
+      const found = await sessions.find(c);
       if (found) {
         const { headers } = await auth.api.signOut({ headers: c.req.raw.headers, returnHeaders: true });
         forwardCookies(c, headers);
-        await store.accounts.sessionsChanged(found.user.id);
+        await store.accounts.sessionsChanged(found.user.uid);
       }
       return c.body(null, 204);
     })
 
-    .get('/session', requireSession(auth), (c) => c.json({ user: c.get('user') }));
+    .get('/session', sessions.require(), (c) => c.json({ user: c.get('user') }));
 }

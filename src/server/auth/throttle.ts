@@ -1,41 +1,91 @@
 import { emailKey } from '../db/sql-store';
 import type { LoginAttemptStore } from '../db/store';
+import { addressGroup } from '../http/client-address';
+import { log } from '../http/log';
 
 /**
- * Failed log-ins are counted per e-mail address and per client address in the database, so every
- * server sees the same counts. See docs/decisions/0006-login-throttling.md for the limits and why.
+ * Log-in attempts are counted per e-mail address, per client address and per known device in the
+ * database, so every server sees the same counts. See docs/decisions/0006-login-throttling.md for the
+ * limits, the device cookie and why.
  */
 export const throttlePolicy = {
   windowMs: 15 * 60 * 1000,
   maxFailuresPerEmail: 5,
   maxFailuresPerAddress: 50,
+  maxFailuresPerDevice: 10,
 } as const;
+
+export type ThrottlePolicy = { [K in keyof typeof throttlePolicy]: number };
 
 export type LoginThrottle = ReturnType<typeof createLoginThrottle>;
 
-export function createLoginThrottle(store: LoginAttemptStore, policy = throttlePolicy) {
-  const addressKey = (address: string) => `address:${address}`;
-  const keysOf = (email: string, address: string) => [emailKey(email), addressKey(address)];
+/** The outcome of `begin`: go ahead (and report a success), or wait `retryAfter` seconds. */
+export type Attempt = { allowed: true; succeeded(): Promise<void> } | { allowed: false; retryAfter: number };
+
+export interface AttemptOf {
+  email: string;
+  /** The client's address, as `clientAddress` gives it; grouped here (IPv6 by /64). */
+  address: string;
+  /** The id of a valid device cookie for this e-mail, if the request carried one. */
+  device?: string;
+}
+
+/** Expired counters are deleted at most this often, by whichever log-in comes along. */
+const pruneEveryMs = 60_000;
+
+export function addressKey(address: string): string {
+  return `address:${addressGroup(address)}`;
+}
+
+export function deviceKey(device: string): string {
+  return `device:${device}`;
+}
+
+export function createLoginThrottle(store: LoginAttemptStore, policy: ThrottlePolicy = throttlePolicy) {
+  let lastPrune = 0;
+
+  function refuse(windowStartedAt: number, now: number): Attempt {
+    return { allowed: false, retryAfter: Math.max(1, Math.ceil((windowStartedAt + policy.windowMs - now) / 1000)) };
+  }
+
+  async function prune(now: number) {
+    if (now - lastPrune < pruneEveryMs) return;
+    lastPrune = now;
+    await store.prune(now - policy.windowMs).catch((error) => log('warn', 'pruning log-in counters failed', { error }));
+  }
 
   return {
-    /** Seconds until the next attempt is allowed, or 0 when it is allowed now. */
-    async retryAfter(email: string, address: string, now = Date.now()): Promise<number> {
-      const counts = await store.failures(keysOf(email, address), now - policy.windowMs);
-      let blockedUntil = 0;
-      const limitOf = (key: string) =>
-        key.startsWith('email:') ? policy.maxFailuresPerEmail : policy.maxFailuresPerAddress;
-      for (const [key, { failures, windowStartedAt }] of counts) {
-        if (failures >= limitOf(key)) blockedUntil = Math.max(blockedUntil, windowStartedAt + policy.windowMs);
+    /**
+     * Counts the attempt before the password is checked, atomically, and says whether it may go ahead. Each
+     * attempt takes a number, so however many arrive at once, no more than the limit get to try a password.
+     * Every attempt counts until it proves to be good: `succeeded` gives it back.
+     */
+    async begin({ email, address, device }: AttemptOf, now = Date.now()): Promise<Attempt> {
+      await prune(now);
+      const since = now - policy.windowMs;
+      if (device) {
+        // A browser that has logged in as this e-mail before: neither the address nor the e-mail count applies.
+        const key = deviceKey(device);
+        const hit = await store.hit(key, now, since);
+        if (hit.count > policy.maxFailuresPerDevice) return refuse(hit.windowStartedAt, now);
+        return { allowed: true, succeeded: () => store.clear([key]) };
       }
-      return blockedUntil > now ? Math.ceil((blockedUntil - now) / 1000) : 0;
-    },
-
-    async failed(email: string, address: string, now = Date.now()): Promise<void> {
-      await store.recordFailure(keysOf(email, address), now, now - policy.windowMs);
-    },
-
-    async succeeded(email: string): Promise<void> {
-      await store.clear([emailKey(email)]);
+      // The address first: an attempt it refuses does not use up the e-mail's count, while attempts on a
+      // locked e-mail still use up the address's (someone trying many e-mails from one place).
+      const byAddress = addressKey(address);
+      const fromAddress = await store.hit(byAddress, now, since);
+      if (fromAddress.count > policy.maxFailuresPerAddress) return refuse(fromAddress.windowStartedAt, now);
+      const byEmail = emailKey(email);
+      const forEmail = await store.hit(byEmail, now, since);
+      if (forEmail.count > policy.maxFailuresPerEmail) return refuse(forEmail.windowStartedAt, now);
+      return {
+        allowed: true,
+        async succeeded() {
+          await store.clear([byEmail]);
+          // Successful log-ins do not count against the people sharing the address.
+          await store.giveBack(byAddress);
+        },
+      };
     },
   };
 }

@@ -88,6 +88,8 @@ export class LiveStreams {
 
         writer.enqueue(encoder.encode('retry: 1000\n\n'));
         const items = await store.cart.list(uid);
+        // The page may have gone while the snapshot was read: then there is nothing left to write to.
+        if (!streams.#open.has(close)) return;
         writer.enqueue(frame({ type: 'snapshot', items }));
         streams.#writers.add(writer);
         live = true;

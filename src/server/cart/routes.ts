@@ -2,8 +2,7 @@ import { Hono } from 'hono';
 import { findProduct } from '../../shared/catalogue';
 import { addToCartSchema, limits } from '../../shared/validation';
 import type { AppEnv } from '../app-env';
-import type { Auth } from '../auth/auth';
-import { requireSession } from '../auth/session';
+import type { Sessions } from '../auth/session';
 import type { Store } from '../db/store';
 import { readJson } from '../http/body';
 import { HttpError } from '../http/errors';
@@ -12,9 +11,9 @@ import type { LiveStreams } from './live-stream';
 const idPattern = /^[0-9a-f-]{1,64}$/i;
 
 /** The cart of the session's user; no route takes a user id from the browser. */
-export function cartRoutes(auth: Auth, store: Store, streams: LiveStreams) {
+export function cartRoutes(sessions: Sessions, store: Store, streams: LiveStreams) {
   return new Hono<AppEnv>()
-    .use(requireSession(auth))
+    .use(sessions.require())
 
     .get('/', async (c) => c.json({ items: await store.cart.list(c.get('user').uid) }))
 

@@ -164,8 +164,13 @@ export function postgresHooks(listener: ChangeListener): DialectHooks {
     async publish(trx, event) {
       await sql`select pg_notify(${changeChannel}, ${encodeEvent(event)})`.execute(trx);
     },
-    afterCommit() {},
+    // Streams hear every change through LISTEN, this server's own included; session watchers (the session
+    // cache) also hear this server's own changes at once, so its answer never races its own notification.
+    afterCommit(events) {
+      for (const event of events) listener.registry.tellWatchers(event);
+    },
     subscribe: (uid, listener_) => listener.registry.subscribe(uid, listener_),
+    watchSessions: (watcher) => listener.registry.watchSessions(watcher),
     close: () => listener.close(),
   };
 }

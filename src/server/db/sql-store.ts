@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { CartItem } from '../../shared/api';
-import type { ChangeEvent, ChangeListener } from './change-feed';
+import type { ChangeEvent, ChangeListener, SessionWatcher } from './change-feed';
 import { ping } from './migrations';
 import type { CartItemTable, Database } from './schema';
 import type { Store } from './store';
@@ -15,6 +15,7 @@ export interface DialectHooks {
   /** Delivers the changes of a committed transaction, where the transport needs that done by hand. */
   afterCommit(events: ChangeEvent[]): void;
   subscribe(uid: string, listener: ChangeListener): () => void;
+  watchSessions(watcher: SessionWatcher): () => void;
   close(): Promise<void>;
 }
 
@@ -125,52 +126,56 @@ export function createSqlStore(db: Kysely<Database>, hooks: DialectHooks): Store
     },
 
     loginAttempts: {
-      async failures(keys, since) {
-        const rows = await db
-          .selectFrom('login_attempt')
-          .select(['key', 'failures', 'window_started_at'])
-          .where('key', 'in', keys)
-          .where('window_started_at', '>', since)
-          .execute();
-        return new Map(
-          rows.map((r) => [r.key, { failures: Number(r.failures), windowStartedAt: Number(r.window_started_at) }]),
-        );
+      async hit(key, now, since) {
+        // One statement: the increment and the read of the new count are atomic on both databases, so
+        // parallel attempts each see a different count and no more than the limit get through.
+        const row = await db
+          .insertInto('login_attempt')
+          .values({ key, failures: 1, window_started_at: now })
+          .onConflict((oc) =>
+            oc.column('key').doUpdateSet((eb) => {
+              const expired = eb('login_attempt.window_started_at', '<=', since);
+              return {
+                failures: eb
+                  .case()
+                  .when(expired)
+                  .then(1)
+                  .else(eb('login_attempt.failures', '+', 1))
+                  .end(),
+                window_started_at: eb
+                  .case()
+                  .when(expired)
+                  .then(now)
+                  .else(eb.ref('login_attempt.window_started_at'))
+                  .end(),
+              };
+            }),
+          )
+          .returning(['failures', 'window_started_at'])
+          .executeTakeFirstOrThrow();
+        return { count: Number(row.failures), windowStartedAt: Number(row.window_started_at) };
       },
 
-      async recordFailure(keys, now, since) {
-        for (const key of keys) {
-          await db
-            .insertInto('login_attempt')
-            .values({ key, failures: 1, window_started_at: now })
-            .onConflict((oc) =>
-              oc.column('key').doUpdateSet((eb) => {
-                const expired = eb('login_attempt.window_started_at', '<=', since);
-                return {
-                  failures: eb
-                    .case()
-                    .when(expired)
-                    .then(1)
-                    .else(eb('login_attempt.failures', '+', 1))
-                    .end(),
-                  window_started_at: eb
-                    .case()
-                    .when(expired)
-                    .then(now)
-                    .else(eb.ref('login_attempt.window_started_at'))
-                    .end(),
-                };
-              }),
-            )
-            .execute();
-        }
+      async giveBack(key) {
+        await db
+          .updateTable('login_attempt')
+          .set((eb) => ({ failures: eb('failures', '-', 1) }))
+          .where('key', '=', key)
+          .where('failures', '>', 0)
+          .execute();
       },
 
       async clear(keys) {
         if (keys.length > 0) await db.deleteFrom('login_attempt').where('key', 'in', keys).execute();
       },
+
+      async prune(since) {
+        await db.deleteFrom('login_attempt').where('window_started_at', '<=', since).execute();
+      },
     },
 
     subscribe: (uid, listener) => hooks.subscribe(uid, listener),
+    watchSessions: (watcher) => hooks.watchSessions(watcher),
     ping: () => ping(db),
     async close() {
       await hooks.close();

@@ -14,6 +14,7 @@ export function sqliteHooks(): DialectHooks {
       for (const event of events) registry.dispatch(event);
     },
     subscribe: (uid, listener) => registry.subscribe(uid, listener),
+    watchSessions: (watcher) => registry.watchSessions(watcher),
     close: async () => {},
   };
 }

@@ -1,6 +1,6 @@
 import type { CartItem } from '../../shared/api';
 import type { Product } from '../../shared/catalogue';
-import type { ChangeListener } from './change-feed';
+import type { ChangeListener, SessionWatcher } from './change-feed';
 
 export type AddResult = { ok: true; item: CartItem } | { ok: false; reason: 'full' | 'no-user' };
 
@@ -21,11 +21,16 @@ export interface AccountStore {
 }
 
 export interface LoginAttemptStore {
-  /** The failure count and window start of each key whose window started after `since`. */
-  failures(keys: string[], since: number): Promise<Map<string, { failures: number; windowStartedAt: number }>>;
-  /** Counts one failure for each key; a window older than `since` starts again at 1. */
-  recordFailure(keys: string[], now: number, since: number): Promise<void>;
+  /**
+   * Counts one attempt under `key` and returns the new count with its window's start, in one atomic step;
+   * a window that started at or before `since` starts again at 1.
+   */
+  hit(key: string, now: number, since: number): Promise<{ count: number; windowStartedAt: number }>;
+  /** Takes back one attempt counted under `key` (never below zero). */
+  giveBack(key: string): Promise<void>;
   clear(keys: string[]): Promise<void>;
+  /** Deletes every counter whose window started at or before `since`: they count for nothing any more. */
+  prune(since: number): Promise<void>;
 }
 
 /** All data access of the routes goes through here, whatever the database. */
@@ -35,6 +40,8 @@ export interface Store {
   readonly loginAttempts: LoginAttemptStore;
   /** Live changes of one user's data, as seen by every server sharing the database. */
   subscribe(uid: string, listener: ChangeListener): () => void;
+  /** Session changes of every user, as seen by every server sharing the database. */
+  watchSessions(watcher: SessionWatcher): () => void;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -2,24 +2,35 @@ import type { MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { errorResponse } from './errors';
 
-/** Security headers on every response; the CSP allows no inline script and no third-party origin. */
-export const securityHeaders = secureHeaders({
-  contentSecurityPolicy: {
-    defaultSrc: ["'self'"],
-    scriptSrc: ["'self'"],
-    styleSrc: ["'self'"],
-    imgSrc: ["'self'", 'data:'],
-    connectSrc: ["'self'"],
-    fontSrc: ["'self'"],
-    objectSrc: ["'none'"],
-    baseUri: ["'self'"],
-    formAction: ["'self'"],
-    frameAncestors: ["'none'"],
-  },
-  referrerPolicy: 'strict-origin-when-cross-origin',
-  crossOriginEmbedderPolicy: false,
-  xFrameOptions: 'DENY',
-});
+export function isHttps(publicUrl: string): boolean {
+  return new URL(publicUrl).protocol === 'https:';
+}
+
+/**
+ * Security headers on every response; the CSP allows no inline script and no third-party origin.
+ * Strict-Transport-Security only when the shop is reached over https: on plain http it means nothing to
+ * a browser, and sent from a test or development server on a shared host name it could pin that name.
+ */
+export function securityHeaders(publicUrl: string): MiddlewareHandler {
+  return secureHeaders({
+    contentSecurityPolicy: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      fontSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'none'"],
+    },
+    referrerPolicy: 'strict-origin-when-cross-origin',
+    crossOriginEmbedderPolicy: false,
+    xFrameOptions: 'DENY',
+    strictTransportSecurity: isHttps(publicUrl) ? 'max-age=31536000; includeSubDomains' : false,
+  });
+}
 
 const stateChanging = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
