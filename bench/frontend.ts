@@ -8,6 +8,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Browser, type BrowserContext, chromium, expect, type Page } from '@playwright/test';
+import { chromiumLaunchOptions } from '../e2e/chromium';
 import { formatTable, kb, routeSizes } from '../scripts/check-budget';
 import { type PageMetrics, readMetrics, recordMetrics } from './support/page-metrics';
 import { startServer } from './support/server';
@@ -28,17 +29,6 @@ const distDir = resolve(args.dist);
 const cpuSlowdown = 4;
 /** Time left after a page looks complete, for late long tasks and shifts to be recorded. */
 const settleMs = 1000;
-
-const chromiumPath = '/usr/bin/chromium';
-const launchArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 
 function newestMtime(path: string): number {
   const stat = statSync(path);
@@ -159,7 +149,7 @@ function summarise(name: string, measured: PageMetrics[]): Summary {
 }
 
 function chromiumVersion(): string {
-  const result = spawnSync(chromiumPath, ['--version'], { encoding: 'utf8' });
+  const result = spawnSync(chromiumLaunchOptions.executablePath, ['--version'], { encoding: 'utf8' });
   return result.stdout.trim().split('\n').at(-1) ?? 'unknown';
 }
 
@@ -212,7 +202,7 @@ async function main() {
 
   const servers = await Promise.all(builds.map(({ dir }) => startServer({ distDir: dir })));
   const floor = await startFloorPage();
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: launchArgs });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const scenarios: Scenario[] = [{ name: 'floor (static page)', build: '', url: floor.url, ready: async () => {} }];
     for (const [index, { build }] of builds.entries()) {
