@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
+import { buildIfNeeded } from './support/build';
 import { startServer } from './support/server';
 import { table } from './support/stats';
 
@@ -65,6 +66,7 @@ async function signUp(url: string): Promise<string> {
     .join('; ');
 }
 
+buildIfNeeded('dist');
 const bare = await startBare();
 const piaffe = await startServer({ env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } });
 try {

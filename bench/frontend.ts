@@ -2,14 +2,15 @@
 // loads first (gzip) and its page metrics (LCP, TBT, CLS) in headless Chromium with the CPU slowed 4x, on the
 // real server. Method and latest numbers: bench/README.md.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, loadavg } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Browser, type BrowserContext, chromium, expect, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from '../e2e/chromium';
 import { formatTable, kb, routeSizes } from '../scripts/check-budget';
+import { buildIfNeeded } from './support/build';
 import { type PageMetrics, readMetrics, recordMetrics } from './support/page-metrics';
 import { startServer } from './support/server';
 import { median, table, worst } from './support/stats';
@@ -29,26 +30,6 @@ const distDir = resolve(args.dist);
 const cpuSlowdown = 4;
 /** Time left after a page looks complete, for late long tasks and shifts to be recorded. */
 const settleMs = 1000;
-
-function newestMtime(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
-}
-
-/** Builds dist/ when it is missing or older than the client's sources; another --dist is taken as it is. */
-function buildIfNeeded(dir: string): void {
-  const manifest = join(dir, '.vite', 'manifest.json');
-  if (dir !== resolve('dist')) {
-    if (!existsSync(manifest)) throw new Error(`${dir} has no .vite/manifest.json; build it with --manifest.`);
-    return;
-  }
-  const sources = ['src/client', 'src/shared', 'public', 'index.html', 'vite.config.ts', 'package-lock.json'];
-  if (existsSync(manifest) && statSync(manifest).mtimeMs > Math.max(...sources.map(newestMtime))) return;
-  console.log('Building the client (dist/ is missing or older than the sources)...');
-  const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('vite build failed.');
-}
 
 /** The floor: a static page with one heading and one paragraph, no script, same browser and throttling. */
 async function startFloorPage(): Promise<{ url: string; close(): Promise<void> }> {
