@@ -65,10 +65,6 @@ export class SessionCache {
     this.#tokensByUser.clear();
   }
 
-  get size(): number {
-    return this.#entries.size;
-  }
-
   #delete(token: string, uid: string): void {
     this.#entries.delete(token);
     const tokens = this.#tokensByUser.get(uid);

@@ -32,10 +32,6 @@ export class LiveStreams {
     this.#heartbeat.unref();
   }
 
-  get size(): number {
-    return this.#open.size;
-  }
-
   open(c: Context, uid: string): Response {
     const { auth, store } = this;
     const headers = c.req.raw.headers;

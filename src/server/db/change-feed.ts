@@ -66,10 +66,4 @@ export class ListenerRegistry {
       for (const listener of [...listeners]) listener({ uid, type: 'resync' });
     }
   }
-
-  get size(): number {
-    let total = 0;
-    for (const listeners of this.#byUser.values()) total += listeners.size;
-    return total;
-  }
 }
