@@ -9,7 +9,8 @@ function newestMtime(path: string): number {
 }
 
 /** Builds dist/ when it is missing or older than the client's sources; another --dist is taken as it is. */
-export function buildIfNeeded(dir: string): void {
+export function buildIfNeeded(path: string): void {
+  const dir = resolve(path);
   const manifest = join(dir, '.vite', 'manifest.json');
   if (dir !== resolve('dist')) {
     if (!existsSync(manifest)) throw new Error(`${dir} has no .vite/manifest.json; build it with --manifest.`);
