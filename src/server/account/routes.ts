@@ -4,14 +4,10 @@ import type { AppEnv } from '../app-env';
 import type { Auth } from '../auth/auth';
 import type { DeviceCookies } from '../auth/device-cookie';
 import type { Sessions } from '../auth/session';
+import { isConstraintViolation } from '../db/errors';
 import type { Store } from '../db/store';
 import { readJson } from '../http/body';
 import { HttpError } from '../http/errors';
-
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
-}
 
 /** E-mail, password and deletion: each needs a recent log-in, and each ends every session of the user. */
 export function accountRoutes(auth: Auth, sessions: Sessions, store: Store, devices: DeviceCookies) {
@@ -35,7 +31,7 @@ export function accountRoutes(auth: Auth, sessions: Sessions, store: Store, devi
       try {
         await internalAdapter.updateUser(uid, { email: normalized });
       } catch (error) {
-        if (isUniqueViolation(error)) throw new HttpError('auth/email-already-in-use');
+        if (isConstraintViolation(error, 'unique')) throw new HttpError('auth/email-already-in-use');
         throw error;
       }
       await endSessions(c, uid);

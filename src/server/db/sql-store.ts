@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { CartItem } from '../../shared/api';
 import type { ChangeEvent, ChangeListener, SessionWatcher } from './change-feed';
+import { isConstraintViolation } from './errors';
 import { ping } from './migrations';
 import type { CartItemTable, Database } from './schema';
 import type { Store } from './store';
@@ -28,11 +29,6 @@ function toCartItem(row: CartItemTable): CartItem {
     priceCents: Number(row.price_cents),
     details: row.details,
   };
-}
-
-function isForeignKeyViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
 }
 
 /** The store on any SQL database Kysely speaks to; `hooks` carry the dialect's differences. */
@@ -88,7 +84,7 @@ export function createSqlStore(db: Kysely<Database>, hooks: DialectHooks): Store
             return { ok: true, item } as const;
           });
         } catch (error) {
-          if (isForeignKeyViolation(error)) return { ok: false, reason: 'no-user' };
+          if (isConstraintViolation(error, 'foreignKey')) return { ok: false, reason: 'no-user' };
           throw error;
         }
       },
