@@ -15,6 +15,8 @@ step() {
   fi
 }
 
+# `npm ci` (what CI systems and deploy scripts run) refuses a lock file out of step with package.json.
+step lockfile npm ci --dry-run --no-audit --no-fund
 step chromium bash scripts/ensure-chromium.sh
 step postgres bash scripts/ensure-postgres.sh
 step typecheck npx tsc --noEmit
