@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
-import { pageRoutes } from '../shared/api';
+import { findPage, startPage } from '../shared/pages';
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -47,8 +47,6 @@ function load(root: string, path: string): StaticFile {
   };
 }
 
-const pagePaths = new Set<string>(Object.values(pageRoutes));
-
 /**
  * Serves the built client from memory (it is small, and it never changes while the server runs):
  * files by path, the app's page routes with index.html, and any other path with index.html and 404.
@@ -79,10 +77,10 @@ export function staticFiles(root: string) {
 
   return (c: Context) => {
     const path = c.req.path;
-    if (path === '/') return c.redirect(pageRoutes.home, 302);
+    if (path === '/') return c.redirect(startPage.path, 302);
     const file = files.get(path);
     if (file && path !== '/index.html') return send(c, file, 200);
     if (!index) return c.text('The Piaffe client is not built yet: run `npm run build`.', 503);
-    return send(c, index, pagePaths.has(path) ? 200 : 404);
+    return send(c, index, findPage(path) ? 200 : 404);
   };
 }

@@ -1,8 +1,12 @@
+import { limits } from './validation';
+
+const passwordLength = `The password must be ${limits.passwordMin} to ${limits.passwordMax} characters.`;
+
 /** Every error the API returns: a stable code, its HTTP status and a default human message. */
 export const errorCatalogue = {
   'auth/invalid-email': { status: 400, message: 'The e-mail address is not valid.' },
-  'auth/weak-password': { status: 400, message: 'The password must be 6 to 16 characters.' },
-  'auth/invalid-password': { status: 400, message: 'The password must be 6 to 16 characters.' },
+  'auth/weak-password': { status: 400, message: passwordLength },
+  'auth/invalid-password': { status: 400, message: passwordLength },
   'auth/email-already-in-use': { status: 409, message: 'This e-mail address is already in use by another account.' },
   'auth/invalid-credential': { status: 401, message: 'The e-mail address or password is wrong.' },
   'auth/too-many-requests': {
@@ -12,7 +16,7 @@ export const errorCatalogue = {
   'auth/requires-recent-login': { status: 403, message: 'This needs a recent log-in. Please log in again.' },
   'auth/unauthenticated': { status: 401, message: 'You are not logged in.' },
   'cart/unknown-item': { status: 400, message: 'There is no product with this item number.' },
-  'cart/full': { status: 409, message: 'Your cart is full: it holds at most 100 items.' },
+  'cart/full': { status: 409, message: `Your cart is full: it holds at most ${limits.cartMaxRows} items.` },
   'cart/not-found': { status: 404, message: 'There is no such item in your cart.' },
   'request/invalid-json': { status: 400, message: 'The request body is not valid JSON.' },
   'request/invalid-body': { status: 400, message: 'The request body does not have the expected fields.' },

@@ -19,6 +19,12 @@ export const messages = {
   passwordTooLong: `Password must be at most ${limits.passwordMax} characters.`,
 } as const;
 
+/** What each field asks for, shown under its label on every form that has it. */
+export const hints = {
+  email: `At least ${limits.emailMin} characters, a proper e-mail address.`,
+  password: `${limits.passwordMin} to ${limits.passwordMax} characters.`,
+} as const;
+
 export const emailSchema = z
   .string({ error: messages.emailRequired })
   .min(1, messages.emailRequired)

@@ -1,13 +1,13 @@
 import { Link, useLocation, useNavigate } from 'react-router';
-import { pageRoutes } from '../../shared/api';
 import { brand } from '../../shared/brand';
+import { pages } from '../../shared/pages';
 import { endServerSession } from '../lib/log-out';
 import { useSession } from '../lib/session';
 
 function pageLink(pathname: string) {
-  return pathname === pageRoutes.home || pathname === pageRoutes.manageAccount
-    ? { to: pageRoutes.cart, label: 'view cart' }
-    : { to: pageRoutes.home, label: 'view items' };
+  return pathname === pages.home.path || pathname === pages.manageAccount.path
+    ? { to: pages.cart.path, label: 'view cart' }
+    : { to: pages.home.path, label: 'view items' };
 }
 
 export function Header() {
@@ -18,14 +18,14 @@ export function Header() {
   async function logOut() {
     await endServerSession();
     signedOut();
-    navigate(pageRoutes.signupLogin);
+    navigate(pages.signupLogin.path);
   }
 
   const link = pageLink(pathname);
   return (
     <header className="site-header">
       <div className="brand">
-        <Link to={pageRoutes.home} className="brand-title">
+        <Link to={pages.home.path} className="brand-title">
           {brand.title}
         </Link>
         <p className="brand-tagline">{brand.tagline}</p>
@@ -39,7 +39,7 @@ export function Header() {
               </Link>
             </li>
             <li>
-              <Link className="nav-link" to={pageRoutes.manageAccount}>
+              <Link className="nav-link" to={pages.manageAccount.path}>
                 Account
               </Link>
             </li>
@@ -52,7 +52,7 @@ export function Header() {
         ) : (
           <ul className="nav-list">
             <li>
-              <Link className="nav-link" to={pageRoutes.signupLogin}>
+              <Link className="nav-link" to={pages.signupLogin.path}>
                 Log in
               </Link>
             </li>

@@ -1,6 +1,6 @@
 import { type ComponentType, use } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
-import { pageRoutes } from '../../shared/api';
+import { pages as pageTable } from '../../shared/pages';
 import { NotFound } from '../components/not-found';
 import { readHint } from '../lib/session-hint';
 import { Layout } from './layout';
@@ -40,14 +40,16 @@ function Page({ chunk }: { chunk: PageChunk }) {
 // React Router's declarative mode: the data router (createBrowserRouter) would add about 17 KB gzip to every
 // first load, for loaders, actions and fetchers we do not use.
 const pages: Record<string, PageChunk> = {
-  [pageRoutes.signupLogin]: pageChunk(async () => (await import('../features/auth/signup-login-page')).SignupLoginPage),
-  [pageRoutes.home]: pageChunk(async () => (await import('../features/catalog/home-page')).HomePage),
-  [pageRoutes.cart]: pageChunk(async () => (await import('../features/cart/cart-page')).CartPage),
-  [pageRoutes.manageAccount]: pageChunk(
+  [pageTable.signupLogin.path]: pageChunk(
+    async () => (await import('../features/auth/signup-login-page')).SignupLoginPage,
+  ),
+  [pageTable.home.path]: pageChunk(async () => (await import('../features/catalog/home-page')).HomePage),
+  [pageTable.cart.path]: pageChunk(async () => (await import('../features/cart/cart-page')).CartPage),
+  [pageTable.manageAccount.path]: pageChunk(
     async () => (await import('../features/account/manage-account-page')).ManageAccountPage,
   ),
 };
-const guardedPaths = new Set<string>([pageRoutes.home, pageRoutes.cart, pageRoutes.manageAccount]);
+const guardedPaths = new Set<string>([pageTable.home.path, pageTable.cart.path, pageTable.manageAccount.path]);
 
 function chunkOf(path: string): PageChunk {
   const chunk = pages[path];
@@ -60,7 +62,7 @@ function chunkOf(path: string): PageChunk {
  * there), so that the first render shows it whole. Never fails: a failed chunk is shown by the error boundary.
  */
 export function loadFirstPage(pathname: string): Promise<void> {
-  const first = guardedPaths.has(pathname) && !readHint() ? pages[pageRoutes.signupLogin] : pages[pathname];
+  const first = guardedPaths.has(pathname) && !readHint() ? pages[pageTable.signupLogin.path] : pages[pathname];
   return (first?.load() ?? Promise.resolve()).then(
     () => {},
     () => {},
@@ -71,12 +73,12 @@ export function AppRoutes() {
   return (
     <Routes>
       <Route element={<Layout />}>
-        <Route index element={<Navigate to={pageRoutes.home} replace />} />
-        <Route path={pageRoutes.signupLogin} element={<Page chunk={chunkOf(pageRoutes.signupLogin)} />} />
+        <Route index element={<Navigate to={pageTable.home.path} replace />} />
+        <Route path={pageTable.signupLogin.path} element={<Page chunk={chunkOf(pageTable.signupLogin.path)} />} />
         <Route element={<RequireSession />}>
-          <Route path={pageRoutes.home} element={<Page chunk={chunkOf(pageRoutes.home)} />} />
-          <Route path={pageRoutes.cart} element={<Page chunk={chunkOf(pageRoutes.cart)} />} />
-          <Route path={pageRoutes.manageAccount} element={<Page chunk={chunkOf(pageRoutes.manageAccount)} />} />
+          <Route path={pageTable.home.path} element={<Page chunk={chunkOf(pageTable.home.path)} />} />
+          <Route path={pageTable.cart.path} element={<Page chunk={chunkOf(pageTable.cart.path)} />} />
+          <Route path={pageTable.manageAccount.path} element={<Page chunk={chunkOf(pageTable.manageAccount.path)} />} />
         </Route>
         <Route path="*" element={<NotFound />} />
       </Route>

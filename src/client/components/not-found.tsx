@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { pageRoutes } from '../../shared/api';
+import { pages } from '../../shared/pages';
 
 export function NotFound() {
   return (
@@ -9,7 +9,7 @@ export function NotFound() {
       <p className="not-found-code">404 – Page Not Found</p>
       <p>Sorry. An error has occurred, and the requested page cannot be found.</p>
       <p>
-        <Link className="button" to={pageRoutes.home}>
+        <Link className="button" to={pages.home.path}>
           Home
         </Link>
       </p>

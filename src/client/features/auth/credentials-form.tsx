@@ -1,6 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { pageRoutes } from '../../../shared/api';
+import { pages } from '../../../shared/pages';
 import { credentialsSchema, limits } from '../../../shared/validation';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
@@ -33,7 +33,7 @@ export function CredentialsForm({ mode }: { mode: AuthMode }) {
     setFailure(null);
     try {
       signedIn(await authenticate(mode, form.values));
-      navigate(pageRoutes.home);
+      navigate(pages.home.path);
     } catch (error) {
       // A failed sign-in leaves nobody signed in, here or on the server.
       signedOut();

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { type CartItem, pageRoutes } from '../../../shared/api';
+import type { CartItem } from '../../../shared/api';
 import { notices } from '../../../shared/errors';
+import { pages } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
 import { ApiError, request } from '../../lib/api';
 import { CartTable } from './cart-table';
@@ -34,7 +35,7 @@ export function CartPage() {
           {items.length === 0 && <p>Your cart is empty.</p>}
           <CartTable labelledBy="cart-title" items={items} onDelete={remove} />
           <p>
-            <Link className="button" to={pageRoutes.home}>
+            <Link className="button" to={pages.home.path}>
               Continue Shopping
             </Link>
           </p>

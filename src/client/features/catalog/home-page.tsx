@@ -1,8 +1,8 @@
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { pageRoutes } from '../../../shared/api';
 import { catalogue, type Product } from '../../../shared/catalogue';
 import { notices } from '../../../shared/errors';
+import { pages } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
 import { request } from '../../lib/api';
 import { ProductCard } from './product-card';
@@ -19,7 +19,7 @@ export function HomePage() {
     setFailed(false);
     try {
       await request('POST', '/api/cart', { itemid: product.itemid });
-      navigate(pageRoutes.cart);
+      navigate(pages.cart.path);
     } catch {
       setFailed(true);
       adding.current = false;

@@ -1,0 +1,49 @@
+import { brand } from './brand';
+
+/** Who may see a page: everyone, or only a signed-in rider (others are sent to signup-login). */
+export type PageAccess = 'open' | 'session';
+
+export interface Page {
+  /** The URL path; a segment `:name` matches any one segment (e.g. an order number). */
+  path: string;
+  /** The page's own part of the document title; see `pageTitle`. */
+  title: string;
+  access: PageAccess;
+}
+
+/**
+ * Every page of the app (docs/product.md, "Pages"): the client's router is built from this table, and the
+ * server answers every other path with the Snap! page and HTTP 404.
+ */
+export const pages = {
+  home: { path: '/home', title: 'Shop', access: 'session' },
+  cart: { path: '/cart', title: 'Your cart', access: 'session' },
+  signupLogin: { path: '/signup-login', title: 'Sign up or log in', access: 'open' },
+  manageAccount: { path: '/manage-account', title: 'Your account', access: 'session' },
+} as const satisfies Record<string, Page>;
+
+export type PageName = keyof typeof pages;
+
+/** The page `/` redirects to. */
+export const startPage = pages.home;
+
+/** The title of the Snap! page, shown for every path that is not a page. */
+export const notFoundTitle = 'Page not found';
+
+/** A document title: the page's own title, then the shop's name. */
+export function pageTitle(title: string): string {
+  return `${title} · ${brand.title}`;
+}
+
+function matches(pattern: string, pathname: string): boolean {
+  const want = pattern.split('/');
+  const got = pathname.split('/');
+  return (
+    want.length === got.length && want.every((part, i) => (part.startsWith(':') ? got[i] !== '' : part === got[i]))
+  );
+}
+
+/** The page shown at `pathname`, or undefined for the Snap! page. Paths are matched exactly, case and all. */
+export function findPage(pathname: string): Page | undefined {
+  return Object.values(pages).find((page: Page) => matches(page.path, pathname));
+}
