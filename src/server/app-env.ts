@@ -1,9 +1,12 @@
-import type { SessionUser } from '../shared/api';
+import type { Session } from './auth/session-cache';
+import type { Logger } from './log';
 
-/** What the session middleware puts on the request context. */
+/** What the middleware puts on the request context. */
 export interface AppEnv {
   Variables: {
-    user: SessionUser;
-    sessionCreatedAt: Date;
+    /** The request's log: every line carries its request id. */
+    log: Logger;
+    /** Set by `sessions.require()`. */
+    session: Session;
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { type LogLevel, logLevels } from './log';
 
 export interface Config {
   port: number;
@@ -12,27 +13,73 @@ export interface Config {
   authSecret: string;
   /** Take the client address from X-Forwarded-For (only behind a proxy you run). */
   trustProxy: boolean;
+  logLevel: LogLevel;
   /** Where the built client lives. */
   distDir: string;
 }
 
-const defaultDatabaseUrl = 'file:./data/shop.db';
+/** A setting that cannot work; its message names the variable and says what is wrong, in one line. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
 
-/** Reads configuration from the environment; see "Configuration" in README.md. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`PORT must be a port number, got ${env.PORT}`);
-  const databaseUrl = env.DATABASE_URL || defaultDatabaseUrl;
-  return {
-    port,
-    host: env.HOST ?? '0.0.0.0',
-    databaseUrl,
-    publicUrl: env.PUBLIC_URL ?? `http://localhost:${port}`,
-    authSecret: env.AUTH_SECRET || localSecret(databaseUrl),
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
-    distDir: resolve(env.DIST_DIR ?? 'dist'),
-  };
+const defaultDatabaseUrl = 'file:./data/shop.db';
+const minSecretLength = 32;
+
+function port(value: string | undefined): number {
+  const parsed = Number(value ?? 3000);
+  if (value?.trim() === '' || !Number.isInteger(parsed) || parsed < 0 || parsed > 65535) {
+    throw new ConfigError(`PORT must be a port number from 0 to 65535, not "${value}".`);
+  }
+  return parsed;
+}
+
+function databaseUrl(value: string | undefined): string {
+  const url = value || defaultDatabaseUrl;
+  if (url.startsWith('file:')) {
+    if (url === 'file:') throw new ConfigError('DATABASE_URL "file:" names no file; write file:PATH.');
+    return url;
+  }
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new ConfigError(
+      `DATABASE_URL must start with file:, postgres:// or postgresql:// (it starts with "${url.split(':')[0]}:").`,
+    );
+  }
+  try {
+    new URL(url);
+  } catch {
+    throw new ConfigError('DATABASE_URL is not a valid postgres:// URL.');
+  }
+  return url;
+}
+
+function publicUrl(value: string | undefined, port: number): string {
+  if (value === undefined) return `http://localhost:${port}`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be a URL such as https://shop.example.com, not "${value}".`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`PUBLIC_URL must start with http:// or https://, not "${url.protocol}//".`);
+  }
+  if (url.pathname !== '/' || url.search || url.hash) {
+    throw new ConfigError('PUBLIC_URL must be an origin only (scheme, host and port), with no path.');
+  }
+  return url.origin;
+}
+
+function flag(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  throw new ConfigError(`${name} must be 1 (or true) or 0 (or false), not "${value}".`);
+}
+
+function logLevel(value: string | undefined): LogLevel {
+  if (value === undefined || value === '') return 'info';
+  if ((logLevels as readonly string[]).includes(value)) return value as LogLevel;
+  throw new ConfigError(`LOG_LEVEL must be one of ${logLevels.join(', ')}, not "${value}".`);
 }
 
 /**
@@ -40,12 +87,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
  * `npm start` needs no set-up and sessions survive restarts. PostgreSQL deployments run several
  * servers that must share one secret, so there it is required.
  */
-function localSecret(databaseUrl: string): string {
-  if (!databaseUrl.startsWith('file:')) throw new Error('AUTH_SECRET must be set when DATABASE_URL is not a file.');
+function authSecret(value: string | undefined, databaseUrl: string): string {
+  if (value) {
+    if (value.length < minSecretLength) {
+      throw new ConfigError(`AUTH_SECRET must be at least ${minSecretLength} characters long.`);
+    }
+    return value;
+  }
+  if (!databaseUrl.startsWith('file:')) {
+    throw new ConfigError(
+      'AUTH_SECRET must be set when DATABASE_URL is a PostgreSQL database (the same secret on every server).',
+    );
+  }
   const file = resolve(dirname(databaseUrl.slice('file:'.length)), 'auth-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dirname(file), { recursive: true });
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/** Reads configuration from the environment; see "Configuration" in README.md. Throws ConfigError. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const listenPort = port(env.PORT);
+  const database = databaseUrl(env.DATABASE_URL);
+  const host = env.HOST ?? '0.0.0.0';
+  if (host.trim() === '') throw new ConfigError('HOST must be an address to listen on, such as 0.0.0.0.');
+  return {
+    port: listenPort,
+    host,
+    databaseUrl: database,
+    publicUrl: publicUrl(env.PUBLIC_URL, listenPort),
+    authSecret: authSecret(env.AUTH_SECRET, database),
+    trustProxy: flag('TRUST_PROXY', env.TRUST_PROXY),
+    logLevel: logLevel(env.LOG_LEVEL),
+    distDir: resolve(env.DIST_DIR ?? 'dist'),
+  };
 }

@@ -1,43 +1,54 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { createAccounts } from './account/accounts';
 import { buildApp } from './app';
 import { createAuth } from './auth/auth';
-import { createSessions } from './auth/session';
+import { createLoginAttemptStore } from './auth/login-attempt-store';
+import { createSessions } from './auth/sessions';
 import { createLoginThrottle } from './auth/throttle';
+import { createCartStore } from './cart/cart-store';
 import { LiveStreams } from './cart/live-stream';
 import type { Config } from './config';
-import { createStore, migrateDatabase, openDatabase } from './db/connect';
-import type { Store } from './db/store';
-import { log } from './http/log';
+import { migrateDatabase, openDatabase } from './db/connect';
+import { createDb, type Db } from './db/database';
+import { createLogger, type Logger } from './log';
 
 export interface RunningServer {
   url: string;
-  store: Store;
+  db: Db;
+  log: Logger;
   /** Graceful shutdown: stop accepting, end live streams, let in-flight requests finish, close the database. */
   close(): Promise<void>;
 }
 
 const shutdownGraceMs = 10_000;
 
-export async function startServer(config: Config): Promise<RunningServer> {
-  const opened = openDatabase(config.databaseUrl);
+export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
+  const opened = openDatabase(config.databaseUrl, log);
   const auth = createAuth(opened.db, opened.dialect, config);
-  let store: Store;
+  let db: Db;
   try {
     await migrateDatabase(opened, auth);
-    store = await createStore(opened);
+    db = await createDb(opened, log);
   } catch (error) {
     await opened.db.destroy().catch(() => {});
     throw error;
   }
-  const streams = new LiveStreams(auth, store);
+  const sessions = await createSessions(auth, db, log);
+  const cart = createCartStore(db);
+  const throttle = createLoginThrottle(createLoginAttemptStore(db));
+  const accounts = createAccounts({ db, sessions, cart, throttle });
+  const streams = new LiveStreams(db.feed, cart, sessions);
   let closing = false;
   const app = buildApp({
     config,
+    log,
     auth,
-    sessions: await createSessions(auth, store),
-    store,
-    throttle: createLoginThrottle(store.loginAttempts),
+    db,
+    sessions,
+    throttle,
+    accounts,
+    cart,
     streams,
     isClosing: () => closing,
   });
@@ -49,7 +60,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  log('info', 'listening', { url, database: opened.dialect });
+  log.info({ url, database: opened.dialect }, 'listening');
 
   let closed: Promise<void> | undefined;
   async function close() {
@@ -60,12 +71,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
     const force = setTimeout(() => 'closeAllConnections' in server && server.closeAllConnections(), shutdownGraceMs);
     await drained;
     clearTimeout(force);
-    await store.close();
-    log('info', 'closed');
+    await db.close();
+    log.info('closed');
   }
   return {
     url,
-    store,
+    db,
+    log,
     close: () => {
       closed ??= close();
       return closed;

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
+import { sessionsTopic } from '../../src/server/auth/sessions';
 import { loadConfig } from '../../src/server/config';
 import { type RunningServer, startServer } from '../../src/server/server';
 import { createTestSchema, type TestSchema } from './postgres';
@@ -44,6 +45,7 @@ async function startOnSqlite(env: Record<string, string>): Promise<TestServer> {
     HOST: '127.0.0.1',
     DATABASE_URL: `file:${file}`,
     AUTH_SECRET: secret,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     ...env,
   });
   const server = await startServer(config);
@@ -89,6 +91,7 @@ async function startOnPostgres(env: Record<string, string>, options: TestServerO
       HOST: '127.0.0.1',
       DATABASE_URL: schema.url(options.name),
       AUTH_SECRET: secret,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
       ...env,
     });
     server = await startServer(config);
@@ -129,5 +132,5 @@ async function startOnPostgres(env: Record<string, string>, options: TestServerO
  * caches drop what they hold for the user (on every server sharing the database).
  */
 async function announceSessionChange(server: RunningServer, uid: string): Promise<void> {
-  await server.store.accounts.sessionsChanged(uid);
+  await server.db.run(async (uow) => uow.publish(sessionsTopic, { type: 'ended', uid }));
 }

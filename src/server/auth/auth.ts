@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { limits } from '../../shared/validation';
 import type { Config } from '../config';
 import type { Dialect } from '../db/open';
-import type { Database } from '../db/schema';
+import type { Tables } from '../db/schema';
 import { isHttps } from '../http/security';
 import { boundedPasswordHashing } from './password-hashing';
 
@@ -11,7 +11,7 @@ import { boundedPasswordHashing } from './password-hashing';
 export const recentLoginSeconds = 5 * 60;
 
 /** Better Auth does sign-up, log-in, password hashing and sessions; our routes put our API in front of it. */
-export function createAuth(db: Kysely<Database>, dialect: Dialect, config: Config) {
+export function createAuth(db: Kysely<Tables>, dialect: Dialect, config: Config) {
   return betterAuth({
     database: { db, type: dialect },
     secret: config.authSecret,

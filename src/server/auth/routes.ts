@@ -1,15 +1,15 @@
 import { APIError } from 'better-auth/api';
 import { Hono } from 'hono';
+import { endpoints } from '../../shared/api';
 import type { ErrorCode } from '../../shared/errors';
-import { credentialsSchema } from '../../shared/validation';
 import type { AppEnv } from '../app-env';
-import type { Store } from '../db/store';
+import type { Db } from '../db/database';
 import { readJson } from '../http/body';
 import { clientAddress } from '../http/client-address';
 import { HttpError } from '../http/errors';
 import type { Auth } from './auth';
 import type { DeviceCookies } from './device-cookie';
-import { forwardCookies, type Sessions } from './session';
+import { forwardCookies, type Sessions } from './sessions';
 import type { LoginThrottle } from './throttle';
 
 /** Better Auth's error codes, in the `auth/...` names our API promises (DECISIONS.md section 1). */
@@ -32,17 +32,19 @@ function translate(error: unknown): unknown {
   return error;
 }
 
-export function authRoutes(
-  auth: Auth,
-  sessions: Sessions,
-  store: Store,
-  throttle: LoginThrottle,
-  devices: DeviceCookies,
-  trustProxy: boolean,
-) {
+export interface AuthRouteParts {
+  auth: Auth;
+  db: Db;
+  sessions: Sessions;
+  throttle: LoginThrottle;
+  devices: DeviceCookies;
+  trustProxy: boolean;
+}
+
+export function authRoutes({ auth, db, sessions, throttle, devices, trustProxy }: AuthRouteParts) {
   return new Hono<AppEnv>()
-    .post('/signup', async (c) => {
-      const { email, password } = await readJson(c, credentialsSchema, {
+    .post(endpoints.signUp.path, async (c) => {
+      const { email, password } = await readJson(c, endpoints.signUp.body, {
         email: 'auth/invalid-email',
         password: 'auth/weak-password',
       });
@@ -54,13 +56,13 @@ export function authRoutes(
       return c.json({ user: { uid: response.user.id, email: response.user.email } }, 201);
     })
 
-    .post('/login', async (c) => {
-      const { email, password } = await readJson(c, credentialsSchema, {
+    .post(endpoints.logIn.path, async (c) => {
+      const { email, password } = await readJson(c, endpoints.logIn.body, {
         email: 'auth/invalid-email',
         password: 'auth/invalid-password',
       });
       const device = devices.verify(c, email);
-      const attempt = await throttle.begin({ email, address: clientAddress(c, trustProxy), device });
+      const attempt = await throttle.begin({ email, address: clientAddress(c, trustProxy), device, log: c.get('log') });
       if (!attempt.allowed) {
         throw new HttpError('auth/too-many-requests', undefined, { 'Retry-After': String(attempt.retryAfter) });
       }
@@ -73,15 +75,12 @@ export function authRoutes(
       return c.json({ user: { uid: response.user.id, email: response.user.email } });
     })
 
-    .post('/logout', async (c) => {
-      const found = await sessions.find(c);
-      if (found) {
-        const { headers } = await auth.api.signOut({ headers: c.req.raw.headers, returnHeaders: true });
-        forwardCookies(c, headers);
-        await store.accounts.sessionsChanged(found.user.uid);
-      }
+    .post(endpoints.logOut.path, async (c) => {
+      const session = await sessions.find(c);
+      if (session) await db.run((uow) => sessions.end(uow, { uid: session.user.uid, sessionId: session.id }));
+      sessions.clearCookies(c);
       return c.body(null, 204);
     })
 
-    .get('/session', sessions.require(), (c) => c.json({ user: c.get('user') }));
+    .get(endpoints.session.path, sessions.require(), (c) => c.json({ user: c.get('session').user }));
 }

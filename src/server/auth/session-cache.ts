@@ -1,18 +1,22 @@
 import type { SessionUser } from '../../shared/api';
 
-export interface CachedSession {
+/** A session Better Auth has confirmed: its row id, its user, and when it began and ends (epoch ms). */
+export interface Session {
+  id: string;
   user: SessionUser;
-  createdAt: Date;
+  createdAt: number;
+  expiresAt: number;
 }
 
-interface Entry extends CachedSession {
+interface Entry {
+  session: Session;
   validUntil: number;
 }
 
 /**
  * Sessions recently confirmed by Better Auth, by cookie value, so that a busy page does not pay a full
- * session look-up per request. Entries are dropped the moment the store reports that a user's sessions
- * changed (on every server), and live at most `ttlMs` or until the session expires, whichever is sooner.
+ * session look-up per request. Entries are dropped the moment a user's sessions end (on every server, through
+ * the change feed), and live at most `ttlMs` or until the session expires, whichever is sooner.
  */
 export class SessionCache {
   readonly #entries = new Map<string, Entry>();
@@ -29,22 +33,22 @@ export class SessionCache {
     return this.#epoch;
   }
 
-  get(token: string, now = Date.now()): CachedSession | undefined {
+  get(token: string, now = Date.now()): Session | undefined {
     const entry = this.#entries.get(token);
     if (!entry) return undefined;
-    if (entry.validUntil > now) return entry;
-    this.#delete(token, entry.user.uid);
+    if (entry.validUntil > now) return entry.session;
+    this.#delete(token, entry.session.user.uid);
     return undefined;
   }
 
   /** Caches a session looked up while the cache was at `epoch`, unless something was invalidated since. */
-  set(token: string, session: CachedSession, expiresAt: number, epoch: number, now = Date.now()): void {
+  set(token: string, session: Session, epoch: number, now = Date.now()): void {
     if (epoch !== this.#epoch) return;
     if (this.#entries.size >= this.maxEntries) {
       const oldest = this.#entries.entries().next().value;
-      if (oldest) this.#delete(oldest[0], oldest[1].user.uid);
+      if (oldest) this.#delete(oldest[0], oldest[1].session.user.uid);
     }
-    this.#entries.set(token, { ...session, validUntil: Math.min(now + this.ttlMs, expiresAt) });
+    this.#entries.set(token, { session, validUntil: Math.min(now + this.ttlMs, session.expiresAt) });
     let tokens = this.#tokensByUser.get(session.user.uid);
     if (!tokens) {
       tokens = new Set();

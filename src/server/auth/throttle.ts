@@ -1,7 +1,7 @@
-import { emailKey } from '../db/sql-store';
-import type { LoginAttemptStore } from '../db/store';
+import type { UnitOfWork } from '../db/database';
 import { addressGroup } from '../http/client-address';
-import { log } from '../http/log';
+import type { Logger } from '../log';
+import type { LoginAttemptStore } from './login-attempt-store';
 
 /**
  * Log-in attempts are counted per e-mail address, per client address and per known device in the
@@ -28,10 +28,16 @@ export interface AttemptOf {
   address: string;
   /** The id of a valid device cookie for this e-mail, if the request carried one. */
   device?: string;
+  /** The request's log. */
+  log: Logger;
 }
 
 /** Expired counters are deleted at most this often, by whichever log-in comes along. */
 const pruneEveryMs = 60_000;
+
+export function emailKey(email: string): string {
+  return `email:${email.toLowerCase()}`;
+}
 
 export function addressKey(address: string): string {
   return `address:${addressGroup(address)}`;
@@ -48,10 +54,10 @@ export function createLoginThrottle(store: LoginAttemptStore, policy: ThrottlePo
     return { allowed: false, retryAfter: Math.max(1, Math.ceil((windowStartedAt + policy.windowMs - now) / 1000)) };
   }
 
-  async function prune(now: number) {
+  async function prune(now: number, log: Logger) {
     if (now - lastPrune < pruneEveryMs) return;
     lastPrune = now;
-    await store.prune(now - policy.windowMs).catch((error) => log('warn', 'pruning log-in counters failed', { error }));
+    await store.prune(now - policy.windowMs).catch((err) => log.warn({ err }, 'pruning log-in counters failed'));
   }
 
   return {
@@ -60,8 +66,8 @@ export function createLoginThrottle(store: LoginAttemptStore, policy: ThrottlePo
      * attempt takes a number, so however many arrive at once, no more than the limit get to try a password.
      * Every attempt counts until it proves to be good: `succeeded` gives it back.
      */
-    async begin({ email, address, device }: AttemptOf, now = Date.now()): Promise<Attempt> {
-      await prune(now);
+    async begin({ email, address, device, log }: AttemptOf, now = Date.now()): Promise<Attempt> {
+      await prune(now, log);
       const since = now - policy.windowMs;
       if (device) {
         // A browser that has logged in as this e-mail before: neither the address nor the e-mail count applies.
@@ -86,6 +92,11 @@ export function createLoginThrottle(store: LoginAttemptStore, policy: ThrottlePo
           await store.giveBack(byAddress);
         },
       };
+    },
+
+    /** Forgets the e-mail's failures, as part of `uow` (the account behind it is being deleted). */
+    forget(uow: UnitOfWork, email: string): Promise<void> {
+      return store.clear([emailKey(email)], uow);
     },
   };
 }

@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import type { CartEvent } from '../../shared/api';
-import type { Auth } from '../auth/auth';
-import type { ChangeEvent } from '../db/change-feed';
-import type { Store } from '../db/store';
+import type { Session, Sessions } from '../auth/sessions';
+import type { ChangeFeed, Lost } from '../db/change-feed';
+import { type CartChange, type CartStore, cartTopic } from './cart-store';
 
 const encoder = new TextEncoder();
 const heartbeatMs = 25_000;
@@ -14,7 +14,7 @@ function frame(event: CartEvent): Uint8Array {
 
 /**
  * The live cart: one Server-Sent Events stream per open cart page. Each stream starts with a snapshot
- * and then follows the user's changes; a reconnecting browser simply gets a fresh snapshot.
+ * and then follows the rider's changes; a reconnecting browser simply gets a fresh snapshot.
  */
 export class LiveStreams {
   readonly #open = new Set<() => void>();
@@ -22,8 +22,9 @@ export class LiveStreams {
   readonly #heartbeat: NodeJS.Timeout;
 
   constructor(
-    private readonly auth: Auth,
-    private readonly store: Store,
+    private readonly feed: ChangeFeed,
+    private readonly cart: CartStore,
+    private readonly sessions: Sessions,
   ) {
     const comment = encoder.encode(': keep-alive\n\n');
     this.#heartbeat = setInterval(() => {
@@ -32,9 +33,9 @@ export class LiveStreams {
     this.#heartbeat.unref();
   }
 
-  open(c: Context, uid: string): Response {
-    const { auth, store } = this;
-    const headers = c.req.raw.headers;
+  open(_c: Context, session: Session): Response {
+    const { feed, cart, sessions } = this;
+    const uid = session.user.uid;
     const streams = this;
     /** Ends this stream; `byServer` also closes the response (a cancelled one is already closed). */
     let close = (_byServer = true) => {};
@@ -42,55 +43,53 @@ export class LiveStreams {
     const body = new ReadableStream<Uint8Array>({
       async start(writer) {
         let live = false;
-        const early: ChangeEvent[] = [];
-        /** Events are handled one after another, so a resync's snapshot never overtakes a later change. */
+        const early: Array<CartChange | Lost> = [];
+        /** Changes are handled one after another, so a fresh snapshot never overtakes a later change. */
         let queue = Promise.resolve();
-        const enqueue = (event: ChangeEvent) => {
-          queue = queue.then(() => forward(event)).catch(() => close());
+        const enqueue = (change: CartChange | Lost) => {
+          queue = queue.then(() => forward(change)).catch(() => close());
         };
-        const unsubscribe = store.subscribe(uid, (event) => (live ? enqueue(event) : early.push(event)));
+        const unsubscribe = feed.subscribe(cartTopic(uid), (change) => (live ? enqueue(change) : early.push(change)));
+        const unwatch = sessions.watch(session, {
+          ended() {
+            if (!streams.#open.has(close)) return;
+            writer.enqueue(frame({ type: 'signed-out' }));
+            close();
+          },
+          // The database could not say (it is unreachable): the stream closes and the browser reconnects.
+          uncertain: () => close(),
+        });
         close = (byServer = true) => {
           if (!streams.#open.delete(close)) return;
           unsubscribe();
+          unwatch();
           streams.#writers.delete(writer);
           if (byServer) writer.close();
         };
         streams.#open.add(close);
 
-        async function forward(event: ChangeEvent) {
-          if (!streams.#open.has(close)) return;
-          if (event.type === 'added') writer.enqueue(frame({ type: 'added', item: event.item }));
-          else if (event.type === 'removed') writer.enqueue(frame({ type: 'removed', id: event.id }));
-          else if (event.type === 'sessions-changed') await checkSession();
-          else if (event.type === 'resync' && (await checkSession())) {
-            // Changes may have been missed, a session end among them: check the session, then start over.
-            const items = await store.cart.list(uid);
-            if (streams.#open.has(close)) writer.enqueue(frame({ type: 'snapshot', items }));
-          }
+        async function snapshot() {
+          const items = await cart.list(uid);
+          if (streams.#open.has(close)) writer.enqueue(frame({ type: 'snapshot', items }));
         }
 
-        /**
-         * False, after telling the page and closing the stream, when this stream's session has ended. A failed
-         * check (database unreachable) throws instead: the stream just closes, and the browser reconnects.
-         */
-        async function checkSession(): Promise<boolean> {
-          if (await auth.api.getSession({ headers })) return true;
-          if (streams.#open.has(close)) {
-            writer.enqueue(frame({ type: 'signed-out' }));
-            close();
-          }
-          return false;
+        async function forward(change: CartChange | Lost) {
+          if (!streams.#open.has(close)) return;
+          if (change.type === 'added') writer.enqueue(frame({ type: 'added', item: change.item }));
+          else if (change.type === 'removed') writer.enqueue(frame({ type: 'removed', id: change.id }));
+          else if (change.type === 'emptied') writer.enqueue(frame({ type: 'snapshot', items: [] }));
+          // Changes may have been missed: start over from the database.
+          else await snapshot();
         }
 
         writer.enqueue(encoder.encode('retry: 1000\n\n'));
-        const items = await store.cart.list(uid);
+        await snapshot();
         // The page may have gone while the snapshot was read: then there is nothing left to write to.
         if (!streams.#open.has(close)) return;
-        writer.enqueue(frame({ type: 'snapshot', items }));
         streams.#writers.add(writer);
         live = true;
         // Changes that raced the snapshot may already be in it; the page applies them idempotently.
-        for (const event of early) enqueue(event);
+        for (const change of early) enqueue(change);
         await queue;
       },
       cancel() {

@@ -1,36 +1,36 @@
 import { Hono } from 'hono';
+import { endpoints } from '../../shared/api';
 import { findProduct } from '../../shared/catalogue';
-import { addToCartSchema, limits } from '../../shared/validation';
+import { limits } from '../../shared/validation';
 import type { AppEnv } from '../app-env';
-import type { Sessions } from '../auth/session';
-import type { Store } from '../db/store';
+import type { Sessions } from '../auth/sessions';
 import { readJson } from '../http/body';
 import { HttpError } from '../http/errors';
+import type { CartStore } from './cart-store';
 import type { LiveStreams } from './live-stream';
 
 const idPattern = /^[0-9a-f-]{1,64}$/i;
 
 /** The cart of the session's user; no route takes a user id from the browser. */
-export function cartRoutes(sessions: Sessions, store: Store, streams: LiveStreams) {
+export function cartRoutes(sessions: Sessions, cart: CartStore, streams: LiveStreams) {
+  const session = sessions.require();
   return new Hono<AppEnv>()
-    .use(sessions.require())
+    .get(endpoints.cart.path, session, async (c) => c.json({ items: await cart.list(c.get('session').user.uid) }))
 
-    .get('/', async (c) => c.json({ items: await store.cart.list(c.get('user').uid) }))
-
-    .post('/', async (c) => {
-      const { itemid } = await readJson(c, addToCartSchema);
+    .post(endpoints.addToCart.path, session, async (c) => {
+      const { itemid } = await readJson(c, endpoints.addToCart.body);
       const product = findProduct(itemid);
       if (!product) throw new HttpError('cart/unknown-item');
-      const result = await store.cart.add(c.get('user').uid, product, limits.cartMaxRows);
+      const result = await cart.add(c.get('session').user.uid, product, limits.cartMaxRows);
       if (!result.ok) throw new HttpError(result.reason === 'full' ? 'cart/full' : 'auth/unauthenticated');
       return c.json({ item: result.item }, 201);
     })
 
-    .get('/stream', (c) => streams.open(c, c.get('user').uid))
+    .get(endpoints.cartStream.path, session, (c) => streams.open(c, c.get('session')))
 
-    .delete('/:id', async (c) => {
+    .delete(endpoints.removeFromCart.path, session, async (c) => {
       const id = c.req.param('id');
-      if (!idPattern.test(id) || !(await store.cart.remove(c.get('user').uid, id))) {
+      if (!idPattern.test(id) || !(await cart.remove(c.get('session').user.uid, id))) {
         throw new HttpError('cart/not-found');
       }
       return c.body(null, 204);

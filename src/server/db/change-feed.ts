@@ -1,69 +1,65 @@
-import type { CartItem } from '../../shared/api';
-
-/** A change to one user's data, fanned out to that user's open live streams. */
-export type ChangeEvent =
-  | { uid: string; type: 'added'; item: CartItem }
-  | { uid: string; type: 'removed'; id: string }
-  /** Some of the user's sessions ended: each stream checks whether its own still holds. */
-  | { uid: string; type: 'sessions-changed' }
-  /**
-   * Changes may have been missed (the PostgreSQL listener reconnected, or a change was too big to send):
-   * each stream sends a fresh snapshot.
-   */
-  | { uid: string; type: 'resync' };
-
-export type ChangeListener = (event: ChangeEvent) => void;
-
-/** Hears about every user's sessions, e.g. to drop cached sessions the moment they may have ended. */
-export interface SessionWatcher {
-  /** Some of the user's sessions may have ended. */
-  changed(uid: string): void;
-  /** Events may have been lost (the PostgreSQL listener reconnected): any session may have ended. */
-  lost(): void;
+/**
+ * The change feed: committed changes, by topic, for whoever on this server listens (live streams, the
+ * session cache, the owner's live order list). A topic is a name and, for the type checker, the shape of
+ * its events: `cartTopic(uid)` carries that rider's cart changes, `sessionsTopic` every user's session ends.
+ *
+ * Events are published inside a unit of work (database.ts) and delivered only once it has committed: here
+ * at once, and on PostgreSQL to every other server through NOTIFY (postgres-changes.ts).
+ */
+export interface Topic<Event> {
+  readonly name: string;
+  /** Never set: it only carries the event type. */
+  readonly event?: Event;
 }
 
-/** Routes events to the listeners of one user; the transport (in-process or PostgreSQL) feeds `dispatch`. */
-export class ListenerRegistry {
-  readonly #byUser = new Map<string, Set<ChangeListener>>();
+export function topic<Event>(name: string): Topic<Event> {
+  return { name };
+}
 
-  subscribe(uid: string, listener: ChangeListener): () => void {
-    let listeners = this.#byUser.get(uid);
+/** Told instead of an event when events of the topic may have been missed: start again from the database. */
+export interface Lost {
+  type: 'lost';
+}
+export const lost: Lost = { type: 'lost' };
+
+export type Listener<Event> = (event: Event | Lost) => void;
+
+/** An event on its way: the topic's name and the event, as sent between servers. */
+export interface Change {
+  topic: string;
+  event: unknown;
+}
+
+export class ChangeFeed {
+  readonly #listeners = new Map<string, Set<Listener<unknown>>>();
+
+  subscribe<Event>(topic: Topic<Event>, listener: Listener<Event>): () => void {
+    let listeners = this.#listeners.get(topic.name);
     if (!listeners) {
       listeners = new Set();
-      this.#byUser.set(uid, listeners);
+      this.#listeners.set(topic.name, listeners);
     }
-    listeners.add(listener);
+    listeners.add(listener as Listener<unknown>);
     return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0) this.#byUser.delete(uid);
+      listeners.delete(listener as Listener<unknown>);
+      if (listeners.size === 0) this.#listeners.delete(topic.name);
     };
   }
 
-  readonly #watchers = new Set<SessionWatcher>();
-
-  /** Watchers hear of session changes before any stream does, so a stream's own check sees the change. */
-  watchSessions(watcher: SessionWatcher): () => void {
-    this.#watchers.add(watcher);
-    return () => this.#watchers.delete(watcher);
-  }
-
-  dispatch(event: ChangeEvent): void {
-    this.tellWatchers(event);
-    for (const listener of this.#byUser.get(event.uid) ?? []) listener(event);
-  }
-
-  /** Passes a session change to the watchers only (the server that made it hears it before its answer goes out). */
-  tellWatchers(event: ChangeEvent): void {
-    if (event.type === 'sessions-changed' || event.type === 'resync') {
-      for (const watcher of this.#watchers) watcher.changed(event.uid);
+  /** Hands committed changes to this server's listeners, in order. */
+  deliver(changes: readonly Change[]): void {
+    for (const { topic, event } of changes) {
+      for (const listener of this.#listeners.get(topic) ?? []) listener(event);
     }
   }
 
-  /** Tells every listener of every user that it may have missed changes. */
-  resyncAll(): void {
-    for (const watcher of this.#watchers) watcher.lost();
-    for (const [uid, listeners] of this.#byUser) {
-      for (const listener of [...listeners]) listener({ uid, type: 'resync' });
-    }
+  /** Events of `topicName` may have been missed. */
+  lost(topicName: string): void {
+    for (const listener of this.#listeners.get(topicName) ?? []) listener(lost);
+  }
+
+  /** Events of any topic may have been missed (the PostgreSQL listener reconnected). */
+  lostAll(): void {
+    for (const name of [...this.#listeners.keys()]) this.lost(name);
   }
 }

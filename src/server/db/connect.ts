@@ -1,20 +1,13 @@
 import { getMigrations } from 'better-auth/db/migration';
 import { sql } from 'kysely';
 import type { Auth } from '../auth/auth';
+import type { Logger } from '../log';
 import { migrate } from './migrations';
 import { type OpenDatabase, openPostgres, openSqlite } from './open';
-import { ChangeListener, postgresHooks } from './postgres-hooks';
-import { createSqlStore } from './sql-store';
-import { sqliteHooks } from './sqlite-hooks';
-import type { Store } from './store';
 
-/** Opens the database a `DATABASE_URL` names: `file:` for SQLite, `postgres://` or `postgresql://` for PostgreSQL. */
-export function openDatabase(databaseUrl: string): OpenDatabase {
-  if (databaseUrl.startsWith('file:')) return openSqlite(databaseUrl);
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return openPostgres(databaseUrl);
-  throw new Error(
-    `DATABASE_URL must start with file:, postgres:// or postgresql:// (got ${databaseUrl.split(':')[0]}:)`,
-  );
+/** Opens the database a (checked) `DATABASE_URL` names: `file:` for SQLite, otherwise PostgreSQL. */
+export function openDatabase(databaseUrl: string, log: Logger): OpenDatabase {
+  return databaseUrl.startsWith('file:') ? openSqlite(databaseUrl) : openPostgres(databaseUrl, log);
 }
 
 /** Brings the schema up to date: Better Auth's tables first (ours refer to its user table), then ours. */
@@ -46,18 +39,4 @@ async function withMigrationLock(opened: OpenDatabase, work: (schema: string) =>
       await sql`select pg_advisory_unlock(hashtext('piaffe_migrate'), hashtext(${schema}))`.execute(connection);
     }
   });
-}
-
-/** The store, with the dialect's way of locking carts and spreading changes. */
-export async function createStore(opened: OpenDatabase): Promise<Store> {
-  if (opened.dialect === 'sqlite') return createSqlStore(opened.db, sqliteHooks());
-  if (!opened.url) throw new Error('A PostgreSQL database needs its URL for the change listener.');
-  const listener = new ChangeListener(opened.url);
-  try {
-    await listener.ready();
-  } catch (error) {
-    await listener.close();
-    throw error;
-  }
-  return createSqlStore(opened.db, postgresHooks(listener));
 }

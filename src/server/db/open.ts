@@ -3,17 +3,15 @@ import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { log } from '../http/log';
-import type { Database } from './schema';
+import type { Logger } from '../log';
+import type { Tables } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
 
-export interface OpenDatabase {
-  db: Kysely<Database>;
-  dialect: Dialect;
-  /** The `postgres://` URL, for the connections that live outside the pool (the change listener). */
-  url?: string;
-}
+export type OpenDatabase =
+  | { db: Kysely<Tables>; dialect: 'sqlite' }
+  /** `url` is for the connections that live outside the pool (the change listener). */
+  | { db: Kysely<Tables>; dialect: 'postgres'; url: string };
 
 /** Opens the SQLite file named by a `file:` URL, creating its folder; WAL mode, full fsync on commit. */
 export function openSqlite(databaseUrl: string): OpenDatabase {
@@ -25,7 +23,7 @@ export function openSqlite(databaseUrl: string): OpenDatabase {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }),
+    db: new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }),
     dialect: 'sqlite',
   };
 }
@@ -69,7 +67,7 @@ export const pgTypes = {
 export const poolSize = 10;
 
 /** Opens a pool on a `postgres://` URL; `search_path` and the like ride in the URL (`?options=-c ...`). */
-export function openPostgres(databaseUrl: string): OpenDatabase {
+export function openPostgres(databaseUrl: string, log: Logger): OpenDatabase {
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: poolSize,
@@ -79,9 +77,9 @@ export function openPostgres(databaseUrl: string): OpenDatabase {
     types: pgTypes,
   });
   // A restart of the database ends idle connections with an error; without a handler that would end the process.
-  pool.on('error', (error) => log('warn', 'postgres pool connection lost', { error: error.message }));
+  pool.on('error', (error) => log.warn({ err: error }, 'postgres pool connection lost'));
   return {
-    db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+    db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) }),
     dialect: 'postgres',
     url: databaseUrl,
   };

@@ -17,11 +17,13 @@ export interface LoginAttemptTable {
   window_started_at: number;
 }
 
-export interface Database {
+export interface Tables {
   cart_item: CartItemTable;
   login_attempt: LoginAttemptTable;
-  user: { id: string; email: string };
-  session: { id: string; userId: string; token: string; createdAt: Generated<Date> };
-  account: { id: string; userId: string };
+  // Better Auth's tables, as far as we read and write them. Its dates are ISO strings on SQLite and
+  // timestamps on PostgreSQL: write them with `Db.timestamp`.
+  user: { id: string; email: string; updatedAt: Date | string };
+  session: { id: string; userId: string; token: string; createdAt: Generated<Date>; expiresAt: Date | string };
+  account: { id: string; userId: string; providerId: string; password: string | null; updatedAt: Date | string };
   verification: { id: string; identifier: string };
 }

@@ -1,0 +1,158 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { deleteCookie, getCookie } from 'hono/cookie';
+import type { AppEnv } from '../app-env';
+import { topic } from '../db/change-feed';
+import type { Db, UnitOfWork } from '../db/database';
+import { HttpError } from '../http/errors';
+import type { Logger } from '../log';
+import { type Auth, recentLoginSeconds } from './auth';
+import { type Session, SessionCache } from './session-cache';
+
+export type { Session } from './session-cache';
+
+/** Some of the user's sessions ended (log-out, a changed credential, deletion): on every server. */
+export type SessionChange = { type: 'ended'; uid: string };
+export const sessionsTopic = topic<SessionChange>('sessions');
+
+/** Copies the cookies Better Auth wants set (a new or refreshed session) onto our response. */
+export function forwardCookies(c: Context, headers: Headers): void {
+  for (const cookie of headers.getSetCookie()) c.header('Set-Cookie', cookie, { append: true });
+}
+
+/** Told about a watched session: it has ended, or whether it has could not be checked (database down). */
+export interface SessionWatcher {
+  ended(): void;
+  uncertain(): void;
+}
+
+export type Sessions = Awaited<ReturnType<typeof createSessions>>;
+
+/**
+ * Everything about sessions after sign-in: finding the request's session (through a cache that every
+ * server's session ends invalidate), ending sessions, and telling live streams when theirs has ended.
+ */
+export async function createSessions(auth: Auth, db: Db, log: Logger, cache = new SessionCache()) {
+  const { authCookies } = await auth.$context;
+  /** Live streams watching a session, by session id; and the watched sessions of each user. */
+  const watchers = new Map<string, Set<SessionWatcher>>();
+  const watchedOf = new Map<string, Set<string>>();
+
+  function tell(id: string, what: keyof SessionWatcher): void {
+    for (const watcher of [...(watchers.get(id) ?? [])]) watcher[what]();
+  }
+
+  /** One look-up for all the given sessions, however many streams watch each of them. */
+  async function recheck(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    let alive: Set<string>;
+    try {
+      const rows = await db.kysely.selectFrom('session').select(['id', 'expiresAt']).where('id', 'in', ids).execute();
+      const now = Date.now();
+      alive = new Set(rows.filter((row) => new Date(row.expiresAt).getTime() > now).map((row) => row.id));
+    } catch (err) {
+      log.warn({ err }, 'could not check the sessions of live streams');
+      for (const id of ids) tell(id, 'uncertain');
+      return;
+    }
+    for (const id of ids) if (!alive.has(id)) tell(id, 'ended');
+  }
+
+  // The cache forgets a user before anything else hears of the change, so a recheck never reads it stale.
+  db.feed.subscribe(sessionsTopic, (change) => {
+    if (change.type === 'lost') {
+      cache.clear();
+      void recheck([...watchers.keys()]);
+    } else {
+      cache.forgetUser(change.uid);
+      void recheck([...(watchedOf.get(change.uid) ?? [])]);
+    }
+  });
+
+  /** The session of the request's cookie; null when there is none or it has ended. */
+  async function find(c: Context): Promise<Session | null> {
+    const token = getCookie(c, authCookies.sessionToken.name);
+    if (!token) return null;
+    const cached = cache.get(token);
+    if (cached) return cached;
+    const epoch = cache.epoch;
+    const { headers, response } = await auth.api.getSession({ headers: c.req.raw.headers, returnHeaders: true });
+    forwardCookies(c, headers);
+    if (!response) return null;
+    const found: Session = {
+      id: response.session.id,
+      user: { uid: response.user.id, email: response.user.email },
+      createdAt: new Date(response.session.createdAt).getTime(),
+      expiresAt: new Date(response.session.expiresAt).getTime(),
+    };
+    cache.set(token, found, epoch);
+    return found;
+  }
+
+  return {
+    find,
+
+    /** Lets the request through only with a live session; `recent` also demands a log-in within 5 minutes. */
+    require(options: { recent?: boolean } = {}): MiddlewareHandler<AppEnv> {
+      return async (c, next) => {
+        const found = await find(c);
+        if (!found) throw new HttpError('auth/unauthenticated');
+        if (options.recent && Date.now() - found.createdAt > recentLoginSeconds * 1000) {
+          throw new HttpError('auth/requires-recent-login');
+        }
+        c.set('session', found);
+        await next();
+      };
+    },
+
+    /**
+     * Ends sessions on the server, as part of `uow`: every session of `uid`, or only `sessionId`. Every
+     * server forgets them once the unit commits, and live streams on them are told.
+     */
+    async end(uow: UnitOfWork, { uid, sessionId }: { uid: string; sessionId?: string }): Promise<void> {
+      let ending = uow.trx.deleteFrom('session').where('userId', '=', uid);
+      if (sessionId) ending = ending.where('id', '=', sessionId);
+      await ending.execute();
+      uow.publish(sessionsTopic, { type: 'ended', uid });
+    },
+
+    /** Expires the browser's session cookies (after the sessions behind them have ended). */
+    clearCookies(c: Context): void {
+      for (const { name, attributes } of [
+        authCookies.sessionToken,
+        authCookies.sessionData,
+        authCookies.dontRememberToken,
+      ]) {
+        deleteCookie(c, name, {
+          path: attributes.path ?? '/',
+          secure: attributes.secure,
+          httpOnly: true,
+          sameSite: 'Lax',
+        });
+      }
+    },
+
+    /** Tells `watcher` once `session` has ended, or could not be checked; the returned function stops watching. */
+    watch(session: Session, watcher: SessionWatcher): () => void {
+      const { id, user } = session;
+      let ofSession = watchers.get(id);
+      if (!ofSession) {
+        ofSession = new Set();
+        watchers.set(id, ofSession);
+        let ofUser = watchedOf.get(user.uid);
+        if (!ofUser) {
+          ofUser = new Set();
+          watchedOf.set(user.uid, ofUser);
+        }
+        ofUser.add(id);
+      }
+      ofSession.add(watcher);
+      return () => {
+        if (!ofSession.delete(watcher) || ofSession.size > 0) return;
+        watchers.delete(id);
+        const ofUser = watchedOf.get(user.uid);
+        ofUser?.delete(id);
+        if (ofUser?.size === 0) watchedOf.delete(user.uid);
+      };
+    },
+  };
+}

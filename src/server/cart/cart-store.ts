@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import type { CartItem } from '../../shared/api';
+import type { Product } from '../../shared/catalogue';
+import { topic } from '../db/change-feed';
+import type { Db, UnitOfWork } from '../db/database';
+import { isConstraintViolation } from '../db/errors';
+import type { CartItemTable } from '../db/schema';
+
+/** A change to one rider's cart, for that rider's open cart pages. */
+export type CartChange = { type: 'added'; item: CartItem } | { type: 'removed'; id: string } | { type: 'emptied' };
+
+export const cartTopic = (uid: string) => topic<CartChange>(`cart:${uid}`);
+
+export type AddResult = { ok: true; item: CartItem } | { ok: false; reason: 'full' | 'no-user' };
+
+function toCartItem(row: CartItemTable): CartItem {
+  return {
+    id: row.id,
+    uid: row.uid,
+    itemid: row.itemid,
+    name: row.name,
+    priceCents: Number(row.price_cents),
+    details: row.details,
+  };
+}
+
+export type CartStore = ReturnType<typeof createCartStore>;
+
+/** The `cart_item` table: each rider's rows, and the changes to them on the feed. */
+export function createCartStore(db: Db) {
+  return {
+    /** The rider's rows, oldest first. */
+    async list(uid: string): Promise<CartItem[]> {
+      const rows = await db.kysely
+        .selectFrom('cart_item')
+        .selectAll()
+        .where('uid', '=', uid)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map(toCartItem);
+    },
+
+    /** Adds one row copied from the catalogue, unless the cart already holds `maxRows`. */
+    async add(uid: string, product: Product, maxRows: number): Promise<AddResult> {
+      try {
+        return await db.run(async (uow) => {
+          // Adds to one cart run one after the other, on every server, so the limit holds.
+          await uow.lock('cart', uid);
+          const { count } = await uow.trx
+            .selectFrom('cart_item')
+            .select((eb) => eb.fn.countAll<number | string>().as('count'))
+            .where('uid', '=', uid)
+            .executeTakeFirstOrThrow();
+          if (Number(count) >= maxRows) return { ok: false, reason: 'full' } as const;
+          const row: CartItemTable = {
+            id: randomUUID(),
+            uid,
+            itemid: product.itemid,
+            name: product.name,
+            price_cents: product.priceCents,
+            details: product.details,
+            created_at: Date.now(),
+          };
+          await uow.trx.insertInto('cart_item').values(row).execute();
+          const item = toCartItem(row);
+          uow.publish(cartTopic(uid), { type: 'added', item });
+          return { ok: true, item } as const;
+        });
+      } catch (error) {
+        // The user was deleted while the request was under way.
+        if (isConstraintViolation(error, 'foreignKey')) return { ok: false, reason: 'no-user' };
+        throw error;
+      }
+    },
+
+    /** Removes the row only if it is the rider's; false when there is no such row. */
+    remove(uid: string, id: string): Promise<boolean> {
+      return db.run(async (uow) => {
+        const result = await uow.trx
+          .deleteFrom('cart_item')
+          .where('id', '=', id)
+          .where('uid', '=', uid)
+          .executeTakeFirst();
+        if (Number(result.numDeletedRows) === 0) return false;
+        uow.publish(cartTopic(uid), { type: 'removed', id });
+        return true;
+      });
+    },
+
+    /** Removes every row of the rider's cart, as part of `uow`. */
+    async empty(uow: UnitOfWork, uid: string): Promise<void> {
+      await uow.trx.deleteFrom('cart_item').where('uid', '=', uid).execute();
+      uow.publish(cartTopic(uid), { type: 'emptied' });
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Logger } from '../log';
+import { type Change, ChangeFeed, type Topic } from './change-feed';
+import type { OpenDatabase } from './open';
+import { PostgresChanges } from './postgres-changes';
+import type { Tables } from './schema';
+
+/** One transaction that several stores share: an order, the cart it empties and its e-mail commit together. */
+export interface UnitOfWork {
+  /** Every query of the unit runs on this transaction. */
+  readonly trx: Transaction<Tables>;
+  /**
+   * Holds `key` (within `scope`) until the unit ends, so units that lock the same key run one after the
+   * other, on every server. A no-op on SQLite, where one connection runs one transaction at a time.
+   */
+  lock(scope: string, key: string): Promise<void>;
+  /** Queues an event, delivered only if and once the unit commits. */
+  publish<Event>(topic: Topic<Event>, event: Event): void;
+}
+
+/** The database: queries, units of work, and the feed of their committed changes. */
+export interface Db {
+  readonly kysely: Kysely<Tables>;
+  readonly feed: ChangeFeed;
+  /** A date as this database stores Better Auth's date columns. */
+  timestamp(date: Date): Date | string;
+  /** Runs `work` in one transaction; its events go out once it has committed, never for a rollback. */
+  run<T>(work: (uow: UnitOfWork) => Promise<T>): Promise<T>;
+  /** A cheap round trip, for /healthz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * What differs between the databases. PostgreSQL sends each unit's changes to the other servers with NOTIFY,
+ * inside the transaction (so only on commit), and locks with transaction-scoped advisory locks; SQLite has one
+ * server and one writer, so it needs neither.
+ */
+interface DialectParts {
+  lock(trx: Transaction<Tables>, scope: string, key: string): Promise<void>;
+  beforeCommit(trx: Transaction<Tables>, changes: Change[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+const sqliteParts: DialectParts = {
+  lock: async () => {},
+  beforeCommit: async () => {},
+  close: async () => {},
+};
+
+async function postgresParts(url: string, feed: ChangeFeed, log: Logger): Promise<DialectParts> {
+  const changes = new PostgresChanges(url, randomUUID(), feed, log);
+  try {
+    await changes.ready();
+  } catch (error) {
+    await changes.close();
+    throw error;
+  }
+  return {
+    async lock(trx, scope, key) {
+      await sql`select pg_advisory_xact_lock(hashtext(${scope}), hashtext(${key}))`.execute(trx);
+    },
+    beforeCommit: (trx, pending) => changes.send(trx, pending),
+    close: () => changes.close(),
+  };
+}
+
+export async function createDb(opened: OpenDatabase, log: Logger): Promise<Db> {
+  const { db: kysely } = opened;
+  const feed = new ChangeFeed();
+  const parts = opened.dialect === 'postgres' ? await postgresParts(opened.url, feed, log) : sqliteParts;
+
+  return {
+    kysely,
+    feed,
+    timestamp: (date) => (opened.dialect === 'sqlite' ? date.toISOString() : date),
+    async run(work) {
+      const changes: Change[] = [];
+      const result = await kysely.transaction().execute(async (trx) => {
+        const value = await work({
+          trx,
+          lock: (scope, key) => parts.lock(trx, scope, key),
+          publish: (topic, event) => void changes.push({ topic: topic.name, event }),
+        });
+        if (changes.length > 0) await parts.beforeCommit(trx, changes);
+        return value;
+      });
+      // This server's listeners hear of the change before its answer goes out.
+      feed.deliver(changes);
+      return result;
+    },
+    async ping() {
+      await sql`select 1`.execute(kysely);
+    },
+    async close() {
+      await parts.close();
+      await kysely.destroy();
+    },
+  };
+}
