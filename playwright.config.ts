@@ -5,7 +5,7 @@ import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from './e2e/chromium';
 
 // E2E_BASE_URL points the suite at a shop that is already running (e.g. on PostgreSQL); otherwise the
-// suite starts the built app on a fresh SQLite file. Build first: `npx vite build`.
+// suite starts the built server and app (`npm run build`) on a fresh SQLite file.
 const externalBaseUrl = process.env.E2E_BASE_URL;
 const port = Number(process.env.E2E_PORT ?? 3100);
 const databaseFile = join(tmpdir(), `piaffe-e2e-${randomBytes(6).toString('hex')}`, 'shop.db');
@@ -26,7 +26,7 @@ export default defineConfig({
   webServer: externalBaseUrl
     ? undefined
     : {
-        command: 'node --import tsx src/server/main.ts',
+        command: 'node --enable-source-maps dist-server/main.js',
         url: `http://127.0.0.1:${port}/healthz`,
         env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `file:${databaseFile}` },
         reuseExistingServer: false,

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
 import { buildIfNeeded } from './support/build';
-import { startServer } from './support/server';
+import { startChild } from '../test/support/child-server';
 import { table } from './support/stats';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -68,7 +68,7 @@ async function signUp(url: string): Promise<string> {
 
 buildIfNeeded('dist');
 const bare = await startBare();
-const piaffe = await startServer({ env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } });
+const piaffe = await startChild();
 try {
   const cookie = await signUp(piaffe.url);
   const json = { cookie, 'content-type': 'application/json' };

@@ -12,7 +12,7 @@ import { chromiumLaunchOptions } from '../e2e/chromium';
 import { formatTable, kb, routeSizes } from '../scripts/check-budget';
 import { buildIfNeeded } from './support/build';
 import { type PageMetrics, readMetrics, recordMetrics } from './support/page-metrics';
-import { startServer } from './support/server';
+import { startChild } from '../test/support/child-server';
 import { median, table, worst } from './support/stats';
 
 const { values: args } = parseArgs({
@@ -181,7 +181,7 @@ async function main() {
     console.log(`${formatTable(routes)}\n`);
   }
 
-  const servers = await Promise.all(builds.map(({ dir }) => startServer({ distDir: dir })));
+  const servers = await Promise.all(builds.map(({ dir }) => startChild({ env: { DIST_DIR: dir } })));
   const floor = await startFloorPage();
   const browser = await chromium.launch(chromiumLaunchOptions);
   try {

@@ -1,14 +1,14 @@
 // `npm run bench:hashing`: the cart list's p99 while idle and during a burst of log-ins, in one run. Password
 // hashing (scrypt) runs on libuv's thread pool, so it should not stall the event loop (bench/README.md).
 import autocannon from 'autocannon';
-import { startServer } from './support/server';
+import { startChild } from '../test/support/child-server';
 import { table } from './support/stats';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const loginConcurrency = Number(process.env.BENCH_LOGIN_CONCURRENCY ?? 8);
 
-const server = await startServer();
+const server = await startChild();
 try {
   const email = `hash-${Date.now()}@example.com`;
   const signup = await fetch(`${server.url}/api/auth/signup`, {

@@ -2,7 +2,7 @@
 // 10,000 idle streams in one server process (bench/README.md).
 import { readFileSync } from 'node:fs';
 import { type ClientRequest, request } from 'node:http';
-import { startServer } from './support/server';
+import { startChild } from '../test/support/child-server';
 import { table } from './support/stats';
 
 const users = Number(process.env.BENCH_USERS ?? 100);
@@ -69,7 +69,7 @@ function rssKiB(pid: number): number {
 }
 
 async function latency() {
-  const server = await startServer();
+  const server = await startChild();
   try {
     const cookies = await signUpMany(server.url, users);
     const arrivals = cookies.map(() => [] as number[]);
@@ -108,7 +108,7 @@ async function latency() {
 }
 
 async function capacity() {
-  const server = await startServer();
+  const server = await startChild();
   try {
     const cookies = await signUpMany(server.url, 100);
     await new Promise((resolve) => setTimeout(resolve, 1000));

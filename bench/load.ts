@@ -12,7 +12,8 @@
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import autocannon, { type Request } from 'autocannon';
-import { createDatabase, startChild } from '../test/reliability/support/child-server';
+import { startChild } from '../test/support/child-server';
+import { createDatabase } from '../test/support/test-database';
 import { Client } from '../test/support/client';
 import { EventStream } from '../test/support/event-stream';
 
@@ -37,7 +38,7 @@ async function main() {
   if (!script) throw new Error('dist/index.html is missing or names no script: run npm run build first');
 
   const database = await createDatabase(backend);
-  const server = await startChild(database, {}, { inspect: true });
+  const server = await startChild({ database, inspect: true });
   const load = [loadavg()[0] ?? 0];
   try {
     const users = await Promise.all(

@@ -21,7 +21,7 @@ step chromium bash scripts/ensure-chromium.sh
 step postgres bash scripts/ensure-postgres.sh
 step typecheck npx tsc --noEmit
 step lint npx biome check .
-step build npx vite build
+step build npm run build
 step budget node --import tsx scripts/check-budget.ts
 step vitest npx vitest run
 step e2e npx playwright test

@@ -1,27 +1,107 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ErrorCode, errorCatalogue } from '../../src/shared/errors';
+import { limits } from '../../src/shared/validation';
+import { Client, type Reply, randomEmail } from '../support/client';
+import { expectError } from '../support/expect-error';
+import { startTestServer, type TestServer } from '../support/server';
+import { requestsDuringShutdown } from '../support/shutdown';
 
-/** Codes no client can trigger on purpose. */
-const untriggerable: ErrorCode[] = ['server/internal'];
+/** Codes no client can bring about on purpose. */
+const untriggerable = ['server/internal'] as const satisfies ErrorCode[];
+type TriggerableCode = Exclude<ErrorCode, (typeof untriggerable)[number]>;
 
-// A guard for the suite itself: a new error code without a test that expects it fails here.
-describe('error catalogue coverage', () => {
-  const dir = import.meta.dirname;
-  const sources = readdirSync(dir)
-    .filter((name) => name.endsWith('.test.ts') && name !== basename(import.meta.filename))
-    .map((name) => readFileSync(join(dir, name), 'utf8'));
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.stop());
 
-  it.each(Object.keys(errorCatalogue).filter((code) => !untriggerable.includes(code as ErrorCode)))(
-    '%s is expected by at least one API test',
-    (code) => {
-      const quoted = new RegExp(`['"\`]${code.replace('/', '\\/')}['"\`]`);
-      expect(sources.some((source) => quoted.test(source))).toBe(true);
-    },
-  );
+async function signedIn(): Promise<Client> {
+  const client = new Client(server.url);
+  await client.signup();
+  return client;
+}
 
-  it('every code has a 4xx or 5xx status and a message', () => {
+/**
+ * The catalogue's contract: for every code, one request that the real server answers with exactly that code
+ * and the catalogue's status. A code added to the catalogue without a way to bring it about fails to compile
+ * here (and the test below checks the table against the catalogue at run time too).
+ */
+const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
+  'auth/invalid-email': () =>
+    new Client(server.url).json('POST', '/api/auth/signup', { email: 'nope', password: 'secret1' }),
+  'auth/weak-password': () =>
+    new Client(server.url).json('POST', '/api/auth/signup', { email: randomEmail(), password: '12345' }),
+  'auth/invalid-password': () =>
+    new Client(server.url).json('POST', '/api/auth/login', { email: randomEmail(), password: '1' }),
+  'auth/email-already-in-use': async () => {
+    const { email } = await signedIn().then((client) => client.user as { email: string });
+    return new Client(server.url).json('POST', '/api/auth/signup', { email, password: 'secret1' });
+  },
+  'auth/invalid-credential': () => new Client(server.url).login(randomEmail(), 'secret1'),
+  'auth/too-many-requests': async () => {
+    const client = new Client(server.url);
+    const email = randomEmail();
+    let reply = await client.login(email, 'wrong-1');
+    for (let attempt = 0; attempt < 10 && reply.status !== 429; attempt++) reply = await client.login(email, 'wrong-1');
+    return reply;
+  },
+  'auth/requires-recent-login': async () => {
+    const client = await signedIn();
+    await server.ageSessions(client.user?.uid ?? '', 6);
+    return client.json('DELETE', '/api/account');
+  },
+  'auth/unauthenticated': () => new Client(server.url).json('GET', '/api/cart'),
+  'cart/unknown-item': async () => (await signedIn()).json('POST', '/api/cart', { itemid: '9' }),
+  'cart/full': async () => {
+    const client = await signedIn();
+    for (let row = 0; row < limits.cartMaxRows; row++) await client.add('1');
+    return client.json('POST', '/api/cart', { itemid: '1' });
+  },
+  'cart/not-found': async () => (await signedIn()).json('DELETE', `/api/cart/${randomUUID()}`),
+  'request/invalid-json': async () =>
+    (await signedIn()).raw('POST', '/api/cart', {
+      body: '{"itemid":',
+      headers: { 'content-type': 'application/json' },
+    }),
+  'request/invalid-body': async () => (await signedIn()).json('POST', '/api/cart', { itemid: '1', priceCents: 1 }),
+  'request/body-too-large': async () =>
+    (await signedIn()).json('POST', '/api/cart', { itemid: '1', pad: 'x'.repeat(17 * 1024) }),
+  'request/unsupported-media-type': async () =>
+    (await signedIn()).raw('POST', '/api/cart', { body: '{"itemid":"1"}', headers: { 'content-type': 'text/plain' } }),
+  'request/cross-origin': async () =>
+    (await signedIn()).json('POST', '/api/cart', { itemid: '1' }, { origin: 'https://evil.example' }),
+  'request/not-found': () => new Client(server.url).json('GET', '/api/nowhere'),
+  'server/unavailable': async () => {
+    const closing = await startTestServer();
+    try {
+      const client = new Client(closing.url);
+      await client.signup();
+      const [, answer] = await requestsDuringShutdown(closing, client, ['/api/cart']);
+      if (!answer) throw new Error('no answer during the shutdown');
+      const headers = new Headers({ 'content-type': /^content-type: (.*)$/im.exec(answer.head)?.[1] ?? '' });
+      return { status: answer.status, headers, body: JSON.parse(answer.body) };
+    } finally {
+      await closing.stop();
+    }
+  },
+};
+
+describe('every error code of the catalogue is answered by the server', () => {
+  it('has a scenario for each code that a client can bring about', () => {
+    expect(Object.keys(scenarios).sort()).toEqual(
+      Object.keys(errorCatalogue)
+        .filter((code) => !(untriggerable as readonly string[]).includes(code))
+        .sort(),
+    );
+  });
+
+  it.each(Object.keys(scenarios) as TriggerableCode[])('%s', async (code) => {
+    expectError(await scenarios[code](), errorCatalogue[code].status, code);
+  });
+
+  it('gives every code a 4xx or 5xx status and a message', () => {
     for (const [code, { status, message }] of Object.entries(errorCatalogue)) {
       expect(status, code).toBeGreaterThanOrEqual(400);
       expect(status, code).toBeLessThan(600);

@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CartItem, SessionUser } from '../../src/shared/api';
+import { type ChildServer, startChild } from '../support/child-server';
 import { Client, type Reply, randomEmail } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
-import { type ChildServer, createDatabase, startChild, type TestDatabase } from './support/child-server';
+import { createDatabase, type TestDatabase } from '../support/test-database';
 
 let database: TestDatabase;
 let server: ChildServer;
 beforeAll(async () => {
   database = await createDatabase();
-  server = await startChild(database);
+  server = await startChild({ database, keepLogs: true });
 });
 afterAll(async () => {
   await server?.kill('SIGKILL');

@@ -3,9 +3,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CartItem } from '../../src/shared/api';
 import { catalogue } from '../../src/shared/catalogue';
 import { limits } from '../../src/shared/validation';
+import { type ChildServer, startChild } from '../support/child-server';
 import { Client, type Reply } from '../support/client';
 import { EventStream } from '../support/event-stream';
-import { type ChildServer, createDatabase, startChild, type TestDatabase } from './support/child-server';
+import { createDatabase, type TestDatabase } from '../support/test-database';
 
 const users = 8;
 const addsPerUser = 75; // 600 adds in all; each cart stays under its 100-row limit
@@ -95,7 +96,7 @@ async function expectConsistent(db: TestDatabase, acknowledged: CartItem[], atte
 describe('crash durability', () => {
   it(`SIGKILL in the middle of ${users * addsPerUser} concurrent adds from ${users} users loses no acknowledged add`, async () => {
     database = await createDatabase();
-    server = await startChild(database);
+    server = await startChild({ database, keepLogs: true });
     const clients = await signUpUsers(server.url, users);
     const acknowledged: CartItem[] = [];
     const running = server;
@@ -124,7 +125,7 @@ describe('crash durability', () => {
     for (const outcome of failed) expect(outcome.ok === false && outcome.status).toBeFalsy();
 
     // Restart on the same database: everything acknowledged is there, nothing is half-written.
-    server = await startChild(database);
+    server = await startChild({ database, keepLogs: true });
     const stored = await expectConsistent(database, acknowledged, users * addsPerUser);
     // Each user's cart, through the API with the cookies from before the crash (sessions survive too).
     let listed = 0;
@@ -151,7 +152,7 @@ describe('crash durability', () => {
 
   it('SIGTERM lets in-flight requests finish (and answers new ones 503), then exits 0; their adds are kept', async () => {
     database = await createDatabase();
-    server = await startChild(database);
+    server = await startChild({ database, keepLogs: true });
     const clients = await signUpUsers(server.url, 5);
     const streams = await Promise.all(clients.map((client) => EventStream.open(client)));
     for (const stream of streams) await stream.next('snapshot');
@@ -226,7 +227,7 @@ describe('crash durability', () => {
       ...slowReplies.map((r) => r.body.item as CartItem),
       ...outcomes.flatMap((o) => (o.ok ? [o.item] : [])),
     ];
-    server = await startChild(database);
+    server = await startChild({ database, keepLogs: true });
     const stored = await expectConsistent(database, acknowledged, slow.length + burst.length);
     // A graceful shutdown has no "committed but unacknowledged" adds: every write was answered.
     expect(stored).toBe(acknowledged.length);

@@ -2,8 +2,9 @@ import { request } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ErrorCode, errorCatalogue } from '../../src/shared/errors';
+import { type ChildServer, startChild } from '../support/child-server';
 import { Client } from '../support/client';
-import { type ChildServer, createDatabase, startChild, type TestDatabase } from './support/child-server';
+import { createDatabase, type TestDatabase } from '../support/test-database';
 
 /**
  * Property-based fuzzing of every route with hostile requests. Whatever comes in, the server answers
@@ -27,7 +28,7 @@ let itemIds: string[] = [];
 
 beforeAll(async () => {
   database = await createDatabase();
-  server = await startChild(database, {}, { inspect: true });
+  server = await startChild({ database, inspect: true });
   for (let i = 0; i < 2; i++) {
     const member = new Client(server.url);
     await member.signup();

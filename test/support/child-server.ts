@@ -1,108 +1,57 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import SQLite from 'better-sqlite3';
-import { createTestSchema } from '../../support/postgres';
-import { type Backend, backend as configuredBackend } from '../../support/server';
+import { createDatabase, type TestDatabase } from './test-database';
 
 /**
- * The reliability tests run the server the way `npm start` does, as a child process, so that they can
- * kill it (SIGKILL, SIGTERM), restart it on the same database and read its memory from /proc.
+ * The real server as a child process, for the tests and benchmarks that must kill it (SIGKILL, SIGTERM),
+ * restart it on the same database, read its memory from /proc, or keep its load out of their own process.
  */
 
-export const authSecret = 'reliability-secret-0123456789abcdef0123';
+export const authSecret = 'child-server-secret-0123456789abcdef0123';
 const heapProbe = join(dirname(fileURLToPath(import.meta.url)), 'heap-probe.mjs');
 
-/** A throwaway database of the backend under test, readable by the test while a server runs on it. */
-export interface TestDatabase {
-  backend: Backend;
-  /** DATABASE_URL for the server. */
-  url: string;
-  /** Runs SQL on it; write `$1`, `$2`... for parameters on either backend, and quote camelCase columns. */
-  query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<R[]>;
-  /** Every table of the database (ours, Better Auth's, the migrators'). */
-  tables(): Promise<string[]>;
-  drop(): Promise<void>;
-}
-
-export async function createDatabase(backend: Backend = configuredBackend): Promise<TestDatabase> {
-  if (backend === 'postgres') {
-    const schema = await createTestSchema();
-    return {
-      backend,
-      url: schema.url('reliability'),
-      query: async <R>(text: string, values?: unknown[]) => (await schema.query(text, values)).rows as R[],
-      async tables() {
-        const rows = await schema.query<{ name: string }>(
-          'select table_name as name from information_schema.tables where table_schema = $1 order by 1',
-          [schema.schema],
-        );
-        return rows.rows.map((r) => r.name);
-      },
-      drop: () => schema.drop(),
-    };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'piaffe-reliability-'));
-  const file = join(dir, 'shop.db');
-  const query = async <R>(text: string, values: unknown[] = []): Promise<R[]> => {
-    // A connection per query: it sees everything committed so far, and holds no lock in between.
-    const db = new SQLite(file, { fileMustExist: true });
-    try {
-      const statement = db.prepare(text.replace(/\$\d+/g, '?'));
-      const params = values.map((v) => (v instanceof Date ? v.toISOString() : v));
-      if (statement.reader) return statement.all(...params) as R[];
-      statement.run(...params);
-      return [];
-    } finally {
-      db.close();
-    }
-  };
-  return {
-    backend,
-    url: `file:${file}`,
-    query,
-    async tables() {
-      const rows = await query<{ name: string }>(
-        "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by 1",
-      );
-      return rows.map((r) => r.name);
-    },
-    async drop() {
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+export interface ChildOptions {
+  /** The database to run on; a throwaway one of the backend under test (dropped by `stop`) when absent. */
+  database?: TestDatabase;
+  /** More environment; LOG_LEVEL must stay `info` or `debug`: the harness learns the URL from the log. */
+  env?: Record<string, string>;
+  /** Opens the inspector (on 127.0.0.1), for `liveMemoryMiB`. */
+  inspect?: boolean;
+  /** Keeps every log line in `logs` and `requests`; otherwise the output is only drained. */
+  keepLogs?: boolean;
 }
 
 export interface ChildServer {
   url: string;
   pid: number;
+  database: TestDatabase;
   process: ChildProcess;
-  /** Every JSON log line the server has written so far, but the request lines. */
+  /** With `keepLogs`: every JSON log line the server has written so far, but the request lines. */
   logs: Array<Record<string, unknown>>;
-  /** The request lines: one per request the server answered. */
+  /** With `keepLogs`: the request lines, one per request the server answered. */
   requests: Array<{ method: string; path: string; status: number }>;
   /** Resolves when the process has ended. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Resident memory of the server process, in MiB (from /proc). */
   rssMiB(): number;
   /**
-   * The server's memory in MiB right after a full garbage collection (needs `inspect: true`): the JavaScript
-   * heap in use plus memory held outside it (buffers), so a leak shows and a lazy collector does not.
+   * The server's memory in MiB right after a full garbage collection (needs `inspect`): the JavaScript heap
+   * in use plus memory held outside it (buffers), so a leak shows and a lazy collector does not.
    */
   liveMemoryMiB(): Promise<{ heapUsed: number; external: number; rss: number }>;
-  /** Sends the signal and waits for the process to end. */
+  /** Sends the signal and waits for the process to end; the database stays. */
   kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM, then drops the database if the harness made it. */
+  stop(): Promise<void>;
 }
 
-/** Starts `node --import tsx src/server/main.ts` on `database` and resolves once it logs that it is listening. */
-export async function startChild(
-  database: TestDatabase,
-  env: Record<string, string> = {},
-  options: { inspect?: boolean } = {},
-): Promise<ChildServer> {
+/** Starts `node --import tsx src/server/main.ts` and resolves once it logs that it is listening. */
+export async function startChild(options: ChildOptions = {}): Promise<ChildServer> {
+  const ownDatabase = !options.database;
+  const database = options.database ?? (await createDatabase());
   // The inspector listens on 127.0.0.1 only, on a port of its own choosing.
   const inspect = options.inspect ? ['--inspect=127.0.0.1:0'] : [];
   const child = spawn(process.execPath, [...inspect, '--import', 'tsx', 'src/server/main.ts'], {
@@ -116,10 +65,10 @@ export async function startChild(
       AUTH_SECRET: authSecret,
       DIST_DIR: resolve('dist'),
       LOG_LEVEL: 'info',
-      ...env,
+      ...options.env,
     },
   });
-  const logs: Array<Record<string, unknown>> = [];
+  const logs: ChildServer['logs'] = [];
   const requests: ChildServer['requests'] = [];
   let stderr = '';
   let inspector = '';
@@ -130,9 +79,16 @@ export async function startChild(
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
     child.once('exit', (code, signal) => done({ code, signal })),
   );
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+    if (ownDatabase) await database.drop();
+  };
   const url = await new Promise<string>((done, fail) => {
     const timer = setTimeout(() => fail(new Error(`the server did not start within 30 s: ${stderr}`)), 30_000);
+    let listening = false;
     createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      if (listening && !options.keepLogs) return;
       let entry: Record<string, unknown>;
       try {
         entry = JSON.parse(line);
@@ -143,6 +99,7 @@ export async function startChild(
         requests.push({ method: String(entry.method), path: String(entry.path), status: Number(entry.status) });
       } else logs.push(entry);
       if (entry.msg === 'listening') {
+        listening = true;
         clearTimeout(timer);
         done(String(entry.url));
       }
@@ -151,11 +108,15 @@ export async function startChild(
       clearTimeout(timer);
       fail(new Error(`the server exited (${code ?? signal}) before listening: ${stderr}`));
     });
+  }).catch(async (error) => {
+    await stop();
+    throw error;
   });
   const pid = child.pid ?? 0;
   return {
     url,
     pid,
+    database,
     process: child,
     logs,
     requests,
@@ -179,5 +140,6 @@ export async function startChild(
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
     },
+    stop,
   };
 }

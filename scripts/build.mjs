@@ -1,0 +1,58 @@
+// `npm run build`: the client into dist/ and the server into dist-server/. `npm start` (scripts/start.mjs)
+// builds only when the sources changed since the last build. Plain JavaScript: it must run before anything
+// is built, with nothing but Node.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** Everything a build depends on. */
+const inputs = ['src', 'public', 'index.html', 'vite.config.ts', 'package-lock.json'];
+export const serverDir = 'dist-server';
+export const serverEntry = join(serverDir, 'main.js');
+/** Written after a successful build: the hash of the inputs it was built from. */
+const stampFile = join(serverDir, '.sources');
+
+function files(path) {
+  if (!existsSync(path)) return [];
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path)
+    .sort()
+    .flatMap((name) => files(join(path, name)));
+}
+
+function sourcesHash() {
+  const hash = createHash('sha256');
+  for (const file of inputs.flatMap(files)) hash.update(file).update('\0').update(readFileSync(file)).update('\0');
+  return hash.digest('hex');
+}
+
+export async function build() {
+  const sources = sourcesHash();
+  // Vite is a development dependency: imported only when something must be built.
+  const vite = await import('vite');
+  await vite.build({ logLevel: 'warn' });
+  await vite.build({
+    configFile: false,
+    logLevel: 'warn',
+    publicDir: false,
+    build: {
+      ssr: 'src/server/main.ts',
+      outDir: serverDir,
+      emptyOutDir: true,
+      target: 'node20',
+      sourcemap: true,
+    },
+  });
+  writeFileSync(stampFile, sources);
+}
+
+/** Builds when dist/ or dist-server/ is missing or was built from other sources. */
+export async function buildIfStale() {
+  const built = existsSync(stampFile) && existsSync(serverEntry) && existsSync(join('dist', 'index.html'));
+  if (built && readFileSync(stampFile, 'utf8') === sourcesHash()) return;
+  process.stderr.write('Building Piaffe (the sources changed since the last build)...\n');
+  await build();
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) await build();

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+const sqlite = { DATABASE_URL: 'file:/tmp/piaffe-config-test/shop.db', AUTH_SECRET: 'x'.repeat(32) };
+
+describe('loadConfig', () => {
+  it('needs nothing for a SQLite shop', () => {
+    const config = loadConfig({ DATABASE_URL: sqlite.DATABASE_URL });
+    expect(config).toMatchObject({ port: 3000, host: '0.0.0.0', publicUrl: 'http://localhost:3000', logLevel: 'info' });
+    expect(config.authSecret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('takes every setting', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://shop@db.example/shop',
+      AUTH_SECRET: 'y'.repeat(40),
+      PUBLIC_URL: 'https://shop.example.com/',
+      TRUST_PROXY: '1',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      publicUrl: 'https://shop.example.com',
+      trustProxy: true,
+      logLevel: 'warn',
+    });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /^PORT must be a port number/],
+    [{ PORT: '70000' }, /^PORT must be a port number/],
+    [{ PORT: '' }, /^PORT must be a port number/],
+    [{ HOST: ' ' }, /^HOST must be an address/],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL must start with file:, postgres:\/\/ or postgresql:\/\//],
+    [{ DATABASE_URL: 'file:' }, /^DATABASE_URL "file:" names no file/],
+    [
+      { DATABASE_URL: 'postgres://x', AUTH_SECRET: '' },
+      /^AUTH_SECRET must be set when DATABASE_URL is a PostgreSQL database/,
+    ],
+    [{ AUTH_SECRET: 'short' }, /^AUTH_SECRET must be at least 32 characters/],
+    [{ PUBLIC_URL: 'shop.example.com' }, /^PUBLIC_URL must be a URL/],
+    [{ PUBLIC_URL: 'ftp://shop.example.com' }, /^PUBLIC_URL must start with http:\/\/ or https:\/\//],
+    [{ PUBLIC_URL: 'https://shop.example.com/shop' }, /^PUBLIC_URL must be an origin only/],
+    [{ TRUST_PROXY: 'yes' }, /^TRUST_PROXY must be 1/],
+    [{ LOG_LEVEL: 'verbose' }, /^LOG_LEVEL must be one of debug, info, warn, error, silent/],
+  ])('refuses %o with one line that says what is wrong', (bad, message) => {
+    const load = () => loadConfig({ ...sqlite, ...bad });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(message);
+    try {
+      load();
+    } catch (error) {
+      expect((error as Error).message).not.toContain('\n');
+    }
+  });
+});

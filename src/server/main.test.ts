@@ -1,0 +1,27 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+function start(env: Record<string, string>) {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+}
+
+describe('starting with a setting that cannot work', () => {
+  it.each([
+    [{ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' }, 'AUTH_SECRET must be set'],
+    [{ PORT: 'eighty' }, 'PORT must be a port number'],
+    [{ DATABASE_URL: 'mysql://shop' }, 'DATABASE_URL must start with file:'],
+    [
+      { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test', AUTH_SECRET: 'z'.repeat(32) },
+      'could not start: connect ECONNREFUSED',
+    ],
+  ])('%o says so in one line and exits 1, without a stack trace', (env, message) => {
+    const { status, stderr, stdout } = start(env);
+    expect(status).toBe(1);
+    expect(stderr).toMatch(new RegExp(`^piaffe: ${message}[^\\n]*\\n$`));
+    expect(stdout).toBe('');
+  });
+});

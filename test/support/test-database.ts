@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { createTestSchema } from './postgres';
+import { type Backend, backend as configuredBackend } from './server';
+
+/** A throwaway database of the backend under test, readable by the test while a server runs on it. */
+export interface TestDatabase {
+  backend: Backend;
+  /** DATABASE_URL for the server. */
+  url: string;
+  /** Runs SQL on it; write `$1`, `$2`... for parameters on either backend, and quote camelCase columns. */
+  query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<R[]>;
+  /** Every table of the database (ours, Better Auth's, the migrators'). */
+  tables(): Promise<string[]>;
+  drop(): Promise<void>;
+}
+
+export async function createDatabase(backend: Backend = configuredBackend): Promise<TestDatabase> {
+  if (backend === 'postgres') {
+    const schema = await createTestSchema();
+    return {
+      backend,
+      url: schema.url('reliability'),
+      query: async <R>(text: string, values?: unknown[]) => (await schema.query(text, values)).rows as R[],
+      async tables() {
+        const rows = await schema.query<{ name: string }>(
+          'select table_name as name from information_schema.tables where table_schema = $1 order by 1',
+          [schema.schema],
+        );
+        return rows.rows.map((r) => r.name);
+      },
+      drop: () => schema.drop(),
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'piaffe-child-'));
+  const file = join(dir, 'shop.db');
+  const query = async <R>(text: string, values: unknown[] = []): Promise<R[]> => {
+    // A connection per query: it sees everything committed so far, and holds no lock in between.
+    const db = new SQLite(file, { fileMustExist: true });
+    try {
+      const statement = db.prepare(text.replace(/\$\d+/g, '?'));
+      const params = values.map((v) => (v instanceof Date ? v.toISOString() : v));
+      if (statement.reader) return statement.all(...params) as R[];
+      statement.run(...params);
+      return [];
+    } finally {
+      db.close();
+    }
+  };
+  return {
+    backend,
+    url: `file:${file}`,
+    query,
+    async tables() {
+      const rows = await query<{ name: string }>(
+        "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by 1",
+      );
+      return rows.map((r) => r.name);
+    },
+    async drop() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
