@@ -28,7 +28,7 @@ export default defineConfig({
     : {
         command: 'node --enable-source-maps dist-server/main.js',
         url: `http://127.0.0.1:${port}/healthz`,
-        env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `file:${databaseFile}` },
+        env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `file:${databaseFile}`, TRUST_PROXY: '1' },
         reuseExistingServer: false,
         timeout: 30_000,
         stdout: 'ignore',

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
-import { addToCart, signUp } from './support';
+import type { Page } from '@playwright/test';
+import { addToCart, expect, signUp, test } from './support';
 
 interface Screen {
   name: string;

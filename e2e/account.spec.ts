@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
-import { addToCart, logIn, logInForm, newRider, pageOnAnotherDevice, showLogIn, signUp } from './support';
+import type { Page } from '@playwright/test';
+import { addToCart, expect, logIn, logInForm, newRider, pageOnAnotherDevice, showLogIn, signUp, test } from './support';
 
 const emailForm = (page: Page) => page.getByRole('form', { name: 'Change e-mail' });
 const passwordForm = (page: Page) => page.getByRole('form', { name: 'Change password' });

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { logIn, logInForm, newRider, showLogIn, signUp, signUpForm } from './support';
+import { expect, logIn, logInForm, newRider, showLogIn, signUp, signUpForm, test } from './support';
 
 test('the sign-up form comes first; the toggles switch forms', async ({ page }) => {
   await page.goto('/signup-login');

@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { addToCart, cartTable, deleteButtons, signUp, totalCell } from './support';
+import { addToCart, cartTable, deleteButtons, expect, signUp, test, totalCell } from './support';
 
 test('an empty cart has the columns and a Total of exactly 0', async ({ page }) => {
   await signUp(page);

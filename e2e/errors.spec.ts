@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { addToCart, cartTable, deleteButtons, signUp } from './support';
+import { addToCart, cartTable, deleteButtons, expect, signUp, test } from './support';
 
 test('a failed add shows exactly "Error adding document." and stays home', async ({ page }) => {
   await signUp(page);

@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { catalogue } from '../src/shared/catalogue';
-import { signUp } from './support';
+import { expect, signUp, test } from './support';
 
 test('the header shows the brand, the tagline and the banner', async ({ page }) => {
   await signUp(page);

@@ -1,5 +1,5 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
-import { addToCart, signUp } from './support';
+import type { Locator, Page } from '@playwright/test';
+import { addToCart, expect, signUp, test } from './support';
 
 test('the footer shows address, phone, copyright and credits, fixed to the bottom', async ({ page }) => {
   await signUp(page);

@@ -1,12 +1,14 @@
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import {
   addToCart,
   cartTable,
   deleteButtons,
+  expect,
   logIn,
   pageOnAnotherDevice,
   type Rider,
   signUp,
+  test,
   totalCell,
 } from './support';
 

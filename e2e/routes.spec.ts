@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { signUp } from './support';
+import { expect, signUp, test } from './support';
 
 test('/ redirects to /home, which sends a visitor without a session to signup-login', async ({ page }) => {
   await page.goto('/');

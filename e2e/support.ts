@@ -1,5 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import { type Browser, test as base, expect, type Page } from '@playwright/test';
+
+export { expect };
+
+/**
+ * A client address of its own for every browser context, as riders on their own lines have, so that the
+ * per-address limits (sign-ups, log-ins) count each test apart. The server trusts X-Forwarded-For here, as it
+ * does behind a proxy (TRUST_PROXY=1 in playwright.config.ts).
+ */
+function ownAddress(): Record<string, string> {
+  const [a, b, c] = randomBytes(3);
+  return { 'x-forwarded-for': `10.${a}.${b}.${c}` };
+}
+
+export const test = base.extend({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern; it has none.
+  extraHTTPHeaders: async ({}, use) => use(ownAddress()),
+});
 
 export const password = 'Canter-42';
 
@@ -10,7 +27,10 @@ export interface Rider {
 
 /** A page in a fresh browser context: another browser or device, with its own cookies and storage. */
 export async function pageOnAnotherDevice(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL });
+  const context = await browser.newContext({
+    baseURL: test.info().project.use.baseURL,
+    extraHTTPHeaders: ownAddress(),
+  });
   return context.newPage();
 }
 

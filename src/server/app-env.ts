@@ -1,8 +1,10 @@
+import type { HttpBindings } from '@hono/node-server';
 import type { Session } from './auth/session-cache';
 import type { Logger } from './log';
 
-/** What the middleware puts on the request context. */
+/** The request context: Node's request and response, and what the middleware puts on it. */
 export interface AppEnv {
+  Bindings: HttpBindings;
   Variables: {
     /** The request's log: every line carries its request id. */
     log: Logger;

@@ -4,7 +4,7 @@ import type { Accounts } from './account/accounts';
 import { accountRoutes } from './account/routes';
 import type { AppEnv } from './app-env';
 import type { Auth } from './auth/auth';
-import { createDeviceCookies } from './auth/device-cookie';
+import type { DeviceCookies } from './auth/device-cookie';
 import { authRoutes } from './auth/routes';
 import type { Sessions } from './auth/sessions';
 import type { LoginThrottle } from './auth/throttle';
@@ -15,7 +15,7 @@ import type { Config } from './config';
 import type { Db } from './db/database';
 import { errorResponse, HttpError } from './http/errors';
 import { requestLog } from './http/request-log';
-import { isHttps, noStore, sameOriginOnly, securityHeaders } from './http/security';
+import { noStore, sameOriginOnly, securityHeaders, withHeaders } from './http/security';
 import type { Logger } from './log';
 import { staticFiles } from './static-files';
 
@@ -25,6 +25,7 @@ export interface AppParts {
   auth: Auth;
   db: Db;
   sessions: Sessions;
+  devices: DeviceCookies;
   throttle: LoginThrottle;
   accounts: Accounts;
   cart: CartStore;
@@ -33,17 +34,16 @@ export interface AppParts {
   isClosing: () => boolean;
 }
 
-export const maxBodyBytes = 16 * 1024;
+const maxBodyBytes = 16 * 1024;
 
 /** Builds the whole HTTP app; server.ts gives it a database and a port, tests give it a throwaway one. */
 export function buildApp(parts: AppParts) {
-  const { config, log, auth, db, sessions, throttle, accounts, cart, streams, isClosing } = parts;
-  const devices = createDeviceCookies(config.authSecret, isHttps(config.publicUrl));
+  const { config, log, auth, db, sessions, devices, throttle, accounts, cart, streams, isClosing } = parts;
   const hashPassword = async (password: string) => (await auth.$context).password.hash(password);
 
   const app = new Hono<AppEnv>();
   app.use(requestLog(log));
-  app.use(securityHeaders(config.publicUrl));
+  app.use(withHeaders(securityHeaders(config.publicUrl)));
   app.get('/healthz', async (c) => {
     c.header('Cache-Control', 'no-store');
     try {
@@ -59,7 +59,7 @@ export function buildApp(parts: AppParts) {
     await next();
   });
   app.use('/api/*', bodyLimit({ maxSize: maxBodyBytes, onError: (c) => errorResponse(c, 'request/body-too-large') }));
-  app.use('/api/*', sameOriginOnly(config.publicUrl));
+  app.use('/api/*', sameOriginOnly(config.publicUrlIsSet ? config.publicUrl : undefined));
   app.route('/', authRoutes({ auth, db, sessions, throttle, devices, trustProxy: config.trustProxy }));
   app.route('/', accountRoutes({ accounts, sessions, devices, hashPassword }));
   app.route('/', cartRoutes(sessions, cart, streams));

@@ -8,12 +8,16 @@ export interface Config {
   host: string;
   /** `file:PATH` for SQLite, `postgres://...` for PostgreSQL. */
   databaseUrl: string;
-  /** The origin people reach the shop at; sets secure cookies when https. */
+  /** The origin people reach the shop at (links, cookies: secure when https). */
   publicUrl: string;
+  /** Whether PUBLIC_URL was set; when not, `publicUrl` is a local default and requests may come from any of the server's own origins. */
+  publicUrlIsSet: boolean;
   authSecret: string;
   /** Take the client address from X-Forwarded-For (only behind a proxy you run). */
   trustProxy: boolean;
   logLevel: LogLevel;
+  /** Live cart streams this server keeps open at most. */
+  maxLiveStreams: number;
   /** Where the built client lives. */
   distDir: string;
 }
@@ -70,6 +74,14 @@ function publicUrl(value: string | undefined, port: number): string {
   return url.origin;
 }
 
+function count(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1)
+    throw new ConfigError(`${name} must be a whole number above 0, not "${value}".`);
+  return parsed;
+}
+
 function flag(name: string, value: string | undefined): boolean {
   if (value === undefined || value === '' || value === '0' || value === 'false') return false;
   if (value === '1' || value === 'true') return true;
@@ -118,9 +130,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     databaseUrl: database,
     publicUrl: publicUrl(env.PUBLIC_URL, listenPort),
+    publicUrlIsSet: env.PUBLIC_URL !== undefined,
     authSecret: authSecret(env.AUTH_SECRET, database),
     trustProxy: flag('TRUST_PROXY', env.TRUST_PROXY),
     logLevel: logLevel(env.LOG_LEVEL),
+    maxLiveStreams: count('MAX_LIVE_STREAMS', env.MAX_LIVE_STREAMS, 10_000),
     distDir: resolve(env.DIST_DIR ?? 'dist'),
   };
 }

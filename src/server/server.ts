@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { createAccounts } from './account/accounts';
 import { buildApp } from './app';
 import { createAuth } from './auth/auth';
+import { createDeviceCookies } from './auth/device-cookie';
 import { createLoginAttemptStore } from './auth/login-attempt-store';
 import { createSessions } from './auth/sessions';
 import { createLoginThrottle } from './auth/throttle';
@@ -11,11 +12,13 @@ import { LiveStreams } from './cart/live-stream';
 import type { Config } from './config';
 import { migrateDatabase, openDatabase } from './db/connect';
 import { createDb, type Db } from './db/database';
+import { isHttps, securityHeaders } from './http/security';
 import { createLogger, type Logger } from './log';
 
 export interface RunningServer {
   url: string;
   db: Db;
+  streams: LiveStreams;
   log: Logger;
   /** Graceful shutdown: stop accepting, end live streams, let in-flight requests finish, close the database. */
   close(): Promise<void>;
@@ -25,7 +28,7 @@ const shutdownGraceMs = 10_000;
 
 export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const opened = openDatabase(config.databaseUrl, log);
-  const auth = createAuth(opened.db, opened.dialect, config);
+  const auth = createAuth(opened.db, opened.dialect, config, log);
   let db: Db;
   try {
     await migrateDatabase(opened, auth);
@@ -35,10 +38,18 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     throw error;
   }
   const sessions = await createSessions(auth, db, log);
+  const devices = createDeviceCookies(config.authSecret, isHttps(config.publicUrl), db);
   const cart = createCartStore(db);
   const throttle = createLoginThrottle(createLoginAttemptStore(db));
-  const accounts = createAccounts({ db, sessions, cart, throttle });
-  const streams = new LiveStreams(db.feed, cart, sessions);
+  const accounts = createAccounts({ db, sessions, devices, cart, throttle });
+  const streams = new LiveStreams({
+    feed: db.feed,
+    cart,
+    sessions,
+    log,
+    securityHeaders: securityHeaders(config.publicUrl),
+    maxStreams: config.maxLiveStreams,
+  });
   let closing = false;
   const app = buildApp({
     config,
@@ -46,6 +57,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     auth,
     db,
     sessions,
+    devices,
     throttle,
     accounts,
     cart,
@@ -65,9 +77,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   let closed: Promise<void> | undefined;
   async function close() {
     closing = true;
+    // Closes the idle connections now; those that carried a stream stay open (idle, until their keep-alive
+    // timeout) so that a request already on its way over one is answered 503 rather than cut off.
     const drained = new Promise<void>((resolve) => server.close(() => resolve()));
     streams.closeAll();
-    if ('closeIdleConnections' in server) server.closeIdleConnections();
     const force = setTimeout(() => 'closeAllConnections' in server && server.closeAllConnections(), shutdownGraceMs);
     await drained;
     clearTimeout(force);
@@ -77,6 +90,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   return {
     url,
     db,
+    streams,
     log,
     close: () => {
       closed ??= close();

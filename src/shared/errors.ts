@@ -9,15 +9,16 @@ export const errorCatalogue = {
   'auth/invalid-password': { status: 400, message: passwordLength },
   'auth/email-already-in-use': { status: 409, message: 'This e-mail address is already in use by another account.' },
   'auth/invalid-credential': { status: 401, message: 'The e-mail address or password is wrong.' },
-  'auth/too-many-requests': {
-    status: 429,
-    message: 'Too many failed log-in attempts. Please wait a few minutes and try again.',
-  },
+  'auth/too-many-requests': { status: 429, message: 'Too many attempts. Please wait a few minutes and try again.' },
   'auth/requires-recent-login': { status: 403, message: 'This needs a recent log-in. Please log in again.' },
   'auth/unauthenticated': { status: 401, message: 'You are not logged in.' },
   'cart/unknown-item': { status: 400, message: 'There is no product with this item number.' },
   'cart/full': { status: 409, message: `Your cart is full: it holds at most ${limits.cartMaxRows} items.` },
   'cart/not-found': { status: 404, message: 'There is no such item in your cart.' },
+  'cart/too-many-streams': {
+    status: 429,
+    message: 'Too many live cart pages are open for this log-in. Close some and try again.',
+  },
   'request/invalid-json': { status: 400, message: 'The request body is not valid JSON.' },
   'request/invalid-body': { status: 400, message: 'The request body does not have the expected fields.' },
   'request/body-too-large': { status: 413, message: 'The request body is too large.' },
@@ -25,6 +26,10 @@ export const errorCatalogue = {
   'request/cross-origin': { status: 403, message: 'Cross-origin requests are not allowed.' },
   'request/not-found': { status: 404, message: 'There is no such API route.' },
   'server/unavailable': { status: 503, message: 'The server is shutting down. Please try again.' },
+  'server/too-many-streams': {
+    status: 503,
+    message: 'The shop has too many live pages open right now. Please try again in a minute.',
+  },
   'server/internal': { status: 500, message: 'Something went wrong on our side.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ErrorCode, errorCatalogue } from '../../src/shared/errors';
 import { limits } from '../../src/shared/validation';
 import { Client, type Reply, randomEmail } from '../support/client';
+import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
 import { requestsDuringShutdown } from '../support/shutdown';
@@ -60,6 +61,15 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     return client.json('POST', '/api/cart', { itemid: '1' });
   },
   'cart/not-found': async () => (await signedIn()).json('DELETE', `/api/cart/${randomUUID()}`),
+  'cart/too-many-streams': async () => {
+    const client = await signedIn();
+    const streams = await Promise.all(Array.from({ length: 10 }, () => EventStream.open(client)));
+    try {
+      return await client.json('GET', '/api/cart/stream');
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+  },
   'request/invalid-json': async () =>
     (await signedIn()).raw('POST', '/api/cart', {
       body: '{"itemid":',
@@ -73,6 +83,18 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
   'request/cross-origin': async () =>
     (await signedIn()).json('POST', '/api/cart', { itemid: '1' }, { origin: 'https://evil.example' }),
   'request/not-found': () => new Client(server.url).json('GET', '/api/nowhere'),
+  'server/too-many-streams': async () => {
+    const small = await startTestServer({ MAX_LIVE_STREAMS: '1' });
+    const client = new Client(small.url);
+    await client.signup();
+    const stream = await EventStream.open(client);
+    try {
+      return await new Client(small.url).signup().then(() => client.json('GET', '/api/cart/stream'));
+    } finally {
+      stream.close();
+      await small.stop();
+    }
+  },
   'server/unavailable': async () => {
     const closing = await startTestServer();
     try {

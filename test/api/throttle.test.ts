@@ -245,20 +245,22 @@ describe('the device cookie', () => {
     const renewedValue = renewed.split(';')[0]?.slice(deviceCookie.length + 1) ?? '';
     expect(renewedValue.split('.')[0]).toBe(known.device.split('.')[0]);
 
-    const [id = '', mac = ''] = known.device.split('.');
+    const [id = '', uid = '', epoch = '', mac = ''] = known.device.split('.');
     const flipped = `${mac.slice(0, -2)}${mac.endsWith('AA') ? 'BB' : 'AA'}`;
     const forged = [
-      `${id}.${flipped}`, // a tampered signature
-      `${id}`, // no signature
-      `${'A'.repeat(22)}.${mac}`, // another id with this signature
-      `${randomId()}.${'x'.repeat(43)}`, // made up
-      other.device, // a real cookie, but for another e-mail
+      `${id}.${uid}.${epoch}.${flipped}`, // a tampered signature
+      `${id}.${uid}.${epoch}`, // no signature
+      `${'A'.repeat(22)}.${uid}.${epoch}.${mac}`, // another id with this signature
+      `${id}.${other.user.uid}.${epoch}.${mac}`, // another account with this signature
+      `${id}.${uid}.${Number(epoch) + 1}.${mac}`, // a later epoch with this signature
+      `${randomId()}.${uid}.0.${'x'.repeat(43)}`, // made up
+      other.device, // a real cookie, but for another account
       `${known.device}; ${deviceCookie}=${known.device}`.slice(0, 10), // garbage
     ];
     for (const value of forged) {
       expectTooMany(await login(known.user.email, 'secret1', address, { cookie: `${deviceCookie}=${value}` }));
     }
-    // A real device cookie does not help another e-mail either.
+    // A real device cookie does not help another account either.
     expectTooMany(await login(newcomer.email, 'secret1', address, known.cookie));
   });
 

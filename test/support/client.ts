@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import type { CartItem, SessionUser } from '../../src/shared/api';
 
 export interface Reply {
@@ -8,12 +9,19 @@ export interface Reply {
   body: any;
 }
 
-/** A browser-like API client: keeps its cookies, sends JSON, and reads any reply without throwing. */
+/**
+ * A browser-like API client: keeps its cookies, sends JSON, and reads any reply without throwing. Each client
+ * connects from an address of its own (`address`, a loopback address by default), as riders on their own
+ * lines do, so that the per-address limits count each client apart.
+ */
 export class Client {
   cookies = new Map<string, string>();
   user?: SessionUser;
 
-  constructor(readonly baseUrl: string) {}
+  constructor(
+    readonly baseUrl: string,
+    readonly address: string = loopbackAddress(),
+  ) {}
 
   /** The names of the cookies that carry a session: all but the device cookie, which outlives log-outs on purpose. */
   get sessionCookies(): string[] {
@@ -34,16 +42,12 @@ export class Client {
   ): Promise<Reply> {
     const headers: Record<string, string> = { ...init.headers };
     if (this.cookies.size > 0 && !('cookie' in headers)) headers.cookie = this.cookieHeader;
-    // A string body gets Content-Type text/plain unless one is given; bytes and streams get none. A stream
-    // goes out chunked, without Content-Length; fetch needs `duplex: 'half'` for that.
-    const duplex = init.body instanceof ReadableStream ? { duplex: 'half' } : {};
-    const response = await fetch(this.baseUrl + path, {
-      method,
-      headers,
-      body: init.body,
-      redirect: 'manual',
-      ...duplex,
-    });
+    // A string body gets Content-Type text/plain unless one is given, as fetch would send it. A stream goes
+    // out chunked, without Content-Length.
+    if (typeof init.body === 'string' && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
+      headers['content-type'] = 'text/plain;charset=UTF-8';
+    }
+    const response = await send(this.baseUrl + path, method, headers, init.body, this.address);
     for (const line of response.headers.getSetCookie()) {
       const [pair = '', ...attributes] = line.split(';');
       const [name = '', value = ''] = pair.split('=');
@@ -51,10 +55,9 @@ export class Client {
       if (expired) this.cookies.delete(name.trim());
       else this.cookies.set(name.trim(), value);
     }
-    const text = await response.text();
-    let body: unknown = text;
+    let body: unknown = response.text;
     try {
-      body = text ? JSON.parse(text) : undefined;
+      body = response.text ? JSON.parse(response.text) : undefined;
     } catch {}
     return { status: response.status, headers: response.headers, body };
   }
@@ -104,4 +107,50 @@ export class Client {
 
 export function randomEmail(): string {
   return `rider-${randomUUID().slice(0, 8)}@example.com`;
+}
+
+let lastLoopback = 0;
+
+/**
+ * A fresh source address for a test connection. Every 127.x.y.z is the loopback on Linux; this process
+ * hands them out from 127.1.0.0 on (127.0.x.y are left to tests that pick their own).
+ */
+export function loopbackAddress(): string {
+  const n = ++lastLoopback;
+  return `127.${1 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+/** One HTTP/1.1 request from `localAddress`, its whole answer read as text. */
+function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array | ReadableStream<Uint8Array> | undefined,
+  localAddress: string,
+): Promise<{ status: number; headers: Headers; text: string }> {
+  // Node frames a DELETE body only with a Content-Length (it sends GET, HEAD and DELETE unchunked).
+  const length =
+    typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.length : undefined;
+  const framed = length === undefined ? headers : { 'content-length': String(length), ...headers };
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, { method, headers: framed, localAddress }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const replyHeaders = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          for (const v of Array.isArray(value) ? value : [value ?? '']) replyHeaders.append(name, v);
+        }
+        resolve({ status: res.statusCode ?? 0, headers: replyHeaders, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    outgoing.on('error', reject);
+    if (body instanceof ReadableStream) {
+      void (async () => {
+        for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) outgoing.write(chunk);
+        outgoing.end();
+      })().catch(reject);
+    } else outgoing.end(body);
+  });
 }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sessionsTopic } from '../../src/server/auth/sessions';
-import { loadConfig } from '../../src/server/config';
+import { type Config, loadConfig } from '../../src/server/config';
+import { createLogger, type Logger } from '../../src/server/log';
 import { type RunningServer, startServer } from '../../src/server/server';
 import { createTestSchema, type TestSchema } from './postgres';
 
@@ -11,6 +12,8 @@ export type Backend = 'sqlite' | 'postgres';
 export const backend: Backend = process.env.TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 
 export interface TestServer extends RunningServer {
+  /** With `captureLog`: every line the server logged, as written. */
+  logLines: string[];
   /** Makes every session of the user look as if it had been created `minutes` ago. */
   ageSessions(uid: string, minutes: number): Promise<void>;
   /** Row counts of every table that may hold the user's data, by table. */
@@ -25,6 +28,14 @@ export interface TestServerOptions {
    */
   schema?: TestSchema;
   name?: string;
+  /** Keeps the server's log lines (at LOG_LEVEL, `debug` unless the env says otherwise) in `logLines`. */
+  captureLog?: boolean;
+}
+
+/** The server's logger: the default one, or one that keeps its lines in `lines`. */
+function testLogger(config: Config, lines: string[], capture: boolean): Logger | undefined {
+  if (!capture) return undefined;
+  return createLogger(config.logLevel, { write: (line: string) => void lines.push(line) });
 }
 
 const secret = 'test-secret-0123456789abcdef0123456789';
@@ -34,10 +45,10 @@ export async function startTestServer(
   env: Record<string, string> = {},
   options: TestServerOptions = {},
 ): Promise<TestServer> {
-  return backend === 'postgres' || options.schema ? startOnPostgres(env, options) : startOnSqlite(env);
+  return backend === 'postgres' || options.schema ? startOnPostgres(env, options) : startOnSqlite(env, options);
 }
 
-async function startOnSqlite(env: Record<string, string>): Promise<TestServer> {
+async function startOnSqlite(env: Record<string, string>, options: TestServerOptions): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'piaffe-test-'));
   const file = join(dir, 'shop.db');
   const config = loadConfig({
@@ -45,13 +56,15 @@ async function startOnSqlite(env: Record<string, string>): Promise<TestServer> {
     HOST: '127.0.0.1',
     DATABASE_URL: `file:${file}`,
     AUTH_SECRET: secret,
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    LOG_LEVEL: options.captureLog ? 'debug' : (process.env.LOG_LEVEL ?? 'info'),
     ...env,
   });
-  const server = await startServer(config);
+  const logLines: string[] = [];
+  const server = await startServer(config, testLogger(config, logLines, options.captureLog ?? false));
   const raw = () => new SQLite(file);
   return {
     ...server,
+    logLines,
     async ageSessions(uid, minutes) {
       const db = raw();
       db.prepare('update session set createdAt = ? where userId = ?').run(
@@ -84,6 +97,7 @@ async function startOnSqlite(env: Record<string, string>): Promise<TestServer> {
 async function startOnPostgres(env: Record<string, string>, options: TestServerOptions): Promise<TestServer> {
   const owned = !options.schema;
   const schema = options.schema ?? (await createTestSchema());
+  const logLines: string[] = [];
   let server: RunningServer;
   try {
     const config = loadConfig({
@@ -91,10 +105,10 @@ async function startOnPostgres(env: Record<string, string>, options: TestServerO
       HOST: '127.0.0.1',
       DATABASE_URL: schema.url(options.name),
       AUTH_SECRET: secret,
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+      LOG_LEVEL: options.captureLog ? 'debug' : (process.env.LOG_LEVEL ?? 'info'),
       ...env,
     });
-    server = await startServer(config);
+    server = await startServer(config, testLogger(config, logLines, options.captureLog ?? false));
   } catch (error) {
     if (owned) await schema.drop();
     throw error;
@@ -103,6 +117,7 @@ async function startOnPostgres(env: Record<string, string>, options: TestServerO
     (await schema.query<{ n: number }>(query, args)).rows[0]?.n ?? 0;
   return {
     ...server,
+    logLines,
     async ageSessions(uid, minutes) {
       // Better Auth's columns are camelCase, so they are quoted on PostgreSQL.
       await schema.query('update session set "createdAt" = $1 where "userId" = $2', [

@@ -1,3 +1,4 @@
+import type { DeviceCookies } from '../auth/device-cookie';
 import type { Sessions } from '../auth/sessions';
 import type { LoginThrottle } from '../auth/throttle';
 import type { CartStore } from '../cart/cart-store';
@@ -7,6 +8,7 @@ import { isConstraintViolation } from '../db/errors';
 export interface AccountParts {
   db: Db;
   sessions: Sessions;
+  devices: DeviceCookies;
   cart: CartStore;
   throttle: LoginThrottle;
 }
@@ -14,10 +16,10 @@ export interface AccountParts {
 export type Accounts = ReturnType<typeof createAccounts>;
 
 /**
- * A rider's own changes to the account. Each is one unit of work, and each ends every session of the user:
- * a changed credential leaves no device signed in (docs/product.md §4).
+ * A rider's own changes to the account. Each is one unit of work, and each ends every session and every
+ * device cookie of the user: a changed credential leaves no device signed in or trusted (docs/product.md §4).
  */
-export function createAccounts({ db, sessions, cart, throttle }: AccountParts) {
+export function createAccounts({ db, sessions, devices, cart, throttle }: AccountParts) {
   return {
     /** Gives the user a new e-mail address, unless another account has it. */
     async changeEmail(uid: string, email: string): Promise<'changed' | 'taken'> {
@@ -37,6 +39,7 @@ export function createAccounts({ db, sessions, cart, throttle }: AccountParts) {
             .where('id', '=', uid)
             .execute();
           await sessions.end(uow, { uid });
+          await devices.revokeAll(uow, uid);
           return 'changed';
         });
       } catch (error) {
@@ -56,10 +59,11 @@ export function createAccounts({ db, sessions, cart, throttle }: AccountParts) {
           .where('providerId', '=', 'credential')
           .execute();
         await sessions.end(uow, { uid });
+        await devices.revokeAll(uow, uid);
       });
     },
 
-    /** Removes the user, their sessions, log-ins, cart and log-in counter, in one transaction. */
+    /** Removes the user, their sessions, log-ins, cart and counters, in one transaction (device cookies die with the user). */
     async delete(uid: string): Promise<void> {
       await db.run(async (uow) => {
         const user = await uow.trx.selectFrom('user').select('email').where('id', '=', uid).executeTakeFirst();

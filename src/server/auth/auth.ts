@@ -5,13 +5,25 @@ import type { Config } from '../config';
 import type { Dialect } from '../db/open';
 import type { Tables } from '../db/schema';
 import { isHttps } from '../http/security';
+import { type Logger, withoutEmails } from '../log';
 import { boundedPasswordHashing } from './password-hashing';
 
 /** Changing the e-mail or password and deleting the account need a log-in this recent (DECISIONS.md 4). */
 export const recentLoginSeconds = 5 * 60;
 
 /** Better Auth does sign-up, log-in, password hashing and sessions; our routes put our API in front of it. */
-export function createAuth(db: Kysely<Tables>, dialect: Dialect, config: Config) {
+/**
+ * Better Auth's own log lines, in our JSON log: its level, its message without e-mail addresses, and an
+ * error it passes along (its other arguments may name a user, so they are left out).
+ */
+function betterAuthLog(log: Logger) {
+  return (level: 'debug' | 'info' | 'warn' | 'error', message: string, ...args: unknown[]) => {
+    const err = args.find((arg) => arg instanceof Error);
+    log[level]({ source: 'better-auth', ...(err ? { err } : {}) }, withoutEmails(String(message)));
+  };
+}
+
+export function createAuth(db: Kysely<Tables>, dialect: Dialect, config: Config, log: Logger) {
   return betterAuth({
     database: { db, type: dialect },
     secret: config.authSecret,
@@ -37,7 +49,11 @@ export function createAuth(db: Kysely<Tables>, dialect: Dialect, config: Config)
       defaultCookieAttributes: { sameSite: 'lax', httpOnly: true },
     },
     telemetry: { enabled: false },
-    logger: { disabled: process.env.LOG_LEVEL === 'silent' },
+    logger: {
+      disabled: config.logLevel === 'silent',
+      level: config.logLevel === 'silent' ? 'error' : config.logLevel,
+      log: betterAuthLog(log),
+    },
   });
 }
 

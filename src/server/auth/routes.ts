@@ -1,5 +1,5 @@
 import { APIError } from 'better-auth/api';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { endpoints } from '../../shared/api';
 import type { ErrorCode } from '../../shared/errors';
 import type { AppEnv } from '../app-env';
@@ -32,6 +32,10 @@ function translate(error: unknown): unknown {
   return error;
 }
 
+function tooMany(retryAfter: number): HttpError {
+  return new HttpError('auth/too-many-requests', undefined, { 'Retry-After': String(retryAfter) });
+}
+
 export interface AuthRouteParts {
   auth: Auth;
   db: Db;
@@ -42,17 +46,36 @@ export interface AuthRouteParts {
 }
 
 export function authRoutes({ auth, db, sessions, throttle, devices, trustProxy }: AuthRouteParts) {
+  /** Better Auth's sign-up, whose failure when a parallel sign-up took the address first is that address's 409. */
+  async function signUp(c: Context, email: string, password: string) {
+    try {
+      return await auth.api.signUpEmail({
+        body: { email, password, name: '' },
+        headers: c.req.raw.headers,
+        returnHeaders: true,
+      });
+    } catch (error) {
+      if (error instanceof APIError && error.body?.code === 'FAILED_TO_CREATE_USER') {
+        const { internalAdapter } = await auth.$context;
+        if (await internalAdapter.findUserByEmail(email.toLowerCase()))
+          throw new HttpError('auth/email-already-in-use');
+      }
+      throw translate(error);
+    }
+  }
+
   return new Hono<AppEnv>()
     .post(endpoints.signUp.path, async (c) => {
       const { email, password } = await readJson(c, endpoints.signUp.body, {
         email: 'auth/invalid-email',
         password: 'auth/weak-password',
       });
-      const { headers, response } = await auth.api
-        .signUpEmail({ body: { email, password, name: '' }, headers: c.req.raw.headers, returnHeaders: true })
-        .catch((error) => Promise.reject(translate(error)));
+      const address = clientAddress(c, trustProxy);
+      const refused = await throttle.beginSignUp({ email, address, log: c.get('log') });
+      if (refused) throw tooMany(refused.retryAfter);
+      const { headers, response } = await signUp(c, email, password);
       forwardCookies(c, headers);
-      devices.issue(c, response.user.email);
+      await devices.issue(c, response.user.id);
       return c.json({ user: { uid: response.user.id, email: response.user.email } }, 201);
     })
 
@@ -61,23 +84,23 @@ export function authRoutes({ auth, db, sessions, throttle, devices, trustProxy }
         email: 'auth/invalid-email',
         password: 'auth/invalid-password',
       });
-      const device = devices.verify(c, email);
-      const attempt = await throttle.begin({ email, address: clientAddress(c, trustProxy), device, log: c.get('log') });
-      if (!attempt.allowed) {
-        throw new HttpError('auth/too-many-requests', undefined, { 'Retry-After': String(attempt.retryAfter) });
-      }
+      const device = await devices.verify(c, email);
+      const address = clientAddress(c, trustProxy);
+      const attempt = await throttle.begin({ email, address, device: device?.id, log: c.get('log') });
+      if (!attempt.allowed) throw tooMany(attempt.retryAfter);
       const { headers, response } = await auth.api
         .signInEmail({ body: { email, password }, headers: c.req.raw.headers, returnHeaders: true })
         .catch((error) => Promise.reject(translate(error)));
       await attempt.succeeded();
       forwardCookies(c, headers);
-      devices.issue(c, response.user.email, device);
+      await devices.issue(c, response.user.id, device);
+      await sessions.keepNewest(response.user.id);
       return c.json({ user: { uid: response.user.id, email: response.user.email } });
     })
 
     .post(endpoints.logOut.path, async (c) => {
       const session = await sessions.find(c);
-      if (session) await db.run((uow) => sessions.end(uow, { uid: session.user.uid, sessionId: session.id }));
+      if (session) await db.run((uow) => sessions.end(uow, { uid: session.user.uid, only: [session.id] }));
       sessions.clearCookies(c);
       return c.body(null, 204);
     })

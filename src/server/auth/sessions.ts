@@ -27,6 +27,9 @@ export interface SessionWatcher {
 
 export type Sessions = Awaited<ReturnType<typeof createSessions>>;
 
+/** A user's live sessions (devices, browsers) at most; a new log-in ends the oldest beyond it. */
+export const maxSessionsPerUser = 20;
+
 /**
  * Everything about sessions after sign-in: finding the request's session (through a cache that every
  * server's session ends invalidate), ending sessions, and telling live streams when theirs has ended.
@@ -105,14 +108,27 @@ export async function createSessions(auth: Auth, db: Db, log: Logger, cache = ne
     },
 
     /**
-     * Ends sessions on the server, as part of `uow`: every session of `uid`, or only `sessionId`. Every
+     * Ends sessions on the server, as part of `uow`: every session of `uid`, or only those in `only`. Every
      * server forgets them once the unit commits, and live streams on them are told.
      */
-    async end(uow: UnitOfWork, { uid, sessionId }: { uid: string; sessionId?: string }): Promise<void> {
+    async end(uow: UnitOfWork, { uid, only }: { uid: string; only?: string[] }): Promise<void> {
       let ending = uow.trx.deleteFrom('session').where('userId', '=', uid);
-      if (sessionId) ending = ending.where('id', '=', sessionId);
+      if (only) ending = ending.where('id', 'in', only);
       await ending.execute();
       uow.publish(sessionsTopic, { type: 'ended', uid });
+    },
+
+    /** Ends the user's oldest sessions beyond `maxSessionsPerUser`. */
+    async keepNewest(uid: string): Promise<void> {
+      const rows = await db.kysely
+        .selectFrom('session')
+        .select('id')
+        .where('userId', '=', uid)
+        .orderBy('createdAt', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      const oldest = rows.slice(maxSessionsPerUser).map((row) => row.id);
+      if (oldest.length > 0) await db.run((uow) => this.end(uow, { uid, only: oldest }));
     },
 
     /** Expires the browser's session cookies (after the sessions behind them have ended). */

@@ -4,15 +4,19 @@ import type { Logger } from '../log';
 import type { LoginAttemptStore } from './login-attempt-store';
 
 /**
- * Log-in attempts are counted per e-mail address, per client address and per known device in the
- * database, so every server sees the same counts. See docs/decisions/0006-login-throttling.md for the
- * limits, the device cookie and why.
+ * Log-in attempts are counted per e-mail address, per client address and per known device, and sign-ups per
+ * client address and per e-mail, in the database, so every server sees the same counts. See
+ * docs/decisions/0006-login-throttling.md for the limits, the device cookie and why.
  */
 export const throttlePolicy = {
   windowMs: 15 * 60 * 1000,
   maxFailuresPerEmail: 5,
   maxFailuresPerAddress: 50,
   maxFailuresPerDevice: 10,
+  /** Every sign-up counts (each costs a password hash and makes an account), successful or not. */
+  maxSignUpsPerAddress: 10,
+  /** Bounds how often one address can be probed for an account (the `auth/email-already-in-use` answer). */
+  maxSignUpsPerEmail: 5,
 } as const;
 
 export type ThrottlePolicy = { [K in keyof typeof throttlePolicy]: number };
@@ -21,6 +25,7 @@ export type LoginThrottle = ReturnType<typeof createLoginThrottle>;
 
 /** The outcome of `begin`: go ahead (and report a success), or wait `retryAfter` seconds. */
 export type Attempt = { allowed: true; succeeded(): Promise<void> } | { allowed: false; retryAfter: number };
+type Refusal = Extract<Attempt, { allowed: false }>;
 
 export interface AttemptOf {
   email: string;
@@ -35,22 +40,30 @@ export interface AttemptOf {
 /** Expired counters are deleted at most this often, by whichever log-in comes along. */
 const pruneEveryMs = 60_000;
 
-export function emailKey(email: string): string {
+function emailKey(email: string): string {
   return `email:${email.toLowerCase()}`;
 }
 
-export function addressKey(address: string): string {
+function addressKey(address: string): string {
   return `address:${addressGroup(address)}`;
 }
 
-export function deviceKey(device: string): string {
+function signUpEmailKey(email: string): string {
+  return `signup-email:${email.toLowerCase()}`;
+}
+
+function signUpAddressKey(address: string): string {
+  return `signup-address:${addressGroup(address)}`;
+}
+
+function deviceKey(device: string): string {
   return `device:${device}`;
 }
 
 export function createLoginThrottle(store: LoginAttemptStore, policy: ThrottlePolicy = throttlePolicy) {
   let lastPrune = 0;
 
-  function refuse(windowStartedAt: number, now: number): Attempt {
+  function refuse(windowStartedAt: number, now: number): Refusal {
     return { allowed: false, retryAfter: Math.max(1, Math.ceil((windowStartedAt + policy.windowMs - now) / 1000)) };
   }
 
@@ -94,9 +107,23 @@ export function createLoginThrottle(store: LoginAttemptStore, policy: ThrottlePo
       };
     },
 
-    /** Forgets the e-mail's failures, as part of `uow` (the account behind it is being deleted). */
+    /** Counts a sign-up before its password is hashed; undefined when it may go ahead, else the refusal. */
+    async beginSignUp(
+      { email, address, log }: Omit<AttemptOf, 'device'>,
+      now = Date.now(),
+    ): Promise<Refusal | undefined> {
+      await prune(now, log);
+      const since = now - policy.windowMs;
+      const fromAddress = await store.hit(signUpAddressKey(address), now, since);
+      if (fromAddress.count > policy.maxSignUpsPerAddress) return refuse(fromAddress.windowStartedAt, now);
+      const forEmail = await store.hit(signUpEmailKey(email), now, since);
+      if (forEmail.count > policy.maxSignUpsPerEmail) return refuse(forEmail.windowStartedAt, now);
+      return undefined;
+    },
+
+    /** Forgets the e-mail's counters, as part of `uow` (the account behind it is being deleted). */
     forget(uow: UnitOfWork, email: string): Promise<void> {
-      return store.clear([emailKey(email)], uow);
+      return store.clear([emailKey(email), signUpEmailKey(email)], uow);
     },
   };
 }

@@ -64,7 +64,7 @@ export const pgTypes = {
 };
 
 /** Connections per server; N servers need N x (poolSize + 1) connections (one each listens for changes). */
-export const poolSize = 10;
+const poolSize = 10;
 
 /** Opens a pool on a `postgres://` URL; `search_path` and the like ride in the URL (`?options=-c ...`). */
 export function openPostgres(databaseUrl: string, log: Logger): OpenDatabase {

@@ -6,7 +6,7 @@ import { pgTypes } from './open';
 import type { Tables } from './schema';
 
 /** The one channel every server LISTENs on. See docs/decisions/0008-postgres-listen-notify.md. */
-export const changeChannel = 'piaffe_changes';
+const changeChannel = 'piaffe_changes';
 
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; we stay well below. */
 export const maxPayloadBytes = 7000;

@@ -17,9 +17,15 @@ export interface LoginAttemptTable {
   window_started_at: number;
 }
 
+export interface DeviceEpochTable {
+  uid: string;
+  epoch: number;
+}
+
 export interface Tables {
   cart_item: CartItemTable;
   login_attempt: LoginAttemptTable;
+  device_epoch: DeviceEpochTable;
   // Better Auth's tables, as far as we read and write them. Its dates are ISO strings on SQLite and
   // timestamps on PostgreSQL: write them with `Db.timestamp`.
   user: { id: string; email: string; updatedAt: Date | string };
