@@ -4,8 +4,8 @@ import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import { buildIfNeeded } from './support/build';
 import { startChild } from '../test/support/child-server';
+import { buildIfNeeded } from './support/build';
 import { table } from './support/stats';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);

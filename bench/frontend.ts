@@ -10,9 +10,9 @@ import { parseArgs } from 'node:util';
 import { type Browser, type BrowserContext, chromium, expect, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from '../e2e/chromium';
 import { formatTable, kb, routeSizes } from '../scripts/check-budget';
+import { startChild } from '../test/support/child-server';
 import { buildIfNeeded } from './support/build';
 import { type PageMetrics, readMetrics, recordMetrics } from './support/page-metrics';
-import { startChild } from '../test/support/child-server';
 import { median, table, worst } from './support/stats';
 
 const { values: args } = parseArgs({

@@ -13,9 +13,9 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import autocannon, { type Request } from 'autocannon';
 import { startChild } from '../test/support/child-server';
-import { createDatabase } from '../test/support/test-database';
 import { Client } from '../test/support/client';
 import { EventStream } from '../test/support/event-stream';
+import { createDatabase } from '../test/support/test-database';
 
 const backend = process.env.SOAK_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 const seconds = Math.min(Number(process.env.SOAK_SECONDS ?? 60), 600);

@@ -71,7 +71,7 @@ test('a failed change still logs out and shows the server message', async ({ pag
   await emailForm(page).getByRole('button', { name: 'Change e-mail' }).click();
   await expect(page).toHaveURL(/\/signup-login$/);
   await expect(page.getByRole('alert')).toHaveText('This e-mail address is already in use by another account.');
-  // Logged out, as SPEC says, even though nothing changed.
+  // Logged out, as docs/product.md §4 says, even though nothing changed.
   await page.goto('/home');
   await expect(page).toHaveURL(/\/signup-login$/);
   await logIn(page, rider);

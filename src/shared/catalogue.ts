@@ -1,4 +1,4 @@
-/** The fixed list of eight products, shared by the browser and the server (DECISIONS.md section 2). */
+/** The fixed list of eight products, shared by the browser and the server (docs/product.md §2). */
 export interface Product {
   itemid: string;
   name: string;

@@ -41,7 +41,7 @@ export interface ErrorBody {
   message: string;
 }
 
-/** The exact texts of SPEC.md section 8 and DECISIONS.md section 4. */
+/** The exact texts of the page messages (docs/product.md §6). */
 export const notices = {
   addFailed: 'Error adding document.',
   deleteFailed: 'Error deleting document',

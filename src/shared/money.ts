@@ -17,7 +17,7 @@ export function sumCents(amounts: readonly number[]): number {
   return amounts.reduce((total, cents) => total + cents, 0);
 }
 
-/** The cart's Total cell: the formatted sum, and exactly "0" for an empty cart (SPEC.md section 9). */
+/** The cart's Total cell: the formatted sum, and exactly "0" for an empty cart (docs/product.md §5). */
 export function formatTotal(amounts: readonly number[]): string {
   return amounts.length === 0 ? '0' : formatCents(sumCents(amounts));
 }

@@ -12,7 +12,7 @@ export interface Page {
 }
 
 /**
- * Every page of the app (docs/product.md, "Pages"): the client's router is built from this table, and the
+ * Every page of the app (docs/product.md §7): the client's router is built from this table, and the
  * server answers every other path with the Snap! page and HTTP 404.
  */
 export const pages = {

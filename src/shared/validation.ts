@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** One rule set for every form, used by the browser and the server alike (DECISIONS.md section 3). */
+/** One rule set for every form, used by the browser and the server alike (docs/product.md §3). */
 export const limits = {
   emailMin: 6,
   emailMax: 254,
@@ -30,7 +30,7 @@ export const emailSchema = z
   .min(1, messages.emailRequired)
   .min(limits.emailMin, messages.emailTooShort)
   .max(limits.emailMax, messages.emailTooLong)
-  // DECISIONS.md asks for `something@something` with no spaces; the sign-in library also needs a dotted
+  // docs/product.md §3: `something@something` with no spaces; the sign-in library also needs a dotted
   // domain, so the rule is zod's e-mail check, which covers both and keeps every form and route in step.
   .check(z.email({ error: messages.emailFormat }));
 

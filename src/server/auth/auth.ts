@@ -8,7 +8,7 @@ import { isHttps } from '../http/security';
 import { type Logger, withoutEmails } from '../log';
 import { boundedPasswordHashing } from './password-hashing';
 
-/** Changing the e-mail or password and deleting the account need a log-in this recent (DECISIONS.md 4). */
+/** Changing the e-mail or password and deleting the account need a log-in this recent (docs/product.md §4). */
 export const recentLoginSeconds = 5 * 60;
 
 /** Better Auth does sign-up, log-in, password hashing and sessions; our routes put our API in front of it. */

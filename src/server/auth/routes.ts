@@ -12,7 +12,7 @@ import type { DeviceCookies } from './device-cookie';
 import { forwardCookies, type Sessions } from './sessions';
 import type { LoginThrottle } from './throttle';
 
-/** Better Auth's error codes, in the `auth/...` names our API promises (DECISIONS.md section 1). */
+/** Better Auth's error codes, in the `auth/...` names our API promises (docs/product.md §1, §6). */
 const betterAuthCodes: Record<string, ErrorCode> = {
   INVALID_EMAIL: 'auth/invalid-email',
   INVALID_PASSWORD: 'auth/invalid-password',
