@@ -2,6 +2,7 @@
 // hashing (scrypt) runs on libuv's thread pool, so it should not stall the event loop (bench/README.md).
 import autocannon from 'autocannon';
 import { startChild } from '../test/support/child-server';
+import { Client } from '../test/support/client';
 import { table } from './support/stats';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -10,23 +11,13 @@ const loginConcurrency = Number(process.env.BENCH_LOGIN_CONCURRENCY ?? 8);
 
 const server = await startChild();
 try {
-  const email = `hash-${Date.now()}@example.com`;
-  const signup = await fetch(`${server.url}/api/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: 'secret1' }),
-  });
-  const cookie = signup.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ');
-  for (let i = 0; i < 10; i++) {
-    await fetch(`${server.url}/api/cart`, {
-      method: 'POST',
-      headers: { cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ itemid: '4' }),
-    });
-  }
+  // One rider lists the cart; another logs in over and over, from their own address.
+  const lister = new Client(server.url);
+  await lister.signup();
+  for (let i = 0; i < 10; i++) await lister.add('4');
+  const cookie = lister.cookieHeader;
+  const { email } = await new Client(server.url).signup();
+  const loginClient = new Client(server.url);
   const cartList = () =>
     autocannon({ url: `${server.url}/api/cart`, headers: { cookie }, connections, duration: seconds });
   await autocannon({ url: `${server.url}/api/cart`, headers: { cookie }, connections, duration: 2 });
@@ -37,13 +28,8 @@ try {
   let burst = true;
   const loginLoop = async () => {
     while (burst) {
-      const response = await fetch(`${server.url}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email, password: 'secret1' }),
-      });
-      await response.text();
-      if (response.ok) logins++;
+      const response = await loginClient.login(email, 'secret1');
+      if (response.status === 200) logins++;
     }
   };
   const loops = Array.from({ length: loginConcurrency }, loginLoop);

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { type ClientRequest, request } from 'node:http';
 import { startChild } from '../test/support/child-server';
+import { Client } from '../test/support/client';
 import { table } from './support/stats';
 
 const users = Number(process.env.BENCH_USERS ?? 100);
@@ -15,24 +16,22 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-async function signUp(url: string, n: number): Promise<string> {
-  const response = await fetch(`${url}/api/auth/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: `live-${n}-${Date.now()}@example.com`, password: 'secret1' }),
-  });
-  if (response.status !== 201) throw new Error(`sign-up failed: ${response.status}`);
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(';')[0])
-    .join('; ');
-}
-
-async function signUpMany(url: string, count: number): Promise<string[]> {
+/** The session cookies of `count` new riders, each from a client address of its own; `sessions` log-ins each. */
+async function signUpMany(url: string, count: number, sessions = 1): Promise<string[]> {
   const cookies: string[] = [];
   for (let i = 0; i < count; i += 8) {
-    const batch = Array.from({ length: Math.min(8, count - i) }, (_, j) => signUp(url, i + j));
-    cookies.push(...(await Promise.all(batch)));
+    const batch = Array.from({ length: Math.min(8, count - i) }, async () => {
+      const rider = new Client(url);
+      const { email } = await rider.signup();
+      const all = [rider.cookieHeader];
+      for (let s = 1; s < sessions; s++) {
+        const device = new Client(url);
+        await device.login(email, 'secret1');
+        all.push(device.cookieHeader);
+      }
+      return all;
+    });
+    cookies.push(...(await Promise.all(batch)).flat());
   }
   return cookies;
 }
@@ -110,7 +109,8 @@ async function latency() {
 async function capacity() {
   const server = await startChild();
   try {
-    const cookies = await signUpMany(server.url, 100);
+    // A log-in keeps at most 10 streams open: 100 riders with as many sessions as it takes.
+    const cookies = await signUpMany(server.url, 100, Math.ceil(idleStreams / 100 / 10));
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const before = rssKiB(server.pid);
     const streams: ClientRequest[] = [];
