@@ -17,6 +17,18 @@ test('a failed add shows exactly "Error adding document." and stays home', async
   await expect(page).toHaveURL(/\/home$/);
 });
 
+test('an answer that does not match the contract is a failed add, not a cart row', async ({ page }) => {
+  await signUp(page);
+  await page.route('**/api/cart', (route) =>
+    route.request().method() === 'POST'
+      ? route.fulfill({ status: 201, contentType: 'application/json', body: '{"item":{"id":42}}' })
+      : route.continue(),
+  );
+  await page.getByRole('button', { name: 'Add to cart: Anky Bridle' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Error adding document.');
+  await expect(page).toHaveURL(/\/home$/);
+});
+
 test('a failed delete shows exactly "Error deleting document" and keeps the row', async ({ page }) => {
   await signUp(page);
   await addToCart(page, 'Fellmore Bridle');

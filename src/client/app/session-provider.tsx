@@ -1,6 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { SessionUser } from '../../shared/api';
-import { onUnauthenticated, request } from '../lib/api';
+import { call, onUnauthenticated } from '../lib/api';
 import { type Notice, type Session, SessionContext } from '../lib/session';
 import { clearHint, readHint, writeHint } from '../lib/session-hint';
 
@@ -38,7 +38,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     const startedAt = performance.now();
-    request<{ user: SessionUser }>('GET', '/api/auth/session').then(
+    call('session').then(
       ({ user: current }) => {
         if (startedAt < lastChange.current) return;
         writeHint(current);

@@ -1,4 +1,5 @@
-import type { ErrorBody } from '../../shared/errors';
+import { type BodyOf, type Endpoint, type EndpointName, endpointPath, endpoints, type ReplyOf } from '../../shared/api';
+import { errorCatalogue } from '../../shared/errors';
 
 /** A failed API call: the server's stable code and human message, or a network failure (status 0). */
 export class ApiError extends Error {
@@ -25,28 +26,59 @@ export function onUnauthenticated(listener: UnauthenticatedListener): () => void
 const networkError = () =>
   new ApiError(0, 'network/unavailable', 'The shop could not be reached. Check your connection and try again.');
 
-function isErrorBody(value: unknown): value is ErrorBody {
+/**
+ * A reply that does not match the contract, e.g. from a server of another version after a deploy. Nothing in it
+ * can be trusted, so it is a failure like a server error, never a value cast to the expected type.
+ */
+const unexpectedReply = (status: number) =>
+  new ApiError(status, 'reply/unexpected', errorCatalogue['server/internal'].message);
+
+function isErrorBody(value: unknown): value is { code: string; message: string } {
   return (
     typeof value === 'object' &&
     value !== null &&
-    typeof (value as ErrorBody).code === 'string' &&
-    typeof (value as ErrorBody).message === 'string'
+    typeof (value as { code: unknown }).code === 'string' &&
+    typeof (value as { message: unknown }).message === 'string'
   );
 }
 
 async function toApiError(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
   if (isErrorBody(body)) return new ApiError(response.status, body.code, body.message);
-  return new ApiError(response.status, 'server/internal', 'Something went wrong on our side.');
+  return new ApiError(response.status, 'server/internal', errorCatalogue['server/internal'].message);
 }
 
-/** The one way the client talks to the server: JSON in, JSON out, errors thrown as ApiError. */
-export async function request<T = void>(method: string, path: string, body?: unknown): Promise<T> {
+/** The names of a path's `:name` segments, e.g. `'id'` for `/api/cart/:id`. */
+type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParams<Rest>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+type ParamsOf<N extends EndpointName> = PathParams<(typeof endpoints)[N]['path']>;
+
+/** What a call needs: the body when the endpoint takes one, the path's parameters when it has any. */
+export type CallOptions<N extends EndpointName> = (BodyOf<N> extends undefined
+  ? { body?: never }
+  : { body: BodyOf<N> }) &
+  ([ParamsOf<N>] extends [never] ? { params?: never } : { params: Record<ParamsOf<N>, string> });
+
+/** The options argument may be left out only when the endpoint needs neither a body nor parameters. */
+type CallArguments<N extends EndpointName> =
+  Record<string, never> extends CallOptions<N> ? [options?: CallOptions<N>] : [options: CallOptions<N>];
+
+/**
+ * The one way the client talks to the server: an endpoint of src/shared/api.ts by name, its body typed and
+ * sent as JSON, its reply checked against the endpoint's schema. Failures are thrown as ApiError; a 401 also
+ * tells the session layer (onUnauthenticated).
+ */
+export async function call<N extends EndpointName>(name: N, ...[options]: CallArguments<N>): Promise<ReplyOf<N>> {
+  const endpoint: Endpoint = endpoints[name];
+  const body = options?.body;
   const startedAt = performance.now();
   let response: Response;
   try {
-    response = await fetch(path, {
-      method,
+    response = await fetch(endpointPath(endpoint.path, options?.params), {
+      method: endpoint.method,
       credentials: 'same-origin',
       headers:
         body === undefined
@@ -64,10 +96,16 @@ export async function request<T = void>(method: string, path: string, body?: unk
     }
     throw error;
   }
-  if (response.status === 204) return undefined as T;
+  if (!endpoint.reply) return undefined as ReplyOf<N>;
+  let json: unknown;
   try {
-    return (await response.json()) as T;
+    json = await response.json();
   } catch {
+    // A body cut off on the way (or no body at all) is a failed transfer, as when the shop cannot be reached.
     throw networkError();
   }
+  const reply = endpoint.reply.safeParse(json);
+  if (!reply.success) throw unexpectedReply(response.status);
+  // The endpoint's own schema has checked it; TypeScript cannot follow `endpoints[name]` back to N.
+  return reply.data as ReplyOf<N>;
 }

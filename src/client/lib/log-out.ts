@@ -1,6 +1,6 @@
-import { request } from './api';
+import { call } from './api';
 
 /** Ends the server's session. The caller signs out locally whatever happens: a failed call keeps nobody in. */
 export async function endServerSession(): Promise<void> {
-  await request('POST', '/api/auth/logout').catch(() => {});
+  await call('logOut').catch(() => {});
 }

@@ -1,9 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { notices } from '../../../shared/errors';
 import { Alert } from '../../components/alert';
-import { ApiError } from '../../lib/api';
+import { ApiError, call } from '../../lib/api';
 import { useSession } from '../../lib/session';
-import { deleteAccount } from './account-api';
 
 export function DeleteAccountForm() {
   const { signedOut } = useSession();
@@ -16,7 +15,7 @@ export function DeleteAccountForm() {
     setBusy(true);
     setFailure(null);
     try {
-      await deleteAccount();
+      await call('deleteAccount');
       signedOut({ kind: 'status', text: notices.accountDeleted });
     } catch (error) {
       if (error instanceof ApiError && error.code === 'auth/requires-recent-login') {

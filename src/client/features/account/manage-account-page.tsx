@@ -1,7 +1,7 @@
 import { notices } from '../../../shared/errors';
 import { limits, newEmailSchema, newPasswordSchema } from '../../../shared/validation';
+import { call } from '../../lib/api';
 import { useSession } from '../../lib/session';
-import { changeEmail, changePassword } from './account-api';
 import { ChangeForm } from './change-form';
 import { DeleteAccountForm } from './delete-account-form';
 
@@ -24,7 +24,7 @@ export function ManageAccountPage() {
           schema={newEmailSchema}
           submit="Change e-mail"
           successNotice={notices.emailChanged}
-          save={changeEmail}
+          save={(email) => call('changeEmail', { body: { email } })}
         />
         <ChangeForm
           title="Change password"
@@ -36,7 +36,7 @@ export function ManageAccountPage() {
           schema={newPasswordSchema}
           submit="Change password"
           successNotice={notices.passwordChanged}
-          save={changePassword}
+          save={(password) => call('changePassword', { body: { password } })}
         />
         <DeleteAccountForm />
       </div>

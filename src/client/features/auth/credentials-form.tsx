@@ -4,16 +4,19 @@ import { pages } from '../../../shared/pages';
 import { credentialsSchema, limits } from '../../../shared/validation';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
-import { ApiError } from '../../lib/api';
+import { ApiError, call } from '../../lib/api';
 import { endServerSession } from '../../lib/log-out';
 import { useSession } from '../../lib/session';
 import { useForm } from '../../lib/use-form';
-import { type AuthMode, authenticate } from './auth-api';
+
+export type AuthMode = 'signup' | 'login';
 
 const copy = {
   signup: { title: 'Sign up', intro: 'New here? Create an account to fill your cart.', submit: 'Sign up' },
   login: { title: 'Log in', intro: 'Welcome back. Log in to see your cart.', submit: 'Log in' },
 } as const;
+
+const endpointOf = { signup: 'signUp', login: 'logIn' } as const;
 
 const emailHint = `At least ${limits.emailMin} characters, a proper e-mail address.`;
 const passwordHint = `${limits.passwordMin} to ${limits.passwordMax} characters.`;
@@ -32,7 +35,8 @@ export function CredentialsForm({ mode }: { mode: AuthMode }) {
     setBusy(true);
     setFailure(null);
     try {
-      signedIn(await authenticate(mode, form.values));
+      const { user } = await call(endpointOf[mode], { body: form.values });
+      signedIn(user);
       navigate(pages.home.path);
     } catch (error) {
       // A failed sign-in leaves nobody signed in, here or on the server.

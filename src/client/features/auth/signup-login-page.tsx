@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Alert } from '../../components/alert';
 import { useSession } from '../../lib/session';
-import type { AuthMode } from './auth-api';
-import { CredentialsForm } from './credentials-form';
+import { type AuthMode, CredentialsForm } from './credentials-form';
 
 export function SignupLoginPage() {
   const [mode, setMode] = useState<AuthMode>('signup');

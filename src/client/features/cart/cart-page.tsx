@@ -4,7 +4,7 @@ import type { CartItem } from '../../../shared/api';
 import { notices } from '../../../shared/errors';
 import { pages } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
-import { ApiError, request } from '../../lib/api';
+import { ApiError, call } from '../../lib/api';
 import { CartTable } from './cart-table';
 import { useLiveCart } from './use-live-cart';
 
@@ -15,7 +15,7 @@ export function CartPage() {
   async function remove(item: CartItem) {
     setFailed(false);
     try {
-      await request('DELETE', `/api/cart/${encodeURIComponent(item.id)}`);
+      await call('removeFromCart', { params: { id: item.id } });
       removeLocally(item.id);
     } catch (error) {
       // Already gone (deleted in another tab): the row goes, and that is no failure.

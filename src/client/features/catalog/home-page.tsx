@@ -4,7 +4,7 @@ import { catalogue, type Product } from '../../../shared/catalogue';
 import { notices } from '../../../shared/errors';
 import { pages } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
-import { request } from '../../lib/api';
+import { call } from '../../lib/api';
 import { ProductCard } from './product-card';
 
 export function HomePage() {
@@ -18,7 +18,7 @@ export function HomePage() {
     adding.current = true;
     setFailed(false);
     try {
-      await request('POST', '/api/cart', { itemid: product.itemid });
+      await call('addToCart', { body: { itemid: product.itemid } });
       navigate(pages.cart.path);
     } catch {
       setFailed(true);
