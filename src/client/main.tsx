@@ -2,7 +2,6 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { AppRoutes, loadFirstPage } from './app/router';
-import { SessionProvider } from './app/session-provider';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -13,11 +12,9 @@ if (!root) throw new Error('index.html has no #root element.');
 void loadFirstPage(window.location.pathname).then(() =>
   createRoot(root).render(
     <StrictMode>
-      <SessionProvider>
-        <BrowserRouter>
-          <AppRoutes />
-        </BrowserRouter>
-      </SessionProvider>
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </StrictMode>,
   ),
 );

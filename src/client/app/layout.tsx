@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { checkSession } from '../lib/session';
 import { Banner } from './banner';
 import { Footer } from './footer';
 import { Header } from './header';
@@ -10,6 +11,11 @@ export function Layout() {
   const main = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
   const firstPath = useRef(pathname);
+
+  // On start the app asks the server who is signed in; until it answers, the stored hint stands in.
+  useEffect(() => {
+    void checkSession();
+  }, []);
 
   // After an in-app navigation, keyboard and screen-reader users start again at the new page's content
   // rather than at a button that no longer exists.

@@ -2,10 +2,9 @@ import { type FormEvent, useState } from 'react';
 import { notices } from '../../../shared/errors';
 import { Alert } from '../../components/alert';
 import { ApiError, call } from '../../lib/api';
-import { useSession } from '../../lib/session';
+import { signedOut } from '../../lib/session';
 
 export function DeleteAccountForm() {
-  const { signedOut } = useSession();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 

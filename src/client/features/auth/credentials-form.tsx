@@ -5,8 +5,7 @@ import { credentialsSchema, limits } from '../../../shared/validation';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
 import { ApiError, call } from '../../lib/api';
-import { endServerSession } from '../../lib/log-out';
-import { useSession } from '../../lib/session';
+import { endSession, signedIn } from '../../lib/session';
 import { useForm } from '../../lib/use-form';
 
 export type AuthMode = 'signup' | 'login';
@@ -24,7 +23,6 @@ const passwordHint = `${limits.passwordMin} to ${limits.passwordMax} characters.
 export function CredentialsForm({ mode }: { mode: AuthMode }) {
   const titleId = useId();
   const navigate = useNavigate();
-  const { signedIn, signedOut } = useSession();
   const form = useForm(credentialsSchema, { email: '', password: '' });
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -40,8 +38,7 @@ export function CredentialsForm({ mode }: { mode: AuthMode }) {
       navigate(pages.home.path);
     } catch (error) {
       // A failed sign-in leaves nobody signed in, here or on the server.
-      signedOut();
-      await endServerSession();
+      await endSession();
       setFailure(error instanceof ApiError ? error.message : 'Something went wrong. Please try again.');
       setBusy(false);
     }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { type CartEvent, type CartEventType, type CartItem, cartEventSchemas, endpoints } from '../../../shared/api';
 import { call } from '../../lib/api';
-import { useSession } from '../../lib/session';
+import { signedOut } from '../../lib/session';
 
 const firstRetryMs = 1000;
 const maxRetryMs = 30_000;
@@ -29,7 +29,6 @@ function parseCartEvent(type: CartEventType, data: unknown): CartEvent | undefin
  * first snapshot arrives.
  */
 export function useLiveCart() {
-  const { signedOut } = useSession();
   const [items, setItems] = useState<CartItem[] | null>(null);
 
   useEffect(() => {
@@ -97,7 +96,7 @@ export function useLiveCart() {
 
     connect();
     return stop;
-  }, [signedOut]);
+  }, []);
 
   const removeLocally = useCallback((id: string) => setItems((current) => current && without(current, id)), []);
 
