@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { pages } from '../../../shared/pages';
-import { credentialsSchema, limits } from '../../../shared/validation';
+import { credentialsSchema, hints } from '../../../shared/validation';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
 import { ApiError, call } from '../../lib/api';
@@ -16,9 +16,6 @@ const copy = {
 } as const;
 
 const endpointOf = { signup: 'signUp', login: 'logIn' } as const;
-
-const emailHint = `At least ${limits.emailMin} characters, a proper e-mail address.`;
-const passwordHint = `${limits.passwordMin} to ${limits.passwordMax} characters.`;
 
 export function CredentialsForm({ mode }: { mode: AuthMode }) {
   const titleId = useId();
@@ -54,14 +51,14 @@ export function CredentialsForm({ mode }: { mode: AuthMode }) {
         label="E-mail"
         type="email"
         autoComplete={mode === 'signup' ? 'email' : 'username'}
-        hint={emailHint}
+        hint={hints.email}
         {...form.field('email')}
       />
       <Field
         label="Password"
         type="password"
         autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
-        hint={passwordHint}
+        hint={hints.password}
         {...form.field('password')}
       />
       <button type="submit" className="button" disabled={!form.isValid || busy}>

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { brand } from '../../../shared/brand';
+import { pages, pageTitle } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
 import { useSession } from '../../lib/session';
 import { type AuthMode, CredentialsForm } from './credentials-form';
@@ -9,8 +11,8 @@ export function SignupLoginPage() {
 
   return (
     <section className="page auth-page" aria-labelledby="auth-title">
-      <title>Sign up or log in · Piaffe</title>
-      <h1 id="auth-title">Welcome to Piaffe</h1>
+      <title>{pageTitle(pages.signupLogin.title)}</title>
+      <h1 id="auth-title">Welcome to {brand.title}</h1>
       {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
       <fieldset className="toggle">
         <legend className="visually-hidden">Choose a form</legend>

@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { catalogue, type Product } from '../../../shared/catalogue';
 import { notices } from '../../../shared/errors';
-import { pages } from '../../../shared/pages';
+import { pages, pageTitle } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
 import { call } from '../../lib/api';
 import { ProductCard } from './product-card';
@@ -28,7 +28,7 @@ export function HomePage() {
 
   return (
     <section className="page" aria-labelledby="home-title">
-      <title>Shop · Piaffe</title>
+      <title>{pageTitle(pages.home.title)}</title>
       <h1 id="home-title">Our collection</h1>
       {failed && <Alert kind="alert">{notices.addFailed}</Alert>}
       <div className="product-grid">
