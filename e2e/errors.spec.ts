@@ -55,3 +55,18 @@ test('no blocking dialog is ever opened', async ({ page }) => {
   await expect(page.getByRole('alert')).toBeVisible();
   expect(dialogs).toEqual([]);
 });
+
+test('a page whose code cannot be loaded says so, inside the shop, and the other pages still work', async ({
+  page,
+}) => {
+  await signUp(page);
+  // As after a deploy, when an open tab asks for a chunk of the build it started with.
+  await page.route('**/assets/cart-page-*.js', (route) => route.abort());
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('link', { name: 'view cart' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Something went wrong' })).toBeVisible();
+  await expect(page.getByText('This page could not be shown. Please reload the page to try again.')).toBeVisible();
+  await expect(page.getByRole('contentinfo')).toBeVisible();
+  await nav.getByRole('link', { name: 'view items' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Our collection' })).toBeVisible();
+});

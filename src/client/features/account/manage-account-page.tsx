@@ -6,7 +6,7 @@ import { useSession } from '../../lib/session';
 import { ChangeForm } from './change-form';
 import { DeleteAccountForm } from './delete-account-form';
 
-export function ManageAccountPage() {
+export default function ManageAccountPage() {
   const { user } = useSession();
   return (
     <section className="page account-page" aria-labelledby="account-title">

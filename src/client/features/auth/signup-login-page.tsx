@@ -5,7 +5,7 @@ import { Alert } from '../../components/alert';
 import { useSession } from '../../lib/session';
 import { type AuthMode, CredentialsForm } from './credentials-form';
 
-export function SignupLoginPage() {
+export default function SignupLoginPage() {
   const [mode, setMode] = useState<AuthMode>('signup');
   const { notice } = useSession();
 

@@ -8,7 +8,7 @@ import { ApiError, call } from '../../lib/api';
 import { CartTable } from './cart-table';
 import { useLiveCart } from './use-live-cart';
 
-export function CartPage() {
+export default function CartPage() {
   const { items, removeLocally } = useLiveCart();
   const [failed, setFailed] = useState(false);
 

@@ -14,7 +14,7 @@ async function addFailedNotice(): Promise<string> {
   return (await import('../../../shared/errors')).notices.addFailed;
 }
 
-export function HomePage() {
+export default function HomePage() {
   const navigate = useNavigate();
   // A double click must not add two rows.
   const adding = useRef(false);
