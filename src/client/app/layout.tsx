@@ -10,7 +10,8 @@ export function Layout() {
   const { pathname } = useLocation();
   const shownPath = useRef(pathname);
 
-  // On start the app asks the server who is signed in; until it answers, the stored hint stands in.
+  // On start the app asks the server who is signed in. A guarded page without a stored hint has asked already (its
+  // guard waits for the answer); otherwise the question waits until the first page is on screen.
   useEffect(() => {
     void checkSession();
   }, []);

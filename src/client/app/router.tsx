@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, type DataRouter, type LoaderFunction, type RouteObject, redirect } from 'react-router';
 import { type PageName, pages, startPage } from '../../shared/pages';
 import { NotFound } from '../components/not-found';
-import { currentUser, subscribeToSession } from '../lib/session';
+import { checkSession, currentUser, subscribeToSession } from '../lib/session';
 import { Layout } from './layout';
 import { pageModuleFile } from './page-module';
 import { RouteError } from './route-error';
@@ -19,10 +19,12 @@ function pageModule(name: PageName): () => Promise<{ default: ComponentType }> {
 }
 
 /**
- * The guard of a page for signed-in riders: with a stored hint the page renders at once (the server's check
- * runs meanwhile and signs out on a 401, which runs the guards again); without one it goes to signup-login.
+ * The guard of a page for signed-in riders. With a stored hint the page renders at once (the server's check
+ * runs meanwhile and signs out on a 401, which runs the guards again); without one it waits for the server's
+ * answer, so a rider whose session cookie is valid reaches the page asked for.
  */
-const requireSession: LoaderFunction = () => {
+const requireSession: LoaderFunction = async () => {
+  if (!currentUser()) await checkSession();
   if (!currentUser()) throw redirect(pages.signupLogin.path);
   return null;
 };
