@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { checkSession } from '../lib/session';
 import { Banner } from './banner';
@@ -17,8 +17,9 @@ export function Layout() {
   }, []);
 
   // After an in-app navigation, keyboard and screen-reader users start again at the new page's content
-  // rather than at a button that no longer exists.
-  useEffect(() => {
+  // rather than at a button that no longer exists. A layout effect, so that focus moves in the same commit
+  // as the page: nobody (a person or a test) sees the new page with focus still elsewhere.
+  useLayoutEffect(() => {
     if (pathname === shownPath.current) return;
     shownPath.current = pathname;
     main.current?.focus({ preventScroll: true });
