@@ -1,33 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
-
-/**
- * React Router's published build keeps components it does not use (NavLink, Form, HistoryRouter...): their
- * `X.displayName = "..."` assignments and un-annotated `React.forwardRef(...)` calls count as side effects,
- * so tree-shaking must keep them. Without both, about 2 KB gzip less on every first load. Only display names
- * for React DevTools are lost.
- */
-function treeShakeReactRouter(): Plugin {
-  return {
-    name: 'piaffe:tree-shake-react-router',
-    apply: 'build',
-    transform: {
-      filter: { id: /[\\/]node_modules[\\/]react-router[\\/]dist[\\/]/ },
-      handler(code) {
-        return code
-          .replace(/^[\w$]+\.displayName = "[^"]*";$/gm, '')
-          .replace(/= (React\d*\.(?:forwardRef|createContext|memo)\()/g, '= /* @__PURE__ */ $1');
-      },
-    },
-  };
-}
+import { defineConfig } from 'vite';
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), treeShakeReactRouter()],
+  plugins: [react()],
   resolve: {
-    // React Router's package exports always point at its development build, with its warnings
-    // (remix-run/react-router#14102); the production build sits beside it.
+    // A resolution choice, not a patch: React Router's package exports have no production condition, so every
+    // bundler resolves `react-router` to its development build (dist/development, with ENABLE_DEV_WARNINGS on;
+    // remix-run/react-router#14102). Its published production build sits beside it, identical but for that flag.
     alias:
       command === 'build'
         ? [

@@ -4,12 +4,19 @@ import { addToCart, expect, signUp, test } from './support';
 
 interface Screen {
   name: string;
-  /** Leaves the page on the screen, signed in when it needs to be. */
+  /** Leaves the page on the screen, whole, signed in when it needs to be. */
   open(page: Page): Promise<void>;
 }
 
 const screens: Screen[] = [
-  { name: 'signup-login', open: (page) => page.goto('/signup-login').then(() => undefined) },
+  {
+    name: 'signup-login',
+    open: async (page) => {
+      await page.goto('/signup-login');
+      // The load event can come before the app has drawn the page (it waits for the page's own chunk).
+      await expect(page.getByRole('form', { name: 'Sign up' })).toBeVisible();
+    },
+  },
   {
     name: 'home',
     open: async (page) => {

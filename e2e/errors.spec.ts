@@ -16,6 +16,18 @@ test('a failed add shows exactly "Error adding document." and stays home', async
   await expect(page).toHaveURL(/\/home$/);
 });
 
+test('an answer that does not match the contract is a failed add, not a cart row', async ({ page }) => {
+  await signUp(page);
+  await page.route('**/api/cart', (route) =>
+    route.request().method() === 'POST'
+      ? route.fulfill({ status: 201, contentType: 'application/json', body: '{"item":{"id":42}}' })
+      : route.continue(),
+  );
+  await page.getByRole('button', { name: 'Add to cart: Anky Bridle' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Error adding document.');
+  await expect(page).toHaveURL(/\/home$/);
+});
+
 test('a failed delete shows exactly "Error deleting document" and keeps the row', async ({ page }) => {
   await signUp(page);
   await addToCart(page, 'Fellmore Bridle');
@@ -41,4 +53,19 @@ test('no blocking dialog is ever opened', async ({ page }) => {
   await form.getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByRole('alert')).toBeVisible();
   expect(dialogs).toEqual([]);
+});
+
+test('a page whose code cannot be loaded says so, inside the shop, and the other pages still work', async ({
+  page,
+}) => {
+  await signUp(page);
+  // As after a deploy, when an open tab asks for a chunk of the build it started with.
+  await page.route('**/assets/cart-page-*.js', (route) => route.abort());
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('link', { name: 'view cart' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Something went wrong' })).toBeVisible();
+  await expect(page.getByText('This page could not be shown. Please reload the page to try again.')).toBeVisible();
+  await expect(page.getByRole('contentinfo')).toBeVisible();
+  await nav.getByRole('link', { name: 'view items' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Our collection' })).toBeVisible();
 });

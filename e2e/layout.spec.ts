@@ -54,6 +54,36 @@ for (const width of [375, 1280]) {
   });
 }
 
+test('each page appears whole on first load, never as the frame with an empty main area first', async ({ page }) => {
+  await signUp(page);
+  // A slow network: each page's chunk comes in well after the app's own code.
+  await page.route('**/assets/*-page-*.js', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await route.continue();
+  });
+  // Records whether <main> had content each time the document changed, from the very first change on.
+  await page.addInitScript(() => {
+    const mainFilled: boolean[] = [];
+    Object.assign(window, { mainFilled });
+    new MutationObserver(() => {
+      const main = document.querySelector('main');
+      if (main) mainFilled.push(main.childElementCount > 0);
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const firstPaints = [
+    { path: '/home', heading: 'Our collection' },
+    { path: '/cart', heading: 'Your cart' },
+    { path: '/manage-account', heading: 'Your account' },
+    { path: '/signup-login', heading: 'Welcome to Piaffe' },
+    { path: '/nowhere', heading: 'Snap!' },
+  ];
+  for (const { path, heading } of firstPaints) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { mainFilled: boolean[] }).mainFilled[0])).toBe(true);
+  }
+});
+
 test('thumbnails keep their space before they load', async ({ page }) => {
   await signUp(page);
   await page.route('**/pictures/**', () => {}); // never answers

@@ -31,10 +31,33 @@ for (const path of ['/home', '/cart', '/manage-account']) {
   });
 }
 
-test('a stale hint without a session renders, then goes to signup-login and clears the hint', async ({ page }) => {
+// The header and the page must never disagree: the session the server confirms decides both.
+
+test('a session without a stored hint reaches the page asked for, with the logged-in header', async ({ page }) => {
+  await signUp(page);
+  // Cleared storage, or a second origin of the same shop: the session cookie is there, the hint is not.
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('/cart');
+  await expect(page.getByRole('heading', { level: 1, name: 'Your cart' })).toBeVisible();
+  await expect(page).toHaveURL(/\/cart$/);
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'view items' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Account' })).toBeVisible();
+  await expect(nav.getByRole('button', { name: 'Log out' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Log in' })).toHaveCount(0);
+});
+
+test('a stale hint without a session goes to signup-login, with the logged-out header, and clears the hint', async ({
+  page,
+}) => {
   await page.goto('/signup-login');
   await page.evaluate(() => localStorage.setItem('user', JSON.stringify({ uid: 'gone', email: 'gone@example.test' })));
   await page.goto('/cart');
   await expect(page).toHaveURL(/\/signup-login$/);
+  await expect(page.getByRole('form', { name: 'Sign up' })).toBeVisible();
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Log in' })).toBeVisible();
+  await expect(nav.getByRole('button', { name: 'Log out' })).toHaveCount(0);
+  await expect(nav.getByRole('link', { name: 'Account' })).toHaveCount(0);
   expect(await page.evaluate(() => localStorage.getItem('user'))).toBeNull();
 });

@@ -50,6 +50,15 @@ export const deleteButtons = (page: Page) => cartTable(page).getByRole('button',
 /** The Total row's amount; the row also holds the hidden No. cell, hence the second cell. */
 export const totalCell = (page: Page) => cartTable(page).getByRole('row', { name: /Total/ }).getByRole('cell').nth(1);
 
+/**
+ * Waits for the home page itself, as a rider does. The URL alone is not enough: the router changes it just
+ * before it shows the new page, so a step taken on the URL alone can still meet the previous page.
+ */
+export async function expectHomePage(page: Page): Promise<void> {
+  await expect(page).toHaveURL(/\/home$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Our collection' })).toBeVisible();
+}
+
 /** Signs a fresh rider up through the page and waits for the home page. */
 export async function signUp(page: Page, rider: Rider = newRider()): Promise<Rider> {
   await page.goto('/signup-login');
@@ -57,7 +66,7 @@ export async function signUp(page: Page, rider: Rider = newRider()): Promise<Rid
   await form.getByLabel('E-mail').fill(rider.email);
   await form.getByLabel('Password').fill(rider.password);
   await form.getByRole('button', { name: 'Sign up' }).click();
-  await expect(page).toHaveURL(/\/home$/);
+  await expectHomePage(page);
   return rider;
 }
 
@@ -68,7 +77,7 @@ export async function logIn(page: Page, rider: Rider): Promise<void> {
   await form.getByLabel('E-mail').fill(rider.email);
   await form.getByLabel('Password').fill(rider.password);
   await form.getByRole('button', { name: 'Log in' }).click();
-  await expect(page).toHaveURL(/\/home$/);
+  await expectHomePage(page);
 }
 
 /** Adds a product from the home page and waits for the cart page to show it. */

@@ -4,19 +4,11 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { pageModuleFile } from '../src/client/app/page-module';
+import { type PageName, pages } from '../src/shared/pages';
 
 /** Budgets in KB (1 KB = 1000 bytes, as Vite reports sizes) of gzipped JavaScript on a route's first load. */
-export const budgetsKb: Readonly<Record<string, number>> = { '/home': 90 };
-
-/** Each page route and the module its lazy route imports (src/client/app/router.tsx). */
-export const routeModules = {
-  '/home': 'src/client/features/catalog/home-page.tsx',
-  '/cart': 'src/client/features/cart/cart-page.tsx',
-  '/signup-login': 'src/client/features/auth/signup-login-page.tsx',
-  '/manage-account': 'src/client/features/account/manage-account-page.tsx',
-} as const;
-
-export type PageRoute = keyof typeof routeModules;
+export const budgetsKb: Readonly<Record<string, number>> = { [pages.home.path]: 105 };
 
 /** src/server/static-files.ts compresses files over 1 KB (default zlib level) and sends smaller ones as they are. */
 const serverGzipsOver = 1024;
@@ -24,13 +16,15 @@ const serverGzipsOver = 1024;
 interface ManifestChunk {
   file: string;
   isEntry?: boolean;
+  isDynamicEntry?: boolean;
   imports?: string[];
   css?: string[];
 }
 type Manifest = Record<string, ManifestChunk>;
 
 export interface RouteSize {
-  route: PageRoute;
+  /** The page's path, from src/shared/pages.ts. */
+  route: string;
   /** The JavaScript files, entry first. */
   files: string[];
   jsBytes: number;
@@ -45,10 +39,23 @@ function sentBytes(body: Buffer): number {
 /** A chunk and everything it imports statically, i.e. what the browser fetches before running it. */
 function withStaticImports(manifest: Manifest, key: string, into: Set<string>): void {
   const chunk = manifest[key];
-  if (!chunk) throw new Error(`The build manifest has no entry for ${key}; update routeModules in ${import.meta.url}.`);
+  if (!chunk) throw new Error(`The build manifest has no entry for ${key}.`);
   if (into.has(chunk.file)) return;
   into.add(chunk.file);
   for (const imported of chunk.imports ?? []) withStaticImports(manifest, imported, into);
+}
+
+/**
+ * The manifest key of a page's module, found by the naming convention the router also follows
+ * (src/client/app/page-module.ts): a lazily loaded module named after the page.
+ */
+function pageModuleKey(manifest: Manifest, name: PageName): string {
+  const file = `/${pageModuleFile(name)}`;
+  const found = Object.keys(manifest).filter((key) => key.endsWith(file) && manifest[key]?.isDynamicEntry);
+  if (found.length !== 1 || !found[0]) {
+    throw new Error(`The build has ${found.length} lazily loaded modules named *${file} for the page ${name}.`);
+  }
+  return found[0];
 }
 
 /** What index.html asks for itself: its module scripts and modulepreload links. */
@@ -66,17 +73,17 @@ export function routeSizes(distDir = 'dist'): RouteSize[] {
   if (!entryKey) throw new Error('The build manifest has no entry chunk.');
   const bytes = (file: string) => readFileSync(join(dist, file));
 
-  return (Object.keys(routeModules) as PageRoute[]).map((route) => {
+  return (Object.keys(pages) as PageName[]).map((name) => {
     const files = new Set<string>();
     for (const file of htmlScripts(html)) files.add(file);
     withStaticImports(manifest, entryKey, files);
-    withStaticImports(manifest, routeModules[route], files);
+    withStaticImports(manifest, pageModuleKey(manifest, name), files);
     const css = new Set<string>();
     for (const key of Object.keys(manifest)) {
       if ([...files].includes(manifest[key]?.file ?? '')) for (const file of manifest[key]?.css ?? []) css.add(file);
     }
     return {
-      route,
+      route: pages[name].path,
       files: [...files],
       jsBytes: [...files].reduce((sum, file) => sum + bytes(file).length, 0),
       jsGzipBytes: [...files].reduce((sum, file) => sum + sentBytes(bytes(file)), 0),

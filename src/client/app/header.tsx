@@ -1,8 +1,7 @@
 import { Link, useLocation, useNavigate } from 'react-router';
 import { brand } from '../../shared/brand';
 import { pages } from '../../shared/pages';
-import { endServerSession } from '../lib/log-out';
-import { useSession } from '../lib/session';
+import { endSession, useSession } from '../lib/session';
 
 function pageLink(pathname: string) {
   return pathname === pages.home.path || pathname === pages.manageAccount.path
@@ -11,13 +10,12 @@ function pageLink(pathname: string) {
 }
 
 export function Header() {
-  const { user, signedOut } = useSession();
+  const { user } = useSession();
   const { pathname } = useLocation();
   const navigate = useNavigate();
 
   async function logOut() {
-    await endServerSession();
-    signedOut();
+    await endSession();
     navigate(pages.signupLogin.path);
   }
 

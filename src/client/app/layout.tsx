@@ -1,26 +1,32 @@
-import { Suspense, useEffect, useRef } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { checkSession } from '../lib/session';
 import { Banner } from './banner';
 import { Footer } from './footer';
 import { Header } from './header';
-import { RouteErrorBoundary } from './route-error';
-import { ScrollRestoration } from './scroll-restoration';
 
 export function Layout() {
   const main = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
-  const firstPath = useRef(pathname);
+  const shownPath = useRef(pathname);
+
+  // On start the app asks the server who is signed in. A guarded page without a stored hint has asked already (its
+  // guard waits for the answer); otherwise the question waits until the first page is on screen.
+  useEffect(() => {
+    void checkSession();
+  }, []);
 
   // After an in-app navigation, keyboard and screen-reader users start again at the new page's content
-  // rather than at a button that no longer exists.
-  useEffect(() => {
-    if (pathname === firstPath.current) return;
-    firstPath.current = '';
+  // rather than at a button that no longer exists. A layout effect, so that focus moves in the same commit
+  // as the page: nobody (a person or a test) sees the new page with focus still elsewhere.
+  useLayoutEffect(() => {
+    if (pathname === shownPath.current) return;
+    shownPath.current = pathname;
     main.current?.focus({ preventScroll: true });
   }, [pathname]);
 
-  // Navigations are transitions (BrowserRouter), so the old page stays until the next page's chunk is in;
-  // the first page's chunk is in before the first render (main.tsx). The fallback is for anything else.
+  // The router shows a page only once its module and its guard are done: the old page stays until the new one is
+  // ready.
   return (
     <>
       <a className="skip-link" href="#main">
@@ -29,11 +35,7 @@ export function Layout() {
       <Header />
       <Banner />
       <main id="main" ref={main} tabIndex={-1}>
-        <RouteErrorBoundary pathname={pathname}>
-          <Suspense fallback={null}>
-            <Outlet />
-          </Suspense>
-        </RouteErrorBoundary>
+        <Outlet />
       </main>
       <Footer />
       <ScrollRestoration />

@@ -1,87 +1,72 @@
-import { type ComponentType, use } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
-import { pages as pageTable } from '../../shared/pages';
+import type { ComponentType } from 'react';
+import { createBrowserRouter, type DataRouter, type LoaderFunction, type RouteObject, redirect } from 'react-router';
+import { type PageName, pages, startPage } from '../../shared/pages';
 import { NotFound } from '../components/not-found';
-import { readHint } from '../lib/session-hint';
+import { checkSession, currentUser, subscribeToSession } from '../lib/session';
 import { Layout } from './layout';
-import { RequireSession } from './require-session';
+import { pageModuleFile } from './page-module';
+import { RouteError } from './route-error';
 
-/** A page in its own chunk, loaded on first use. */
-interface PageChunk {
-  component?: ComponentType;
-  /** Starts loading the chunk (once); resolves when it is in. */
-  load(): Promise<unknown>;
-}
+// Each page module becomes a chunk of its own, loaded when its page is first visited.
+const pageModules = import.meta.glob<{ default: ComponentType }>('../features/*/*-page.tsx');
 
-function pageChunk(importPage: () => Promise<ComponentType>): PageChunk {
-  let loading: Promise<unknown> | undefined;
-  const chunk: PageChunk = {
-    load: () => {
-      loading ??= importPage().then((component) => {
-        chunk.component = component;
-      });
-      return loading;
-    },
-  };
-  return chunk;
+function pageModule(name: PageName): () => Promise<{ default: ComponentType }> {
+  const file = `/${pageModuleFile(name)}`;
+  const found = Object.keys(pageModules).filter((path) => path.endsWith(file));
+  const load = found.length === 1 && found[0] ? pageModules[found[0]] : undefined;
+  if (!load) throw new Error(`The page ${name} needs exactly one module src/client/features/*${file}.`);
+  return load;
 }
 
 /**
- * Unlike React.lazy, which suspends once even when its chunk is already in, a loaded page renders at once: the
- * first page (loaded before the first render, main.tsx) appears whole in one paint, never as a shell with an
- * empty main area first.
+ * The guard of a page for signed-in riders. With a stored hint the page renders at once (the server's check
+ * runs meanwhile and signs out on a 401, which runs the guards again); without one it waits for the server's
+ * answer, so a rider whose session cookie is valid reaches the page asked for.
  */
-function Page({ chunk }: { chunk: PageChunk }) {
-  if (!chunk.component) use(chunk.load());
-  const Component = chunk.component as ComponentType;
-  return <Component />;
-}
-
-// React Router's declarative mode: the data router (createBrowserRouter) would add about 17 KB gzip to every
-// first load, for loaders, actions and fetchers we do not use.
-const pages: Record<string, PageChunk> = {
-  [pageTable.signupLogin.path]: pageChunk(
-    async () => (await import('../features/auth/signup-login-page')).SignupLoginPage,
-  ),
-  [pageTable.home.path]: pageChunk(async () => (await import('../features/catalog/home-page')).HomePage),
-  [pageTable.cart.path]: pageChunk(async () => (await import('../features/cart/cart-page')).CartPage),
-  [pageTable.manageAccount.path]: pageChunk(
-    async () => (await import('../features/account/manage-account-page')).ManageAccountPage,
-  ),
+const requireSession: LoaderFunction = async () => {
+  if (!currentUser()) await checkSession();
+  if (!currentUser()) throw redirect(pages.signupLogin.path);
+  return null;
 };
-const guardedPaths = new Set<string>([pageTable.home.path, pageTable.cart.path, pageTable.manageAccount.path]);
 
-function chunkOf(path: string): PageChunk {
-  const chunk = pages[path];
-  if (!chunk) throw new Error(`No page for ${path}.`);
-  return chunk;
+/** The routes, built from the table of pages (src/shared/pages.ts): its paths, and its access rules. */
+function pageRoutes(): RouteObject[] {
+  return (Object.keys(pages) as PageName[]).map((name) => {
+    const page = pages[name];
+    const load = pageModule(name);
+    return {
+      path: page.path,
+      ...(page.access === 'session' ? { loader: requireSession } : {}),
+      lazy: async () => ({ Component: (await load()).default }),
+    };
+  });
 }
 
-/**
- * Loads the chunk of the page this visit starts on (signup-login when a guarded page will send the visitor
- * there), so that the first render shows it whole. Never fails: a failed chunk is shown by the error boundary.
- */
-export function loadFirstPage(pathname: string): Promise<void> {
-  const first = guardedPaths.has(pathname) && !readHint() ? pages[pageTable.signupLogin.path] : pages[pathname];
-  return (first?.load() ?? Promise.resolve()).then(
-    () => {},
-    () => {},
-  );
+export function createAppRouter(): DataRouter {
+  const router = createBrowserRouter([
+    {
+      Component: Layout,
+      // Until the first page's module is in and its guard has run, nothing at all: then the frame and the page
+      // appear together, in one paint, never the frame with an empty main area first.
+      HydrateFallback: () => null,
+      children: [
+        {
+          // Inside the layout, so that a page that cannot load keeps the header, the banner and the footer.
+          ErrorBoundary: RouteError,
+          children: [
+            { index: true, loader: () => redirect(startPage.path) },
+            ...pageRoutes(),
+            { path: '*', Component: NotFound },
+          ],
+        },
+      ],
+    },
+  ]);
+  // A sign-out from anywhere (log-out, a 401, the live cart's signed-out event) runs the guards again: a guarded
+  // page goes to signup-login as the header changes.
+  subscribeToSession(() => {
+    if (!currentUser()) void router.revalidate();
+  });
+  return router;
 }
 
-export function AppRoutes() {
-  return (
-    <Routes>
-      <Route element={<Layout />}>
-        <Route index element={<Navigate to={pageTable.home.path} replace />} />
-        <Route path={pageTable.signupLogin.path} element={<Page chunk={chunkOf(pageTable.signupLogin.path)} />} />
-        <Route element={<RequireSession />}>
-          <Route path={pageTable.home.path} element={<Page chunk={chunkOf(pageTable.home.path)} />} />
-          <Route path={pageTable.cart.path} element={<Page chunk={chunkOf(pageTable.cart.path)} />} />
-          <Route path={pageTable.manageAccount.path} element={<Page chunk={chunkOf(pageTable.manageAccount.path)} />} />
-        </Route>
-        <Route path="*" element={<NotFound />} />
-      </Route>
-    </Routes>
-  );
-}

@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
-import { pages } from '../../shared/pages';
+import { notFoundTitle, pages, pageTitle } from '../../shared/pages';
 
 export function NotFound() {
   return (
     <section className="page not-found" aria-labelledby="not-found-title">
-      <title>Page not found · Piaffe</title>
+      <title>{pageTitle(notFoundTitle)}</title>
       <h1 id="not-found-title">Snap!</h1>
       <p className="not-found-code">404 – Page Not Found</p>
       <p>Sorry. An error has occurred, and the requested page cannot be found.</p>

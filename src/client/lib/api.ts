@@ -1,4 +1,4 @@
-import type { ErrorBody } from '../../shared/errors';
+import type { BodyOf, Endpoint, EndpointName, endpoints, ReplyOf } from '../../shared/api';
 
 /** A failed API call: the server's stable code and human message, or a network failure (status 0). */
 export class ApiError extends Error {
@@ -16,37 +16,86 @@ export class ApiError extends Error {
 type UnauthenticatedListener = (requestStartedAt: number) => void;
 const unauthenticatedListeners = new Set<UnauthenticatedListener>();
 
-/** Every 401 means the server no longer knows this browser; the session layer listens and signs out. */
+/** Every 401 means the server no longer knows this browser; the session store listens and signs out. */
 export function onUnauthenticated(listener: UnauthenticatedListener): () => void {
   unauthenticatedListeners.add(listener);
   return () => unauthenticatedListeners.delete(listener);
 }
 
+/**
+ * The contract (src/shared/api.ts) and the error texts (src/shared/errors.ts) bring zod and the shared schemas,
+ * about 24 KB gzip. They load with the first call rather than with the app, so a page that paints without asking
+ * the server anything (/home with a stored hint) paints without them; later calls find them already loaded.
+ */
+async function loadContract() {
+  const [api, errors] = await Promise.all([import('../../shared/api'), import('../../shared/errors')]);
+  return { endpoints: api.endpoints, endpointPath: api.endpointPath, errorCatalogue: errors.errorCatalogue };
+}
+type Contract = Awaited<ReturnType<typeof loadContract>>;
+
 const networkError = () =>
   new ApiError(0, 'network/unavailable', 'The shop could not be reached. Check your connection and try again.');
 
-function isErrorBody(value: unknown): value is ErrorBody {
+/**
+ * A reply that does not match the contract, e.g. from a server of another version after a deploy. Nothing in it
+ * can be trusted, so it is a failure like a server error, never a value cast to the expected type.
+ */
+const unexpectedReply = (contract: Contract, status: number) =>
+  new ApiError(status, 'reply/unexpected', contract.errorCatalogue['server/internal'].message);
+
+function isErrorBody(value: unknown): value is { code: string; message: string } {
   return (
     typeof value === 'object' &&
     value !== null &&
-    typeof (value as ErrorBody).code === 'string' &&
-    typeof (value as ErrorBody).message === 'string'
+    typeof (value as { code: unknown }).code === 'string' &&
+    typeof (value as { message: unknown }).message === 'string'
   );
 }
 
-async function toApiError(response: Response): Promise<ApiError> {
+async function toApiError(contract: Contract, response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
   if (isErrorBody(body)) return new ApiError(response.status, body.code, body.message);
-  return new ApiError(response.status, 'server/internal', 'Something went wrong on our side.');
+  return new ApiError(response.status, 'server/internal', contract.errorCatalogue['server/internal'].message);
 }
 
-/** The one way the client talks to the server: JSON in, JSON out, errors thrown as ApiError. */
-export async function request<T = void>(method: string, path: string, body?: unknown): Promise<T> {
+/** The names of a path's `:name` segments, e.g. `'id'` for `/api/cart/:id`. */
+type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParams<Rest>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+type ParamsOf<N extends EndpointName> = PathParams<(typeof endpoints)[N]['path']>;
+
+/** What a call needs: the body when the endpoint takes one, the path's parameters when it has any. */
+export type CallOptions<N extends EndpointName> = (BodyOf<N> extends undefined
+  ? { body?: never }
+  : { body: BodyOf<N> }) &
+  ([ParamsOf<N>] extends [never] ? { params?: never } : { params: Record<ParamsOf<N>, string> });
+
+/** The options argument may be left out only when the endpoint needs neither a body nor parameters. */
+type CallArguments<N extends EndpointName> =
+  Record<string, never> extends CallOptions<N> ? [options?: CallOptions<N>] : [options: CallOptions<N>];
+
+/**
+ * The one way the client talks to the server: an endpoint of src/shared/api.ts by name, its body typed and
+ * sent as JSON, its reply checked against the endpoint's schema. Failures are thrown as ApiError; a 401 also
+ * tells the session store (onUnauthenticated).
+ */
+export async function call<N extends EndpointName>(name: N, ...[options]: CallArguments<N>): Promise<ReplyOf<N>> {
+  let contract: Contract;
+  try {
+    contract = await loadContract();
+  } catch {
+    // A module that cannot be fetched means the shop is out of reach, as when the request cannot be sent.
+    throw networkError();
+  }
+  const endpoint: Endpoint = contract.endpoints[name];
+  const body = options?.body;
   const startedAt = performance.now();
   let response: Response;
   try {
-    response = await fetch(path, {
-      method,
+    response = await fetch(contract.endpointPath(endpoint.path, options?.params), {
+      method: endpoint.method,
       credentials: 'same-origin',
       headers:
         body === undefined
@@ -58,16 +107,22 @@ export async function request<T = void>(method: string, path: string, body?: unk
     throw networkError();
   }
   if (!response.ok) {
-    const error = await toApiError(response);
+    const error = await toApiError(contract, response);
     if (response.status === 401) {
       for (const listener of unauthenticatedListeners) listener(startedAt);
     }
     throw error;
   }
-  if (response.status === 204) return undefined as T;
+  if (!endpoint.reply) return undefined as ReplyOf<N>;
+  let json: unknown;
   try {
-    return (await response.json()) as T;
+    json = await response.json();
   } catch {
+    // A body cut off on the way (or no body at all) is a failed transfer, as when the shop cannot be reached.
     throw networkError();
   }
+  const reply = endpoint.reply.safeParse(json);
+  if (!reply.success) throw unexpectedReply(contract, response.status);
+  // The endpoint's own schema has checked it; TypeScript cannot follow `endpoints[name]` back to N.
+  return reply.data as ReplyOf<N>;
 }

@@ -1,5 +1,7 @@
-import { createContext, useContext } from 'react';
+import { useSyncExternalStore } from 'react';
 import type { SessionUser } from '../../shared/api';
+import { call, onUnauthenticated } from './api';
+import { clearHint, readHint, writeHint } from './session-hint';
 
 /** A message carried to the signup-login page: a success notice (status) or a failure (alert). */
 export interface Notice {
@@ -7,19 +9,83 @@ export interface Notice {
   text: string;
 }
 
-export interface Session {
+export interface SessionState {
+  /** Who is signed in: first from the stored hint, then as the server says. */
   user: SessionUser | null;
   /** What the signup-login page should tell the user after a sign-out. */
   notice: Notice | null;
-  signedIn(user: SessionUser): void;
-  /** Forgets the user in this browser; guarded pages then go to signup-login. */
-  signedOut(notice?: Notice): void;
 }
 
-export const SessionContext = createContext<Session | null>(null);
+// The store lives outside React, so that the router's guards (loaders) and the components read one state.
+let state: SessionState = { user: readHint(), notice: null };
+const listeners = new Set<() => void>();
+// A 401 from a request that began before the latest sign-in is old news, not a sign-out.
+let lastSignIn = Number.NEGATIVE_INFINITY;
+// Likewise the start-up check must not undo a sign-in or sign-out that happened while it was under way.
+let lastChange = Number.NEGATIVE_INFINITY;
+let serverCheck: Promise<void> | undefined;
 
-export function useSession(): Session {
-  const session = useContext(SessionContext);
-  if (!session) throw new Error('useSession must be used inside the SessionProvider.');
-  return session;
+function update(next: SessionState): void {
+  state = next;
+  for (const listener of listeners) listener();
+}
+
+export function currentUser(): SessionUser | null {
+  return state.user;
+}
+
+/** Calls `listener` after every change of the session state; returns the unsubscribe function. */
+export function subscribeToSession(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useSession(): SessionState {
+  return useSyncExternalStore(subscribeToSession, () => state);
+}
+
+/** The server has said yes to a sign-up or log-in. */
+export function signedIn(user: SessionUser): void {
+  lastSignIn = performance.now();
+  lastChange = lastSignIn;
+  writeHint(user);
+  update({ user, notice: null });
+}
+
+/** Forgets the user in this browser; the guards then send guarded pages to signup-login. */
+export function signedOut(notice?: Notice): void {
+  lastChange = performance.now();
+  clearHint();
+  update({ user: null, notice: notice ?? null });
+}
+
+/**
+ * Ends the session: on the server first, then in this browser, with an optional notice for signup-login. A
+ * failed log-out call still forgets the user here: nobody stays signed in because the server was unreachable.
+ */
+export async function endSession(notice?: Notice): Promise<void> {
+  await call('logOut').catch(() => {});
+  signedOut(notice);
+}
+
+onUnauthenticated((startedAt) => {
+  if (startedAt >= lastSignIn) signedOut();
+});
+
+/**
+ * Asks the server who is signed in, once per page load; every caller shares that one answer. Settles when the
+ * answer is in: a session makes it the user, a 401 signs out (through onUnauthenticated), and any other
+ * failure (server restarting, offline) keeps the hint.
+ */
+export function checkSession(): Promise<void> {
+  serverCheck ??= (async () => {
+    const startedAt = performance.now();
+    try {
+      const { user } = await call('session');
+      if (startedAt < lastChange) return;
+      writeHint(user);
+      update({ ...state, user });
+    } catch {}
+  })();
+  return serverCheck;
 }

@@ -2,8 +2,7 @@ import { type FormEvent, useId, useState } from 'react';
 import type { z } from 'zod';
 import { Field } from '../../components/field';
 import { ApiError } from '../../lib/api';
-import { endServerSession } from '../../lib/log-out';
-import { useSession } from '../../lib/session';
+import { endSession, useSession } from '../../lib/session';
 import { useForm } from '../../lib/use-form';
 
 interface ChangeFormProps {
@@ -22,7 +21,7 @@ interface ChangeFormProps {
 /** One setting to change; afterwards the user is logged out, whether the change worked or not. */
 export function ChangeForm(props: ChangeFormProps) {
   const titleId = useId();
-  const { user, signedOut } = useSession();
+  const { user } = useSession();
   const form = useForm(props.schema, { [props.field]: '' } as Record<'email' | 'password', string>);
   const [busy, setBusy] = useState(false);
 
@@ -36,8 +35,7 @@ export function ChangeForm(props: ChangeFormProps) {
     } catch (error) {
       failure = error instanceof ApiError ? error.message : 'Something went wrong. Please try again.';
     }
-    await endServerSession();
-    signedOut(failure ? { kind: 'alert', text: failure } : { kind: 'status', text: props.successNotice });
+    await endSession(failure ? { kind: 'alert', text: failure } : { kind: 'status', text: props.successNotice });
   }
 
   return (

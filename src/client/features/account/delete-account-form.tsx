@@ -1,12 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { notices } from '../../../shared/errors';
 import { Alert } from '../../components/alert';
-import { ApiError } from '../../lib/api';
-import { useSession } from '../../lib/session';
-import { deleteAccount } from './account-api';
+import { ApiError, call } from '../../lib/api';
+import { signedOut } from '../../lib/session';
 
 export function DeleteAccountForm() {
-  const { signedOut } = useSession();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 
@@ -16,7 +14,7 @@ export function DeleteAccountForm() {
     setBusy(true);
     setFailure(null);
     try {
-      await deleteAccount();
+      await call('deleteAccount');
       signedOut({ kind: 'status', text: notices.accountDeleted });
     } catch (error) {
       if (error instanceof ApiError && error.code === 'auth/requires-recent-login') {

@@ -1,15 +1,16 @@
 import { notices } from '../../../shared/errors';
-import { limits, newEmailSchema, newPasswordSchema } from '../../../shared/validation';
+import { pages, pageTitle } from '../../../shared/pages';
+import { hints, newEmailSchema, newPasswordSchema } from '../../../shared/validation';
+import { call } from '../../lib/api';
 import { useSession } from '../../lib/session';
-import { changeEmail, changePassword } from './account-api';
 import { ChangeForm } from './change-form';
 import { DeleteAccountForm } from './delete-account-form';
 
-export function ManageAccountPage() {
+export default function ManageAccountPage() {
   const { user } = useSession();
   return (
     <section className="page account-page" aria-labelledby="account-title">
-      <title>Your account · Piaffe</title>
+      <title>{pageTitle(pages.manageAccount.title)}</title>
       <h1 id="account-title">Your account</h1>
       {user && <p>You are logged in as {user.email}.</p>}
       <p>Changing your e-mail or password logs you out afterwards; then log in again with your new details.</p>
@@ -20,11 +21,11 @@ export function ManageAccountPage() {
           label="New e-mail"
           type="email"
           autoComplete="email"
-          hint={`At least ${limits.emailMin} characters, a proper e-mail address.`}
+          hint={hints.email}
           schema={newEmailSchema}
           submit="Change e-mail"
           successNotice={notices.emailChanged}
-          save={changeEmail}
+          save={(email) => call('changeEmail', { body: { email } })}
         />
         <ChangeForm
           title="Change password"
@@ -32,11 +33,11 @@ export function ManageAccountPage() {
           label="New password"
           type="password"
           autoComplete="new-password"
-          hint={`${limits.passwordMin} to ${limits.passwordMax} characters.`}
+          hint={hints.password}
           schema={newPasswordSchema}
           submit="Change password"
           successNotice={notices.passwordChanged}
-          save={changePassword}
+          save={(password) => call('changePassword', { body: { password } })}
         />
         <DeleteAccountForm />
       </div>

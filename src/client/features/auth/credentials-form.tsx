@@ -1,27 +1,25 @@
 import { type FormEvent, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { pages } from '../../../shared/pages';
-import { credentialsSchema, limits } from '../../../shared/validation';
+import { credentialsSchema, hints } from '../../../shared/validation';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
-import { ApiError } from '../../lib/api';
-import { endServerSession } from '../../lib/log-out';
-import { useSession } from '../../lib/session';
+import { ApiError, call } from '../../lib/api';
+import { endSession, signedIn } from '../../lib/session';
 import { useForm } from '../../lib/use-form';
-import { type AuthMode, authenticate } from './auth-api';
+
+export type AuthMode = 'signup' | 'login';
 
 const copy = {
   signup: { title: 'Sign up', intro: 'New here? Create an account to fill your cart.', submit: 'Sign up' },
   login: { title: 'Log in', intro: 'Welcome back. Log in to see your cart.', submit: 'Log in' },
 } as const;
 
-const emailHint = `At least ${limits.emailMin} characters, a proper e-mail address.`;
-const passwordHint = `${limits.passwordMin} to ${limits.passwordMax} characters.`;
+const endpointOf = { signup: 'signUp', login: 'logIn' } as const;
 
 export function CredentialsForm({ mode }: { mode: AuthMode }) {
   const titleId = useId();
   const navigate = useNavigate();
-  const { signedIn, signedOut } = useSession();
   const form = useForm(credentialsSchema, { email: '', password: '' });
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -32,12 +30,12 @@ export function CredentialsForm({ mode }: { mode: AuthMode }) {
     setBusy(true);
     setFailure(null);
     try {
-      signedIn(await authenticate(mode, form.values));
+      const { user } = await call(endpointOf[mode], { body: form.values });
+      signedIn(user);
       navigate(pages.home.path);
     } catch (error) {
       // A failed sign-in leaves nobody signed in, here or on the server.
-      signedOut();
-      await endServerSession();
+      await endSession();
       setFailure(error instanceof ApiError ? error.message : 'Something went wrong. Please try again.');
       setBusy(false);
     }
@@ -53,14 +51,14 @@ export function CredentialsForm({ mode }: { mode: AuthMode }) {
         label="E-mail"
         type="email"
         autoComplete={mode === 'signup' ? 'email' : 'username'}
-        hint={emailHint}
+        hint={hints.email}
         {...form.field('email')}
       />
       <Field
         label="Password"
         type="password"
         autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
-        hint={passwordHint}
+        hint={hints.password}
         {...form.field('password')}
       />
       <button type="submit" className="button" disabled={!form.isValid || busy}>

@@ -1,17 +1,18 @@
 import { useState } from 'react';
+import { brand } from '../../../shared/brand';
+import { pages, pageTitle } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
 import { useSession } from '../../lib/session';
-import type { AuthMode } from './auth-api';
-import { CredentialsForm } from './credentials-form';
+import { type AuthMode, CredentialsForm } from './credentials-form';
 
-export function SignupLoginPage() {
+export default function SignupLoginPage() {
   const [mode, setMode] = useState<AuthMode>('signup');
   const { notice } = useSession();
 
   return (
     <section className="page auth-page" aria-labelledby="auth-title">
-      <title>Sign up or log in · Piaffe</title>
-      <h1 id="auth-title">Welcome to Piaffe</h1>
+      <title>{pageTitle(pages.signupLogin.title)}</title>
+      <h1 id="auth-title">Welcome to {brand.title}</h1>
       {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
       <fieldset className="toggle">
         <legend className="visually-hidden">Choose a form</legend>

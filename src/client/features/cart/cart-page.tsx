@@ -2,20 +2,20 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { CartItem } from '../../../shared/api';
 import { notices } from '../../../shared/errors';
-import { pages } from '../../../shared/pages';
+import { pages, pageTitle } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
-import { ApiError, request } from '../../lib/api';
+import { ApiError, call } from '../../lib/api';
 import { CartTable } from './cart-table';
 import { useLiveCart } from './use-live-cart';
 
-export function CartPage() {
+export default function CartPage() {
   const { items, removeLocally } = useLiveCart();
   const [failed, setFailed] = useState(false);
 
   async function remove(item: CartItem) {
     setFailed(false);
     try {
-      await request('DELETE', `/api/cart/${encodeURIComponent(item.id)}`);
+      await call('removeFromCart', { params: { id: item.id } });
       removeLocally(item.id);
     } catch (error) {
       // Already gone (deleted in another tab): the row goes, and that is no failure.
@@ -26,7 +26,7 @@ export function CartPage() {
 
   return (
     <section className="page" aria-labelledby="cart-title">
-      <title>Your cart · Piaffe</title>
+      <title>{pageTitle(pages.cart.title)}</title>
       <h1 id="cart-title">Your cart</h1>
       {failed && <Alert kind="alert">{notices.deleteFailed}</Alert>}
       {/* The link comes with the table: shown during loading, the table would push it down (a layout shift). */}
