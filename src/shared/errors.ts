@@ -1,4 +1,4 @@
-import { limits } from './validation';
+import { limits } from './limits';
 
 const passwordLength = `The password must be ${limits.passwordMin} to ${limits.passwordMax} characters.`;
 

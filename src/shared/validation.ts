@@ -1,13 +1,8 @@
 import { z } from 'zod';
 
+import { limits } from './limits';
+
 /** One rule set for every form, used by the browser and the server alike (docs/product.md §3). */
-export const limits = {
-  emailMin: 6,
-  emailMax: 254,
-  passwordMin: 6,
-  passwordMax: 16,
-  cartMaxRows: 100,
-} as const;
 
 export const messages = {
   emailRequired: 'E-mail is required.',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CartItem } from '../../src/shared/api';
 import { catalogue } from '../../src/shared/catalogue';
-import { limits } from '../../src/shared/validation';
+import { limits } from '../../src/shared/limits';
 import { Client } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';

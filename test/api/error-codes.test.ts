@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ErrorCode, errorCatalogue } from '../../src/shared/errors';
-import { limits } from '../../src/shared/validation';
+import { limits } from '../../src/shared/limits';
 import { Client, type Reply, randomEmail } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { throttlePolicy } from '../../src/server/auth/throttle';
 import type { CartEvent, CartItem } from '../../src/shared/api';
-import { limits } from '../../src/shared/validation';
+import { limits } from '../../src/shared/limits';
 import { Client } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { createTestSchema, type TestSchema } from '../support/postgres';

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CartItem } from '../../src/shared/api';
 import { catalogue } from '../../src/shared/catalogue';
-import { limits } from '../../src/shared/validation';
+import { limits } from '../../src/shared/limits';
 import { type ChildServer, startChild } from '../support/child-server';
 import { Client, type Reply } from '../support/client';
 import { EventStream } from '../support/event-stream';

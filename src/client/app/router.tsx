@@ -69,4 +69,3 @@ export function createAppRouter(): DataRouter {
   });
   return router;
 }
-

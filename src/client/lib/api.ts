@@ -1,4 +1,5 @@
 import type { BodyOf, Endpoint, EndpointName, endpoints, ReplyOf } from '../../shared/api';
+import { errorCatalogue } from '../../shared/errors';
 
 /** A failed API call: the server's stable code and human message, or a network failure (status 0). */
 export class ApiError extends Error {
@@ -23,13 +24,13 @@ export function onUnauthenticated(listener: UnauthenticatedListener): () => void
 }
 
 /**
- * The contract (src/shared/api.ts) and the error texts (src/shared/errors.ts) bring zod and the shared schemas,
- * about 24 KB gzip. They load with the first call rather than with the app, so a page that paints without asking
- * the server anything (/home with a stored hint) paints without them; later calls find them already loaded.
+ * The contract (src/shared/api.ts) brings zod and the shared schemas, about 23 KB gzip. It loads with the first
+ * call rather than with the app, so a page that paints without asking the server anything (/home with a stored
+ * hint) paints without it; later calls find it already loaded.
  */
 async function loadContract() {
-  const [api, errors] = await Promise.all([import('../../shared/api'), import('../../shared/errors')]);
-  return { endpoints: api.endpoints, endpointPath: api.endpointPath, errorCatalogue: errors.errorCatalogue };
+  const api = await import('../../shared/api');
+  return { endpoints: api.endpoints, endpointPath: api.endpointPath };
 }
 type Contract = Awaited<ReturnType<typeof loadContract>>;
 
@@ -40,8 +41,8 @@ const networkError = () =>
  * A reply that does not match the contract, e.g. from a server of another version after a deploy. Nothing in it
  * can be trusted, so it is a failure like a server error, never a value cast to the expected type.
  */
-const unexpectedReply = (contract: Contract, status: number) =>
-  new ApiError(status, 'reply/unexpected', contract.errorCatalogue['server/internal'].message);
+const unexpectedReply = (status: number) =>
+  new ApiError(status, 'reply/unexpected', errorCatalogue['server/internal'].message);
 
 function isErrorBody(value: unknown): value is { code: string; message: string } {
   return (
@@ -52,10 +53,10 @@ function isErrorBody(value: unknown): value is { code: string; message: string }
   );
 }
 
-async function toApiError(contract: Contract, response: Response): Promise<ApiError> {
+async function toApiError(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
   if (isErrorBody(body)) return new ApiError(response.status, body.code, body.message);
-  return new ApiError(response.status, 'server/internal', contract.errorCatalogue['server/internal'].message);
+  return new ApiError(response.status, 'server/internal', errorCatalogue['server/internal'].message);
 }
 
 /** The names of a path's `:name` segments, e.g. `'id'` for `/api/cart/:id`. */
@@ -107,7 +108,7 @@ export async function call<N extends EndpointName>(name: N, ...[options]: CallAr
     throw networkError();
   }
   if (!response.ok) {
-    const error = await toApiError(contract, response);
+    const error = await toApiError(response);
     if (response.status === 401) {
       for (const listener of unauthenticatedListeners) listener(startedAt);
     }
@@ -122,7 +123,7 @@ export async function call<N extends EndpointName>(name: N, ...[options]: CallAr
     throw networkError();
   }
   const reply = endpoint.reply.safeParse(json);
-  if (!reply.success) throw unexpectedReply(contract, response.status);
+  if (!reply.success) throw unexpectedReply(response.status);
   // The endpoint's own schema has checked it; TypeScript cannot follow `endpoints[name]` back to N.
   return reply.data as ReplyOf<N>;
 }

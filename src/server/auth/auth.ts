@@ -1,6 +1,6 @@
 import { betterAuth } from 'better-auth';
 import type { Kysely } from 'kysely';
-import { limits } from '../../shared/validation';
+import { limits } from '../../shared/limits';
 import type { Config } from '../config';
 import type { Dialect } from '../db/open';
 import type { Tables } from '../db/schema';

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { endpoints } from '../../shared/api';
 import { findProduct } from '../../shared/catalogue';
-import { limits } from '../../shared/validation';
+import { limits } from '../../shared/limits';
 import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
 import { readJson } from '../http/body';

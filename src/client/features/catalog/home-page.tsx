@@ -1,18 +1,11 @@
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { catalogue, type Product } from '../../../shared/catalogue';
+import { notices } from '../../../shared/errors';
 import { pages, pageTitle } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
-import { ApiError, call } from '../../lib/api';
+import { call } from '../../lib/api';
 import { ProductCard } from './product-card';
-
-/**
- * The add-failure text of src/shared/errors.ts, read only when an add fails: that module imports validation.ts
- * and with it zod (about 23 KB gzip), which this page does not need to paint. By then call() has loaded it.
- */
-async function addFailedNotice(): Promise<string> {
-  return (await import('../../../shared/errors')).notices.addFailed;
-}
 
 export default function HomePage() {
   const navigate = useNavigate();
@@ -27,10 +20,9 @@ export default function HomePage() {
     try {
       await call('addToCart', { body: { itemid: product.itemid } });
       navigate(pages.cart.path);
-    } catch (error) {
+    } catch {
       adding.current = false;
-      // Only when the shop could not be reached at all can the text itself be missing; then that is the news.
-      setFailure(await addFailedNotice().catch(() => (error instanceof ApiError ? error.message : null)));
+      setFailure(notices.addFailed);
     }
   }
 
