@@ -27,7 +27,8 @@ test('home lists the eight products with number, price, description, thumbnail a
     await expect(thumbnail).toHaveAttribute('src', product.pic);
     await expect(thumbnail).toHaveAttribute('width', '160');
     await expect(thumbnail).toHaveAttribute('height', '160');
-    expect(await thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    // Loaded and decoded: waited for, since a picture may still be on its way when the card is already shown.
+    await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
 
     const links = card.getByRole('link', { name: product.name });
     await expect(links).toHaveCount(2);
