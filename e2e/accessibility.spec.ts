@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { addToCart, expect, signUp, test } from './support';
+import { addToCart, expect, fillAddress, placeOrder, signUp, test } from './support';
 
 interface Screen {
   name: string;
@@ -37,6 +37,33 @@ const screens: Screen[] = [
       await signUp(page);
       await page.goto('/manage-account');
       await expect(page.getByRole('heading', { level: 1, name: 'Your account' })).toBeVisible();
+    },
+  },
+  {
+    name: 'checkout',
+    open: async (page) => {
+      await signUp(page);
+      await addToCart(page, 'Anky Bridle');
+      await page.getByRole('link', { name: 'Checkout' }).click();
+      await fillAddress(page);
+    },
+  },
+  {
+    name: 'order confirmation',
+    open: async (page) => {
+      await signUp(page);
+      await addToCart(page, 'Anky Bridle');
+      await placeOrder(page);
+    },
+  },
+  {
+    name: 'orders',
+    open: async (page) => {
+      await signUp(page);
+      await addToCart(page, 'Anky Bridle');
+      await placeOrder(page);
+      await page.goto('/orders');
+      await expect(page.getByRole('table', { name: 'Your orders' })).toBeVisible();
     },
   },
   {

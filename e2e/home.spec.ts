@@ -28,7 +28,9 @@ test('home lists the eight products with number, price, description, thumbnail a
     await expect(thumbnail).toHaveAttribute('width', '160');
     await expect(thumbnail).toHaveAttribute('height', '160');
     // Loaded and decoded: waited for, since a picture may still be on its way when the card is already shown.
-    await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await expect
+      .poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+      .toBe(true);
 
     const links = card.getByRole('link', { name: product.name });
     await expect(links).toHaveCount(2);

@@ -87,3 +87,32 @@ export async function addToCart(page: Page, productName: string): Promise<void> 
   await expect(page).toHaveURL(/\/cart$/);
   await expect(cartTable(page)).toBeVisible();
 }
+
+/** A delivery address, by the labels of the checkout form. */
+export const deliveryAddress: Readonly<Record<string, string>> = {
+  'Full name': 'Ada Rider',
+  'Address line 1': '12 Stable Row',
+  City: 'Wellington',
+  'State or region': 'FL',
+  'Postal code': '33414',
+};
+
+export const checkoutForm = (page: Page) => page.getByRole('form', { name: 'Checkout' });
+
+export async function fillAddress(page: Page): Promise<void> {
+  for (const [label, value] of Object.entries(deliveryAddress)) {
+    await checkoutForm(page).getByLabel(label, { exact: true }).fill(value);
+  }
+}
+
+/** Checks out the cart as it is, by bank transfer, and waits for the confirmation; the order's number. */
+export async function placeOrder(page: Page): Promise<string> {
+  await page.getByRole('link', { name: 'Checkout' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Checkout' })).toBeVisible();
+  await fillAddress(page);
+  await checkoutForm(page).getByRole('button', { name: 'Place order' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeVisible();
+  const number = /\/orders\/(PF-\d+)$/.exec(page.url())?.[1];
+  if (!number) throw new Error(`not on an order page: ${page.url()}`);
+  return number;
+}

@@ -17,6 +17,9 @@ import { errorResponse, HttpError } from './http/errors';
 import { requestLog } from './http/request-log';
 import { noStore, sameOriginOnly, securityHeaders, withHeaders } from './http/security';
 import type { Logger } from './log';
+import type { Outbox } from './mail/outbox';
+import type { OrderStore } from './orders/order-store';
+import { orderRoutes } from './orders/routes';
 import { staticFiles } from './static-files';
 
 export interface AppParts {
@@ -29,6 +32,8 @@ export interface AppParts {
   throttle: LoginThrottle;
   accounts: Accounts;
   cart: CartStore;
+  orders: OrderStore;
+  outbox: Outbox;
   streams: LiveStreams;
   /** True once a graceful shutdown has begun: new API requests are turned away. */
   isClosing: () => boolean;
@@ -38,17 +43,20 @@ const maxBodyBytes = 16 * 1024;
 
 /** Builds the whole HTTP app; server.ts gives it a database and a port, tests give it a throwaway one. */
 export function buildApp(parts: AppParts) {
-  const { config, log, auth, db, sessions, devices, throttle, accounts, cart, streams, isClosing } = parts;
+  const { config, log, auth, db, sessions, devices, throttle, accounts, cart, orders, outbox, streams, isClosing } =
+    parts;
   const hashPassword = async (password: string) => (await auth.$context).password.hash(password);
 
   const app = new Hono<AppEnv>();
   app.use(requestLog(log));
   app.use(withHeaders(securityHeaders(config.publicUrl)));
+  // Up while the database answers; e-mail trouble shows in the body (the outbox's backlog), never in the status.
   app.get('/healthz', async (c) => {
     c.header('Cache-Control', 'no-store');
     try {
-      await db.ping();
-      return c.json({ status: isClosing() ? 'closing' : 'ok' }, isClosing() ? 503 : 200);
+      const backlog = await outbox.backlog();
+      const mail = { sending: config.mail.smtpUrl !== undefined, ...backlog };
+      return c.json({ status: isClosing() ? 'closing' : 'ok', mail }, isClosing() ? 503 : 200);
     } catch {
       return c.json({ status: 'database unavailable' }, 503);
     }
@@ -63,6 +71,7 @@ export function buildApp(parts: AppParts) {
   app.route('/', authRoutes({ auth, db, sessions, throttle, devices, trustProxy: config.trustProxy }));
   app.route('/', accountRoutes({ accounts, sessions, devices, hashPassword }));
   app.route('/', cartRoutes(sessions, cart, streams));
+  app.route('/', orderRoutes(sessions, orders));
   app.all('/api/*', (c) => errorResponse(c, 'request/not-found'));
 
   app.get('*', staticFiles(config.distDir));

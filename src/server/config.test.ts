@@ -19,6 +19,9 @@ describe('loadConfig', () => {
       PUBLIC_URL: 'https://shop.example.com/',
       TRUST_PROXY: '1',
       LOG_LEVEL: 'warn',
+      SMTP_URL: 'smtps://shop:pw@mail.example.com:465',
+      MAIL_FROM: 'Piaffe Shop <orders@shop.example.com>',
+      MAIL_RETRY_DELAYS: '1, 2.5,60',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -26,6 +29,20 @@ describe('loadConfig', () => {
       publicUrl: 'https://shop.example.com',
       trustProxy: true,
       logLevel: 'warn',
+      mail: {
+        smtpUrl: 'smtps://shop:pw@mail.example.com:465',
+        from: 'Piaffe Shop <orders@shop.example.com>',
+        retryDelaysMs: [1000, 2500, 60_000],
+      },
+    });
+  });
+
+  it('leaves e-mail unsent without SMTP_URL, from an address of the shop, retried five times over six hours', () => {
+    const { mail } = loadConfig({ ...sqlite, PUBLIC_URL: 'https://shop.example.com' });
+    expect(mail).toEqual({
+      smtpUrl: undefined,
+      from: 'Piaffe <shop@shop.example.com>',
+      retryDelaysMs: [30_000, 120_000, 600_000, 3_600_000, 21_600_000],
     });
   });
 
@@ -46,6 +63,12 @@ describe('loadConfig', () => {
     [{ PUBLIC_URL: 'https://shop.example.com/shop' }, /^PUBLIC_URL must be an origin only/],
     [{ TRUST_PROXY: 'yes' }, /^TRUST_PROXY must be 1/],
     [{ LOG_LEVEL: 'verbose' }, /^LOG_LEVEL must be one of debug, info, warn, error, silent/],
+    [{ SMTP_URL: 'mail.example.com' }, /^SMTP_URL must be a URL/],
+    [{ SMTP_URL: 'http://mail.example.com' }, /^SMTP_URL must start with smtp:\/\/ or smtps:\/\//],
+    [{ MAIL_FROM: 'shop' }, /^MAIL_FROM must be an address/],
+    [{ MAIL_FROM: 'Shop <shop@example.com>\r\nBcc: x@example.com' }, /^MAIL_FROM must be an address/],
+    [{ MAIL_RETRY_DELAYS: '30,soon' }, /^MAIL_RETRY_DELAYS must be up to 20 pauses/],
+    [{ MAIL_RETRY_DELAYS: '0' }, /^MAIL_RETRY_DELAYS must be up to 20 pauses/],
   ])('refuses %o with one line that says what is wrong', (bad, message) => {
     const load = () => loadConfig({ ...sqlite, ...bad });
     expect(load).toThrow(ConfigError);

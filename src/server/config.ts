@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { brand } from '../shared/brand';
 import { type LogLevel, logLevels } from './log';
 
 export interface Config {
@@ -20,6 +21,16 @@ export interface Config {
   maxLiveStreams: number;
   /** Where the built client lives. */
   distDir: string;
+  mail: MailConfig;
+}
+
+export interface MailConfig {
+  /** SMTP_URL; without it e-mails wait in the outbox. */
+  smtpUrl: string | undefined;
+  /** MAIL_FROM: the sender of every e-mail. */
+  from: string;
+  /** MAIL_RETRY_DELAYS: the pause before each retry of a failed e-mail; after the last, it is marked failed. */
+  retryDelaysMs: number[];
 }
 
 /** A setting that cannot work; its message names the variable and says what is wrong, in one line. */
@@ -88,6 +99,47 @@ function flag(name: string, value: string | undefined): boolean {
   throw new ConfigError(`${name} must be 1 (or true) or 0 (or false), not "${value}".`);
 }
 
+function smtpUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('SMTP_URL must be a URL such as smtp://user:pass@mail.example.com:587.');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    throw new ConfigError(`SMTP_URL must start with smtp:// or smtps:// (TLS), not "${url.protocol}//".`);
+  }
+  if (!url.hostname) throw new ConfigError('SMTP_URL names no host.');
+  return value;
+}
+
+/** An address, optionally with a display name: `shop@example.com` or `Piaffe <shop@example.com>`. */
+const mailbox = /^(?:[^\r\n<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/;
+
+function mailFrom(value: string | undefined, publicUrl: string): string {
+  if (value === undefined || value === '') return `${brand.title} <shop@${new URL(publicUrl).hostname}>`;
+  if (!mailbox.test(value.trim())) {
+    throw new ConfigError(
+      `MAIL_FROM must be an address such as shop@example.com or "Shop <shop@example.com>", not ${JSON.stringify(value)}.`,
+    );
+  }
+  return value.trim();
+}
+
+const defaultRetryDelaysSeconds = [30, 120, 600, 3600, 21_600];
+
+function retryDelays(value: string | undefined): number[] {
+  if (value === undefined || value === '') return defaultRetryDelaysSeconds.map((s) => s * 1000);
+  const seconds = value.split(',').map((part) => Number(part.trim()));
+  if (seconds.length > 20 || seconds.some((s) => !Number.isFinite(s) || s <= 0 || s > 7 * 86_400)) {
+    throw new ConfigError(
+      `MAIL_RETRY_DELAYS must be up to 20 pauses in seconds, separated by commas (such as 30,120,600), not "${value}".`,
+    );
+  }
+  return seconds.map((s) => Math.round(s * 1000));
+}
+
 function logLevel(value: string | undefined): LogLevel {
   if (value === undefined || value === '') return 'info';
   if ((logLevels as readonly string[]).includes(value)) return value as LogLevel;
@@ -125,16 +177,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const database = databaseUrl(env.DATABASE_URL);
   const host = env.HOST ?? '0.0.0.0';
   if (host.trim() === '') throw new ConfigError('HOST must be an address to listen on, such as 0.0.0.0.');
+  const origin = publicUrl(env.PUBLIC_URL, listenPort);
   return {
     port: listenPort,
     host,
     databaseUrl: database,
-    publicUrl: publicUrl(env.PUBLIC_URL, listenPort),
+    publicUrl: origin,
     publicUrlIsSet: env.PUBLIC_URL !== undefined,
     authSecret: authSecret(env.AUTH_SECRET, database),
     trustProxy: flag('TRUST_PROXY', env.TRUST_PROXY),
     logLevel: logLevel(env.LOG_LEVEL),
     maxLiveStreams: count('MAX_LIVE_STREAMS', env.MAX_LIVE_STREAMS, 10_000),
     distDir: resolve(env.DIST_DIR ?? 'dist'),
+    mail: {
+      smtpUrl: smtpUrl(env.SMTP_URL),
+      from: mailFrom(env.MAIL_FROM, origin),
+      retryDelaysMs: retryDelays(env.MAIL_RETRY_DELAYS),
+    },
   };
 }

@@ -14,6 +14,9 @@ import { migrateDatabase, openDatabase } from './db/connect';
 import { createDb, type Db } from './db/database';
 import { isHttps, securityHeaders } from './http/security';
 import { createLogger, type Logger } from './log';
+import { createOutbox } from './mail/outbox';
+import { startMailSender } from './mail/sender';
+import { createOrderStore } from './orders/order-store';
 
 export interface RunningServer {
   url: string;
@@ -41,7 +44,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const devices = createDeviceCookies(config.authSecret, isHttps(config.publicUrl), db);
   const cart = createCartStore(db);
   const throttle = createLoginThrottle(createLoginAttemptStore(db));
-  const accounts = createAccounts({ db, sessions, devices, cart, throttle });
+  const outbox = createOutbox(db, { publicUrl: config.publicUrl });
+  const accounts = createAccounts({ db, sessions, devices, cart, throttle, outbox });
+  const orders = createOrderStore({ db, cart, outbox });
+  const mailSender = startMailSender(config, { outbox, feed: db.feed, log });
   const streams = new LiveStreams({
     feed: db.feed,
     cart,
@@ -61,6 +67,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     throttle,
     accounts,
     cart,
+    orders,
+    outbox,
     streams,
     isClosing: () => closing,
   });
@@ -84,6 +92,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const force = setTimeout(() => 'closeAllConnections' in server && server.closeAllConnections(), shutdownGraceMs);
     await drained;
     clearTimeout(force);
+    await mailSender?.stop();
     await db.close();
     log.info('closed');
   }

@@ -4,6 +4,7 @@
  * schemas; the browser builds its calls from them and checks every answer. See docs/API.md.
  */
 import { z } from 'zod';
+import { orderPageSchema, orderSchema, placeOrderSchema } from './orders';
 import { addToCartSchema, credentialsSchema, newEmailSchema, newPasswordSchema } from './validation';
 
 export const sessionUserSchema = z.object({ uid: z.string(), email: z.string() });
@@ -36,11 +37,23 @@ export type CartEvent = {
 }[CartEventType];
 
 const userReply = z.object({ user: sessionUserSchema });
+const orderReply = z.object({ order: orderSchema });
+
+/** A page number in a query string: 1 when absent. */
+const pageNumber = z
+  .string()
+  .regex(/^[1-9][0-9]{0,5}$/, 'page must be a whole number from 1.')
+  .transform(Number)
+  .optional()
+  .transform((page) => page ?? 1);
+const pageQuery = z.strictObject({ page: pageNumber });
 
 export interface Endpoint {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** The path; a segment `:name` is a parameter, filled in by the caller. */
   path: string;
+  /** The query string it takes (each value a string); none when absent. */
+  query?: z.ZodType;
   /** The JSON body it takes; none when absent. */
   body?: z.ZodType;
   /** The JSON it answers with; `204 No Content` when absent. */
@@ -60,22 +73,20 @@ export const endpoints = {
   removeFromCart: { method: 'DELETE', path: '/api/cart/:id' },
   /** Server-Sent Events: `cartEventSchemas`. */
   cartStream: { method: 'GET', path: '/api/cart/stream' },
+  placeOrder: { method: 'POST', path: '/api/orders', body: placeOrderSchema, reply: orderReply },
+  orders: { method: 'GET', path: '/api/orders', query: pageQuery, reply: orderPageSchema },
+  order: { method: 'GET', path: '/api/orders/:number', reply: orderReply },
+  cancelOrder: { method: 'POST', path: '/api/orders/:number/cancel', reply: orderReply },
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof endpoints;
 type Spec<N extends EndpointName> = (typeof endpoints)[N];
 
+/** The query an endpoint takes, or `undefined` when it takes none. */
+export type QueryOf<N extends EndpointName> =
+  Spec<N> extends { query: z.ZodType } ? z.input<Spec<N>['query']> : undefined;
 /** The body an endpoint takes, or `undefined` when it takes none. */
 export type BodyOf<N extends EndpointName> = Spec<N> extends { body: z.ZodType } ? z.input<Spec<N>['body']> : undefined;
 /** What an endpoint answers with, or `undefined` for `204 No Content`. */
 export type ReplyOf<N extends EndpointName> =
   Spec<N> extends { reply: z.ZodType } ? z.infer<Spec<N>['reply']> : undefined;
-
-/** An endpoint's path with its `:name` segments filled in (each encoded as one path segment). */
-export function endpointPath(path: string, params: Record<string, string> = {}): string {
-  return path.replace(/:(\w+)/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`${path} needs the parameter ${name}.`);
-    return encodeURIComponent(value);
-  });
-}

@@ -19,12 +19,26 @@ export const errorCatalogue = {
     status: 429,
     message: 'Too many live cart pages are open for this log-in. Close some and try again.',
   },
+  'order/cart-empty': { status: 409, message: 'Your cart is empty, so there is nothing to order.' },
+  'order/cart-changed': {
+    status: 409,
+    message: 'Your cart has changed since this page showed it. Please check your order and place it again.',
+  },
+  'order/invalid-address': { status: 400, message: 'The delivery address is not complete.' },
+  'order/invalid-payment-method': { status: 400, message: 'Choose one of the payment methods offered.' },
+  'order/not-found': { status: 404, message: 'There is no such order.' },
+  'order/invalid-transition': { status: 409, message: 'This order cannot be changed that way.' },
+  'order/too-many': {
+    status: 429,
+    message: `You have placed ${limits.ordersPerHour} orders in the last hour. Please wait a while before ordering again.`,
+  },
   'request/invalid-json': { status: 400, message: 'The request body is not valid JSON.' },
   'request/invalid-body': { status: 400, message: 'The request body does not have the expected fields.' },
   'request/body-too-large': { status: 413, message: 'The request body is too large.' },
   'request/unsupported-media-type': { status: 415, message: 'Send the request body as application/json.' },
   'request/cross-origin': { status: 403, message: 'Cross-origin requests are not allowed.' },
   'request/not-found': { status: 404, message: 'There is no such API route.' },
+  'request/invalid-query': { status: 400, message: 'The query string does not have the expected parameters.' },
   'server/unavailable': { status: 503, message: 'The server is shutting down. Please try again.' },
   'server/too-many-streams': {
     status: 503,
@@ -40,13 +54,3 @@ export interface ErrorBody {
   code: ErrorCode;
   message: string;
 }
-
-/** The exact texts of the page messages (docs/product.md §6). */
-export const notices = {
-  addFailed: 'Error adding document.',
-  deleteFailed: 'Error deleting document',
-  deleteNeedsRecentLogin: 'Please sign in again to delete your account.',
-  accountDeleted: 'Your account has been deleted.',
-  emailChanged: 'Your e-mail address has been changed. Please log in again.',
-  passwordChanged: 'Your password has been changed. Please log in again.',
-} as const;

@@ -1,6 +1,6 @@
 /**
- * The shop's limits (docs/product.md §3, §5), in a module of their own without zod, so that texts built from
- * them (src/shared/errors.ts) load without the schema library.
+ * The shop's limits (docs/product.md §3, §5, §8), in a module of their own without zod, so that texts built
+ * from them (src/shared/errors.ts) load without the schema library.
  */
 export const limits = {
   emailMin: 6,
@@ -8,4 +8,10 @@ export const limits = {
   passwordMin: 6,
   passwordMax: 16,
   cartMaxRows: 100,
+  /** Orders one rider may place in an hour. */
+  ordersPerHour: 20,
+  /** Orders to a page, in the rider's list and the back office. */
+  ordersPerPage: 50,
+  /** The longest note an owner may add to a move (a tracking number, a reason). */
+  noteMax: 500,
 } as const;

@@ -1,7 +1,10 @@
 import { brand } from './brand';
 
-/** Who may see a page: everyone, or only a signed-in rider (others are sent to signup-login). */
-export type PageAccess = 'open' | 'session';
+/**
+ * Who may see a page: everyone; only a signed-in rider (others are sent to signup-login); or only an owner
+ * (a visitor is sent to signup-login, a rider sees the Snap! page).
+ */
+export type PageAccess = 'open' | 'session' | 'owner';
 
 export interface Page {
   /** The URL path; a segment `:name` matches any one segment (e.g. an order number). */
@@ -20,6 +23,9 @@ export const pages = {
   cart: { path: '/cart', title: 'Your cart', access: 'session' },
   signupLogin: { path: '/signup-login', title: 'Sign up or log in', access: 'open' },
   manageAccount: { path: '/manage-account', title: 'Your account', access: 'session' },
+  checkout: { path: '/checkout', title: 'Checkout', access: 'session' },
+  orders: { path: '/orders', title: 'Your orders', access: 'session' },
+  order: { path: '/orders/:number', title: 'Your order', access: 'session' },
 } as const satisfies Record<string, Page>;
 
 export type PageName = keyof typeof pages;

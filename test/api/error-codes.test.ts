@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ErrorCode, errorCatalogue } from '../../src/shared/errors';
 import { limits } from '../../src/shared/limits';
-import { Client, type Reply, randomEmail } from '../support/client';
+import { address, Client, orderKey, type Reply, randomEmail } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
@@ -70,6 +70,35 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
       for (const stream of streams) stream.close();
     }
   },
+  'order/cart-empty': async () => (await signedIn()).placeOrder(),
+  'order/cart-changed': async () => {
+    const client = await signedIn();
+    await client.add('1');
+    return client.placeOrder({ cartItemIds: [] });
+  },
+  'order/invalid-address': async () => {
+    const client = await signedIn();
+    await client.add('1');
+    return client.placeOrder({ address: { ...address, city: '' } });
+  },
+  'order/invalid-payment-method': async () => {
+    const client = await signedIn();
+    await client.add('1');
+    return client.placeOrder({ paymentMethod: 'card' });
+  },
+  'order/not-found': async () => (await signedIn()).json('GET', '/api/orders/PF-99999999'),
+  'order/invalid-transition': async () => {
+    const client = await signedIn();
+    const { number } = await client.order('1');
+    await client.json('POST', `/api/orders/${number}/cancel`);
+    return client.json('POST', `/api/orders/${number}/cancel`);
+  },
+  'order/too-many': async () => {
+    const client = await signedIn();
+    for (let i = 0; i < limits.ordersPerHour; i++) await client.order('1');
+    await client.add('1');
+    return client.placeOrder({ idempotencyKey: orderKey() });
+  },
   'request/invalid-json': async () =>
     (await signedIn()).raw('POST', '/api/cart', {
       body: '{"itemid":',
@@ -83,6 +112,7 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
   'request/cross-origin': async () =>
     (await signedIn()).json('POST', '/api/cart', { itemid: '1' }, { origin: 'https://evil.example' }),
   'request/not-found': () => new Client(server.url).json('GET', '/api/nowhere'),
+  'request/invalid-query': async () => (await signedIn()).json('GET', '/api/orders?page=0'),
   'server/too-many-streams': async () => {
     const small = await startTestServer({ MAX_LIVE_STREAMS: '1' });
     const client = new Client(small.url);

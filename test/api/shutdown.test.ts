@@ -13,7 +13,7 @@ it('turns new API requests away with 503 server/unavailable once a graceful shut
     expect(rest).toEqual([]);
     expect(stream?.status).toBe(200);
     expect(health?.status).toBe(503);
-    expect(health?.body).toContain('{"status":"closing"}');
+    expect(health?.body).toContain('{"status":"closing"');
     expect(api?.status).toBe(503);
     expect(api?.head).toMatch(/^connection: close$/im);
     expect(api?.head).toMatch(/^cache-control: no-store$/im);

@@ -1,6 +1,24 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import type { CartItem, SessionUser } from '../../src/shared/api';
+import type { Address, Order } from '../../src/shared/orders';
+
+/** A complete delivery address. */
+export const address: Address = {
+  fullName: 'Ada Rider',
+  line1: '12 Stable Row',
+  line2: '',
+  city: 'Wellington',
+  region: 'FL',
+  postalCode: '33414',
+  country: 'US',
+  phone: '',
+};
+
+/** A fresh idempotency key, as a checkout page makes one. */
+export function orderKey(): string {
+  return randomBytes(16).toString('base64url');
+}
 
 export interface Reply {
   status: number;
@@ -96,6 +114,26 @@ export class Client {
     const reply = await this.json('POST', '/api/cart', { itemid });
     if (reply.status !== 201) throw new Error(`add failed: ${reply.status} ${JSON.stringify(reply.body)}`);
     return reply.body.item;
+  }
+
+  /** Sends the order of the cart as it is now (its rows, the address above, bank transfer); fields may be replaced. */
+  async placeOrder(body: Record<string, unknown> = {}): Promise<Reply> {
+    const items = await this.cart();
+    return this.json('POST', '/api/orders', {
+      address,
+      paymentMethod: 'bank-transfer',
+      idempotencyKey: orderKey(),
+      cartItemIds: items.map((item) => item.id),
+      ...body,
+    });
+  }
+
+  /** Adds the products and orders them; the order placed. */
+  async order(...itemids: string[]): Promise<Order> {
+    for (const itemid of itemids) await this.add(itemid);
+    const reply = await this.placeOrder();
+    if (reply.status !== 201) throw new Error(`order failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+    return reply.body.order;
   }
 
   async cart(): Promise<CartItem[]> {

@@ -1,5 +1,14 @@
-/** Shown in place of a page that cannot be shown, e.g. when a chunk of an older build vanished after a deploy. */
+import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { NotFound } from '../components/not-found';
+
+/**
+ * Shown in place of a page that cannot be shown: the Snap! page when its loader found nothing there (an order
+ * number that is not the rider's), otherwise a failure to load, e.g. a chunk of an older build that vanished after
+ * a deploy, or a server that could not be reached.
+ */
 export function RouteError() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
   return (
     <section className="page" aria-labelledby="route-error-title">
       <h1 id="route-error-title">Something went wrong</h1>

@@ -1,16 +1,30 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type DataRouter, type LoaderFunction, type RouteObject, redirect } from 'react-router';
-import { type PageName, pages, startPage } from '../../shared/pages';
+import {
+  createBrowserRouter,
+  type DataRouter,
+  type LoaderFunction,
+  type LoaderFunctionArgs,
+  type RouteObject,
+  redirect,
+} from 'react-router';
+import { type PageAccess, type PageName, pages, startPage } from '../../shared/pages';
 import { NotFound } from '../components/not-found';
+import { ApiError } from '../lib/api';
 import { checkSession, currentUser, subscribeToSession } from '../lib/session';
 import { Layout } from './layout';
 import { pageModuleFile } from './page-module';
 import { RouteError } from './route-error';
 
-// Each page module becomes a chunk of its own, loaded when its page is first visited.
-const pageModules = import.meta.glob<{ default: ComponentType }>('../features/*/*-page.tsx');
+/** A page's module: the page as its default export, and the data it needs before it shows, if any. */
+interface PageModule {
+  default: ComponentType;
+  loader?: LoaderFunction;
+}
 
-function pageModule(name: PageName): () => Promise<{ default: ComponentType }> {
+// Each page module becomes a chunk of its own, loaded when its page is first visited.
+const pageModules = import.meta.glob<PageModule>('../features/*/*-page.tsx');
+
+function pageModule(name: PageName): () => Promise<PageModule> {
   const file = `/${pageModuleFile(name)}`;
   const found = Object.keys(pageModules).filter((path) => path.endsWith(file));
   const load = found.length === 1 && found[0] ? pageModules[found[0]] : undefined;
@@ -23,11 +37,28 @@ function pageModule(name: PageName): () => Promise<{ default: ComponentType }> {
  * runs meanwhile and signs out on a 401, which runs the guards again); without one it waits for the server's
  * answer, so a rider whose session cookie is valid reaches the page asked for.
  */
-const requireSession: LoaderFunction = async () => {
+async function requireSession(): Promise<void> {
   if (!currentUser()) await checkSession();
   if (!currentUser()) throw redirect(pages.signupLogin.path);
-  return null;
-};
+}
+
+/**
+ * A page's loader: its guard first, then the module's own loader. A 401 on the way means the session ended: the
+ * rider goes to signup-login, as the guard would have sent them.
+ */
+function pageLoader(access: PageAccess, load: () => Promise<PageModule>): LoaderFunction {
+  return async (args: LoaderFunctionArgs) => {
+    if (access !== 'open') await requireSession();
+    const { loader } = await load();
+    if (!loader) return null;
+    try {
+      return await loader(args);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) throw redirect(pages.signupLogin.path);
+      throw error;
+    }
+  };
+}
 
 /** The routes, built from the table of pages (src/shared/pages.ts): its paths, and its access rules. */
 function pageRoutes(): RouteObject[] {
@@ -36,7 +67,7 @@ function pageRoutes(): RouteObject[] {
     const load = pageModule(name);
     return {
       path: page.path,
-      ...(page.access === 'session' ? { loader: requireSession } : {}),
+      loader: pageLoader(page.access, load),
       lazy: async () => ({ Component: (await load()).default }),
     };
   });

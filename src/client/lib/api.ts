@@ -1,5 +1,6 @@
-import type { BodyOf, Endpoint, EndpointName, endpoints, ReplyOf } from '../../shared/api';
-import { errorCatalogue } from '../../shared/errors';
+import type { BodyOf, Endpoint, EndpointName, endpoints, QueryOf, ReplyOf } from '../../shared/api';
+import { notices } from '../../shared/notices';
+import { fillPath } from '../../shared/paths';
 
 /** A failed API call: the server's stable code and human message, or a network failure (status 0). */
 export class ApiError extends Error {
@@ -29,20 +30,17 @@ export function onUnauthenticated(listener: UnauthenticatedListener): () => void
  * hint) paints without it; later calls find it already loaded.
  */
 async function loadContract() {
-  const api = await import('../../shared/api');
-  return { endpoints: api.endpoints, endpointPath: api.endpointPath };
+  return (await import('../../shared/api')).endpoints;
 }
 type Contract = Awaited<ReturnType<typeof loadContract>>;
 
-const networkError = () =>
-  new ApiError(0, 'network/unavailable', 'The shop could not be reached. Check your connection and try again.');
+const networkError = () => new ApiError(0, 'network/unavailable', notices.unreachable);
 
 /**
  * A reply that does not match the contract, e.g. from a server of another version after a deploy. Nothing in it
  * can be trusted, so it is a failure like a server error, never a value cast to the expected type.
  */
-const unexpectedReply = (status: number) =>
-  new ApiError(status, 'reply/unexpected', errorCatalogue['server/internal'].message);
+const unexpectedReply = (status: number) => new ApiError(status, 'reply/unexpected', notices.unexpected);
 
 function isErrorBody(value: unknown): value is { code: string; message: string } {
   return (
@@ -56,7 +54,12 @@ function isErrorBody(value: unknown): value is { code: string; message: string }
 async function toApiError(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
   if (isErrorBody(body)) return new ApiError(response.status, body.code, body.message);
-  return new ApiError(response.status, 'server/internal', errorCatalogue['server/internal'].message);
+  return new ApiError(response.status, 'server/internal', notices.unexpected);
+}
+
+/** What to tell the rider about a failure: the server's message, or that something unexpected went wrong. */
+export function messageOf(error: unknown): string {
+  return error instanceof ApiError ? error.message : notices.unexpected;
 }
 
 /** The names of a path's `:name` segments, e.g. `'id'` for `/api/cart/:id`. */
@@ -67,11 +70,20 @@ type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer R
     : never;
 type ParamsOf<N extends EndpointName> = PathParams<(typeof endpoints)[N]['path']>;
 
-/** What a call needs: the body when the endpoint takes one, the path's parameters when it has any. */
+/** What a call needs: the body when the endpoint takes one, the path's parameters when it has any, its query. */
 export type CallOptions<N extends EndpointName> = (BodyOf<N> extends undefined
   ? { body?: never }
   : { body: BodyOf<N> }) &
-  ([ParamsOf<N>] extends [never] ? { params?: never } : { params: Record<ParamsOf<N>, string> });
+  ([ParamsOf<N>] extends [never] ? { params?: never } : { params: Record<ParamsOf<N>, string> }) &
+  (QueryOf<N> extends undefined ? { query?: never } : { query?: QueryOf<N> });
+
+/** `?name=value&...` of the values given; empty when there are none. */
+function queryString(query: unknown): string {
+  const given = Object.entries(typeof query === 'object' && query !== null ? query : {}).filter(
+    (entry): entry is [string, string] => typeof entry[1] === 'string',
+  );
+  return given.length > 0 ? `?${new URLSearchParams(given)}` : '';
+}
 
 /** The options argument may be left out only when the endpoint needs neither a body nor parameters. */
 type CallArguments<N extends EndpointName> =
@@ -90,12 +102,12 @@ export async function call<N extends EndpointName>(name: N, ...[options]: CallAr
     // A module that cannot be fetched means the shop is out of reach, as when the request cannot be sent.
     throw networkError();
   }
-  const endpoint: Endpoint = contract.endpoints[name];
+  const endpoint: Endpoint = contract[name];
   const body = options?.body;
   const startedAt = performance.now();
   let response: Response;
   try {
-    response = await fetch(contract.endpointPath(endpoint.path, options?.params), {
+    response = await fetch(fillPath(endpoint.path, options?.params) + queryString(options?.query), {
       method: endpoint.method,
       credentials: 'same-origin',
       headers:

@@ -16,7 +16,7 @@ export function useForm<F extends string>(schema: z.ZodType, initial: Values<F>)
       name,
       value: values[name],
       error: touched[name] ? errors[name] : undefined,
-      onChange: (event: ChangeEvent<HTMLInputElement>) => {
+      onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
         const { value } = event.target;
         setValues((current) => ({ ...current, [name]: value }));
         setTouched((current) => ({ ...current, [name]: true }));

@@ -2,8 +2,9 @@ import type { DeviceCookies } from '../auth/device-cookie';
 import type { Sessions } from '../auth/sessions';
 import type { LoginThrottle } from '../auth/throttle';
 import type { CartStore } from '../cart/cart-store';
-import type { Db } from '../db/database';
+import type { Db, UnitOfWork } from '../db/database';
 import { isConstraintViolation } from '../db/errors';
+import type { Outbox } from '../mail/outbox';
 
 export interface AccountParts {
   db: Db;
@@ -11,6 +12,7 @@ export interface AccountParts {
   devices: DeviceCookies;
   cart: CartStore;
   throttle: LoginThrottle;
+  outbox: Outbox;
 }
 
 export type Accounts = ReturnType<typeof createAccounts>;
@@ -18,9 +20,26 @@ export type Accounts = ReturnType<typeof createAccounts>;
 /**
  * A rider's own changes to the account. Each is one unit of work, and each ends every session and every
  * device cookie of the user: a changed credential leaves no device signed in or trusted (docs/product.md §4).
+ * A changed credential is told by e-mail, written in the same unit (docs/product.md §9).
  */
-export function createAccounts({ db, sessions, devices, cart, throttle }: AccountParts) {
+export function createAccounts({ db, sessions, devices, cart, throttle, outbox }: AccountParts) {
+  /** Stores a new password hash, ends every session and device cookie, and sends the notice, as part of `uow`. */
+  async function setPassword(uow: UnitOfWork, uid: string, passwordHash: string): Promise<void> {
+    await uow.trx
+      .updateTable('account')
+      .set({ password: passwordHash, updatedAt: db.timestamp(new Date()) })
+      .where('userId', '=', uid)
+      .where('providerId', '=', 'credential')
+      .execute();
+    await sessions.end(uow, { uid });
+    await devices.revokeAll(uow, uid);
+    const user = await uow.trx.selectFrom('user').select('email').where('id', '=', uid).executeTakeFirst();
+    if (user) await outbox.enqueue(uow, 'password-changed', user.email, {});
+  }
+
   return {
+    setPassword,
+
     /** Gives the user a new e-mail address, unless another account has it. */
     async changeEmail(uid: string, email: string): Promise<'changed' | 'taken'> {
       const normalized = email.toLowerCase();
@@ -33,6 +52,7 @@ export function createAccounts({ db, sessions, devices, cart, throttle }: Accoun
             .where('id', '!=', uid)
             .executeTakeFirst();
           if (other) return 'taken';
+          const old = await uow.trx.selectFrom('user').select('email').where('id', '=', uid).executeTakeFirst();
           await uow.trx
             .updateTable('user')
             .set({ email: normalized, updatedAt: db.timestamp(new Date()) })
@@ -40,6 +60,8 @@ export function createAccounts({ db, sessions, devices, cart, throttle }: Accoun
             .execute();
           await sessions.end(uow, { uid });
           await devices.revokeAll(uow, uid);
+          // Told to the old address: if the change was not the rider's, that is where the rider still reads.
+          if (old && old.email !== normalized) await outbox.enqueue(uow, 'email-changed', old.email, {});
           return 'changed';
         });
       } catch (error) {
@@ -50,20 +72,14 @@ export function createAccounts({ db, sessions, devices, cart, throttle }: Accoun
     },
 
     /** Stores a new password hash for the user's e-mail-and-password log-in. */
-    async changePassword(uid: string, passwordHash: string): Promise<void> {
-      await db.run(async (uow) => {
-        await uow.trx
-          .updateTable('account')
-          .set({ password: passwordHash, updatedAt: db.timestamp(new Date()) })
-          .where('userId', '=', uid)
-          .where('providerId', '=', 'credential')
-          .execute();
-        await sessions.end(uow, { uid });
-        await devices.revokeAll(uow, uid);
-      });
+    changePassword(uid: string, passwordHash: string): Promise<void> {
+      return db.run((uow) => setPassword(uow, uid, passwordHash));
     },
 
-    /** Removes the user, their sessions, log-ins, cart and counters, in one transaction (device cookies die with the user). */
+    /**
+     * Removes the user, their sessions, log-ins, cart and counters, in one transaction (device cookies die with the
+     * user). Their orders stay, for the shop's books: the database detaches them (their `uid` becomes null).
+     */
     async delete(uid: string): Promise<void> {
       await db.run(async (uow) => {
         const user = await uow.trx.selectFrom('user').select('email').where('id', '=', uid).executeTakeFirst();

@@ -3,8 +3,8 @@ import { endpoints } from '../../shared/api';
 import type { AppEnv } from '../app-env';
 import type { DeviceCookies } from '../auth/device-cookie';
 import type { Sessions } from '../auth/sessions';
-import { readJson } from '../http/body';
 import { HttpError } from '../http/errors';
+import { readJson } from '../http/input';
 import type { Accounts } from './accounts';
 
 export interface AccountRouteParts {

@@ -29,9 +29,9 @@ export type CartStore = ReturnType<typeof createCartStore>;
 /** The `cart_item` table: each rider's rows, and the changes to them on the feed. */
 export function createCartStore(db: Db) {
   return {
-    /** The rider's rows, oldest first. */
-    async list(uid: string): Promise<CartItem[]> {
-      const rows = await db.kysely
+    /** The rider's rows, oldest first; read inside `uow` when given. */
+    async list(uid: string, uow?: UnitOfWork): Promise<CartItem[]> {
+      const rows = await (uow?.trx ?? db.kysely)
         .selectFrom('cart_item')
         .selectAll()
         .where('uid', '=', uid)

@@ -4,8 +4,8 @@ import { findProduct } from '../../shared/catalogue';
 import { limits } from '../../shared/limits';
 import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
-import { readJson } from '../http/body';
 import { HttpError } from '../http/errors';
+import { readJson } from '../http/input';
 import type { CartStore } from './cart-store';
 import type { LiveStreams } from './live-stream';
 

@@ -15,7 +15,7 @@ export async function migrateDatabase(opened: OpenDatabase, auth: Auth): Promise
   const run = async (schema?: string) => {
     const { runMigrations } = await getMigrations(auth.options);
     await runMigrations();
-    await migrate(opened.db, schema);
+    await migrate(opened.db, opened.dialect, schema);
   };
   if (opened.dialect === 'sqlite') return run();
   await withMigrationLock(opened, run);

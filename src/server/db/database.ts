@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Logger } from '../log';
 import { type Change, ChangeFeed, type Topic } from './change-feed';
-import type { OpenDatabase } from './open';
+import type { Dialect, OpenDatabase } from './open';
 import { PostgresChanges } from './postgres-changes';
-import type { Tables } from './schema';
+import type { Sequence, Tables } from './schema';
 
 /** One transaction that several stores share: an order, the cart it empties and its e-mail commit together. */
 export interface UnitOfWork {
@@ -17,18 +17,19 @@ export interface UnitOfWork {
   lock(scope: string, key: string): Promise<void>;
   /** Queues an event, delivered only if and once the unit commits. */
   publish<Event>(topic: Topic<Event>, event: Event): void;
+  /** The next number of `sequence`: never the same twice, on any server (gaps are possible on PostgreSQL). */
+  next(sequence: Sequence): Promise<number>;
 }
 
 /** The database: queries, units of work, and the feed of their committed changes. */
 export interface Db {
   readonly kysely: Kysely<Tables>;
+  readonly dialect: Dialect;
   readonly feed: ChangeFeed;
   /** A date as this database stores Better Auth's date columns. */
   timestamp(date: Date): Date | string;
   /** Runs `work` in one transaction; its events go out once it has committed, never for a rollback. */
   run<T>(work: (uow: UnitOfWork) => Promise<T>): Promise<T>;
-  /** A cheap round trip, for /healthz. */
-  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,12 +40,22 @@ export interface Db {
  */
 interface DialectParts {
   lock(trx: Transaction<Tables>, scope: string, key: string): Promise<void>;
+  next(trx: Transaction<Tables>, sequence: Sequence): Promise<number>;
   beforeCommit(trx: Transaction<Tables>, changes: Change[]): Promise<void>;
   close(): Promise<void>;
 }
 
 const sqliteParts: DialectParts = {
   lock: async () => {},
+  async next(trx, sequence) {
+    const row = await trx
+      .updateTable('counter')
+      .set((eb) => ({ value: eb('value', '+', 1) }))
+      .where('name', '=', sequence)
+      .returning('value')
+      .executeTakeFirstOrThrow();
+    return Number(row.value);
+  },
   beforeCommit: async () => {},
   close: async () => {},
 };
@@ -61,6 +72,10 @@ async function postgresParts(url: string, feed: ChangeFeed, log: Logger): Promis
     async lock(trx, scope, key) {
       await sql`select pg_advisory_xact_lock(hashtext(${scope}), hashtext(${key}))`.execute(trx);
     },
+    async next(trx, sequence) {
+      const { rows } = await sql<{ value: number }>`select nextval(${sequence}) as value`.execute(trx);
+      return Number(rows[0]?.value);
+    },
     beforeCommit: (trx, pending) => changes.send(trx, pending),
     close: () => changes.close(),
   };
@@ -73,6 +88,7 @@ export async function createDb(opened: OpenDatabase, log: Logger): Promise<Db> {
 
   return {
     kysely,
+    dialect: opened.dialect,
     feed,
     timestamp: (date) => (opened.dialect === 'sqlite' ? date.toISOString() : date),
     async run(work) {
@@ -82,6 +98,7 @@ export async function createDb(opened: OpenDatabase, log: Logger): Promise<Db> {
           trx,
           lock: (scope, key) => parts.lock(trx, scope, key),
           publish: (topic, event) => void changes.push({ topic: topic.name, event }),
+          next: (sequence) => parts.next(trx, sequence),
         });
         if (changes.length > 0) await parts.beforeCommit(trx, changes);
         return value;
@@ -89,9 +106,6 @@ export async function createDb(opened: OpenDatabase, log: Logger): Promise<Db> {
       // This server's listeners hear of the change before its answer goes out.
       feed.deliver(changes);
       return result;
-    },
-    async ping() {
-      await sql`select 1`.execute(kysely);
     },
     async close() {
       await parts.close();

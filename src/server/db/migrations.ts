@@ -1,8 +1,10 @@
-import { type Kysely, type Migration, Migrator } from 'kysely';
-import type { Tables } from './schema';
+import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { settings } from '../../shared/settings';
+import type { Dialect } from './open';
+import { sequences, type Tables } from './schema';
 
 /** Our schema, in order. Never edit a migration that has shipped; add a new one. */
-const migrations: Record<string, Migration> = {
+const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0001-cart-and-login-attempts': {
     async up(db) {
       await db.schema
@@ -34,17 +36,131 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
-};
+  '0003-orders': {
+    async up(db) {
+      // Order numbers: a sequence on PostgreSQL; on SQLite, whose one writer runs one transaction at a time, a
+      // counter row bumped in the placing transaction. `UnitOfWork.next` reads either.
+      if (dialect === 'postgres') {
+        await sql`create sequence ${sql.id(sequences.orderNumber)} start with ${sql.lit(settings.orderNumber.first)}`.execute(
+          db,
+        );
+      } else {
+        await db.schema
+          .createTable('counter')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('value', 'integer', (c) => c.notNull())
+          .execute();
+        await db
+          .insertInto('counter')
+          .values({ name: sequences.orderNumber, value: settings.orderNumber.first - 1 })
+          .execute();
+      }
+      await db.schema
+        .createTable('shop_order')
+        .addColumn('number', 'integer', (c) => c.primaryKey())
+        // Set to null when the account is deleted: the order stays, for the shop's books.
+        .addColumn('uid', 'text', (c) => c.references('user.id').onDelete('set null'))
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('idempotency_key', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('payment_method', 'text', (c) => c.notNull())
+        .addColumn('full_name', 'text', (c) => c.notNull())
+        .addColumn('line1', 'text', (c) => c.notNull())
+        .addColumn('line2', 'text', (c) => c.notNull())
+        .addColumn('city', 'text', (c) => c.notNull())
+        .addColumn('region', 'text', (c) => c.notNull())
+        .addColumn('postal_code', 'text', (c) => c.notNull())
+        .addColumn('country', 'text', (c) => c.notNull())
+        .addColumn('phone', 'text', (c) => c.notNull())
+        .addColumn('subtotal_cents', 'integer', (c) => c.notNull())
+        .addColumn('shipping_cents', 'integer', (c) => c.notNull())
+        .addColumn('total_cents', 'integer', (c) => c.notNull())
+        .addColumn('item_count', 'integer', (c) => c.notNull())
+        .addColumn('placed_at', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('shop_order_uid_idempotency_key', ['uid', 'idempotency_key'])
+        .execute();
+      await db.schema.createIndex('shop_order_uid_number').on('shop_order').columns(['uid', 'number']).execute();
+      await db.schema.createIndex('shop_order_status_number').on('shop_order').columns(['status', 'number']).execute();
+      await db.schema.createIndex('shop_order_email').on('shop_order').column('email').execute();
+      await db.schema.createIndex('shop_order_placed_at').on('shop_order').column('placed_at').execute();
+      await db.schema
+        .createTable('order_line')
+        .addColumn('order_number', 'integer', (c) => c.notNull().references('shop_order.number'))
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('itemid', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('price_cents', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('order_line_pk', ['order_number', 'position'])
+        .execute();
+      await db.schema
+        .createTable('order_event')
+        .addColumn('order_number', 'integer', (c) => c.notNull().references('shop_order.number'))
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addColumn('by_role', 'text', (c) => c.notNull())
+        .addColumn('by_uid', 'text', (c) => c.references('user.id').onDelete('set null'))
+        .addColumn('by_email', 'text', (c) => c.notNull())
+        .addColumn('note', 'text')
+        .addPrimaryKeyConstraint('order_event_pk', ['order_number', 'seq'])
+        .execute();
+    },
+  },
+  '0004-outbox': {
+    async up(db) {
+      await db.schema
+        .createTable('outbox')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('recipient', 'text', (c) => c.notNull())
+        .addColumn('subject', 'text', (c) => c.notNull())
+        .addColumn('text_body', 'text', (c) => c.notNull())
+        .addColumn('html_body', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('sent_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('outbox_state_next').on('outbox').columns(['state', 'next_attempt_at']).execute();
+      await db.schema.createIndex('outbox_created_at').on('outbox').column('created_at').execute();
+    },
+  },
+  '0005-password-reset': {
+    async up(db) {
+      await db.schema
+        .createTable('password_reset')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('uid', 'text', (c) => c.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('password_reset_uid').on('password_reset').column('uid').execute();
+      await db.schema.createIndex('password_reset_expires_at').on('password_reset').column('expires_at').execute();
+    },
+  },
+  '0006-owner-role': {
+    async up(db) {
+      await db.schema
+        .createTable('user_role')
+        .addColumn('uid', 'text', (c) => c.primaryKey().references('user.id').onDelete('cascade'))
+        .addColumn('role', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
+});
 
 /**
  * Applies our migrations; Kysely's migrator takes a lock, so concurrent starts are safe. On PostgreSQL,
  * `schema` names the schema the tables live in: Kysely looks its bookkeeping tables up in every schema
  * unless told which, and would take another schema's for ours.
  */
-export async function migrate(db: Kysely<Tables>, schema?: string): Promise<void> {
+export async function migrate(db: Kysely<Tables>, dialect: Dialect, schema?: string): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: async () => migrations(dialect) },
     migrationTableName: 'piaffe_migration',
     migrationLockTableName: 'piaffe_migration_lock',
     ...(schema ? { migrationTableSchema: schema } : {}),

@@ -22,10 +22,107 @@ export interface DeviceEpochTable {
   epoch: number;
 }
 
+/** An order as placed (docs/product.md §8): what was bought is copied into it, never looked up later. */
+export interface ShopOrderTable {
+  number: number;
+  /** Null once the account is deleted: the order stays, for the shop's books. */
+  uid: string | null;
+  /** The address the order was placed with. */
+  email: string;
+  idempotency_key: string;
+  status: string;
+  payment_method: string;
+  full_name: string;
+  line1: string;
+  line2: string;
+  city: string;
+  region: string;
+  postal_code: string;
+  country: string;
+  phone: string;
+  subtotal_cents: number;
+  shipping_cents: number;
+  total_cents: number;
+  item_count: number;
+  placed_at: number;
+}
+
+export interface OrderLineTable {
+  order_number: number;
+  /** 1, 2, ...: the order of the cart rows. */
+  position: number;
+  itemid: string;
+  name: string;
+  price_cents: number;
+}
+
+/** One change of an order's status, the placing included; never updated or deleted. */
+export interface OrderEventTable {
+  order_number: number;
+  /** 1 for the placing, then 2, 3, ... */
+  seq: number;
+  status: string;
+  at: number;
+  by_role: string;
+  /** Null once that account is deleted; `by_email` keeps who it was. */
+  by_uid: string | null;
+  by_email: string;
+  note: string | null;
+}
+
+/** The SQLite stand-in for a PostgreSQL sequence: a named counter, bumped inside a transaction. */
+export interface CounterTable {
+  name: string;
+  value: number;
+}
+
+/** An e-mail, written with the change that causes it and sent later (docs/product.md §9). */
+export interface OutboxTable {
+  id: string;
+  kind: string;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  state: string;
+  attempts: number;
+  /** When it may be tried next (epoch ms). */
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
+/** A password-reset link: only the SHA-256 of its token is kept (docs/product.md §10). */
+export interface PasswordResetTable {
+  token_hash: string;
+  uid: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** The users with a role beyond rider; today only `owner` (docs/product.md §11). */
+export interface UserRoleTable {
+  uid: string;
+  role: string;
+}
+
+/** Named number sequences: a PostgreSQL sequence, or a row of `counter` on SQLite. */
+export const sequences = { orderNumber: 'order_number' } as const;
+export type Sequence = (typeof sequences)[keyof typeof sequences];
+
 export interface Tables {
   cart_item: CartItemTable;
   login_attempt: LoginAttemptTable;
   device_epoch: DeviceEpochTable;
+  shop_order: ShopOrderTable;
+  order_line: OrderLineTable;
+  order_event: OrderEventTable;
+  counter: CounterTable;
+  outbox: OutboxTable;
+  password_reset: PasswordResetTable;
+  user_role: UserRoleTable;
   // Better Auth's tables, as far as we read and write them. Its dates are ISO strings on SQLite and
   // timestamps on PostgreSQL: write them with `Db.timestamp`.
   user: { id: string; email: string; updatedAt: Date | string };

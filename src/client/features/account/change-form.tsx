@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useState } from 'react';
 import type { z } from 'zod';
 import { Field } from '../../components/field';
-import { ApiError } from '../../lib/api';
+import { messageOf } from '../../lib/api';
 import { endSession, useSession } from '../../lib/session';
 import { useForm } from '../../lib/use-form';
 
@@ -33,7 +33,7 @@ export function ChangeForm(props: ChangeFormProps) {
     try {
       await props.save(form.values[props.field]);
     } catch (error) {
-      failure = error instanceof ApiError ? error.message : 'Something went wrong. Please try again.';
+      failure = messageOf(error);
     }
     await endSession(failure ? { kind: 'alert', text: failure } : { kind: 'status', text: props.successNotice });
   }

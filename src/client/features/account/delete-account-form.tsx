@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
-import { notices } from '../../../shared/errors';
+import { notices } from '../../../shared/notices';
 import { Alert } from '../../components/alert';
-import { ApiError, call } from '../../lib/api';
+import { ApiError, call, messageOf } from '../../lib/api';
 import { signedOut } from '../../lib/session';
 
 export function DeleteAccountForm() {
@@ -20,7 +20,7 @@ export function DeleteAccountForm() {
       if (error instanceof ApiError && error.code === 'auth/requires-recent-login') {
         setFailure(notices.deleteNeedsRecentLogin);
       } else {
-        setFailure(error instanceof ApiError ? error.message : 'Something went wrong. Please try again.');
+        setFailure(messageOf(error));
       }
       setBusy(false);
     }
@@ -29,7 +29,10 @@ export function DeleteAccountForm() {
   return (
     <form className="card form form-danger" aria-labelledby="delete-account-title" onSubmit={submit}>
       <h2 id="delete-account-title">Delete account</h2>
-      <p>Deleting your account removes your log-in and everything in your cart. This cannot be undone.</p>
+      <p>
+        Deleting your account removes your log-in and everything in your cart. Orders you placed stay in the shop's
+        records. This cannot be undone.
+      </p>
       {failure && <Alert kind="alert">{failure}</Alert>}
       <button type="submit" className="button button-danger" disabled={busy}>
         Delete account

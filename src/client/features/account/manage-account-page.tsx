@@ -1,4 +1,5 @@
-import { notices } from '../../../shared/errors';
+import { Link } from 'react-router';
+import { notices } from '../../../shared/notices';
 import { pages, pageTitle } from '../../../shared/pages';
 import { hints, newEmailSchema, newPasswordSchema } from '../../../shared/validation';
 import { call } from '../../lib/api';
@@ -13,6 +14,9 @@ export default function ManageAccountPage() {
       <title>{pageTitle(pages.manageAccount.title)}</title>
       <h1 id="account-title">Your account</h1>
       {user && <p>You are logged in as {user.email}.</p>}
+      <p>
+        <Link to={pages.orders.path}>Your orders</Link>
+      </p>
       <p>Changing your e-mail or password logs you out afterwards; then log in again with your new details.</p>
       <div className="account-forms">
         <ChangeForm

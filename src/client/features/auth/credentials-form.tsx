@@ -4,7 +4,7 @@ import { pages } from '../../../shared/pages';
 import { credentialsSchema, hints } from '../../../shared/validation';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
-import { ApiError, call } from '../../lib/api';
+import { call, messageOf } from '../../lib/api';
 import { endSession, signedIn } from '../../lib/session';
 import { useForm } from '../../lib/use-form';
 
@@ -36,7 +36,7 @@ export function CredentialsForm({ mode }: { mode: AuthMode }) {
     } catch (error) {
       // A failed sign-in leaves nobody signed in, here or on the server.
       await endSession();
-      setFailure(error instanceof ApiError ? error.message : 'Something went wrong. Please try again.');
+      setFailure(messageOf(error));
       setBusy(false);
     }
   }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { CartItem } from '../../../shared/api';
-import { notices } from '../../../shared/errors';
+import { notices } from '../../../shared/notices';
 import { pages, pageTitle } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
 import { ApiError, call } from '../../lib/api';
@@ -34,10 +34,15 @@ export default function CartPage() {
         <>
           {items.length === 0 && <p>Your cart is empty.</p>}
           <CartTable labelledBy="cart-title" items={items} onDelete={remove} />
-          <p>
+          <p className="actions">
             <Link className="button" to={pages.home.path}>
               Continue Shopping
             </Link>
+            {items.length > 0 && (
+              <Link className="button" to={pages.checkout.path}>
+                Checkout
+              </Link>
+            )}
           </p>
         </>
       ) : (

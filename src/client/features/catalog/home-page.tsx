@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { catalogue, type Product } from '../../../shared/catalogue';
-import { notices } from '../../../shared/errors';
+import { notices } from '../../../shared/notices';
 import { pages, pageTitle } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
 import { call } from '../../lib/api';

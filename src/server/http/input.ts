@@ -30,8 +30,24 @@ export async function readJson<T extends z.ZodType>(
   throw new HttpError('request/invalid-body', describeIssue(issue));
 }
 
-function describeIssue(issue: z.core.$ZodIssue | undefined): string {
-  if (!issue) return 'The request body does not have the expected fields.';
+/**
+ * Reads the query string and validates it against a shared schema (each value a string); anything it does not
+ * describe, a parameter given twice included, is `request/invalid-query`.
+ */
+export function readQuery<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
+  const values: Record<string, string> = {};
+  for (const [name, given] of Object.entries(c.req.queries())) {
+    if (given.length !== 1) throw new HttpError('request/invalid-query', `${name}: give it once.`);
+    values[name] = given[0] as string;
+  }
+  const result = schema.safeParse(values);
+  if (result.success) return result.data;
+  throw new HttpError('request/invalid-query', describeIssue(result.error.issues[0]));
+}
+
+/** The first problem, named by where it is; undefined leaves the code's own message. */
+function describeIssue(issue: z.core.$ZodIssue | undefined): string | undefined {
+  if (!issue) return undefined;
   const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
   return `${where}${issue.message}`;
 }

@@ -1,0 +1,56 @@
+import { useId } from 'react';
+import { formatDateTime } from '../../shared/dates';
+import { addressLines, type Order, statusLabels } from '../../shared/orders';
+import { findPaymentMethod } from '../../shared/payment/payment-methods';
+import { OrderSummary } from './order-summary';
+
+/** Everything the rider saw of an order: its facts, its lines and totals, where it goes and how it is paid. */
+export function OrderDetails({ order }: { order: Order }) {
+  const linesId = useId();
+  const method = findPaymentMethod(order.paymentMethod);
+  // How to pay matters only until the order is paid (or cancelled).
+  const pay = order.status === 'placed' ? method?.howToPay(order) : undefined;
+  return (
+    <div className="order-details">
+      <dl className="facts">
+        <dt>Order number</dt>
+        <dd>{order.number}</dd>
+        <dt>Placed</dt>
+        <dd>{formatDateTime(order.placedAt)}</dd>
+        <dt>Status</dt>
+        <dd>{statusLabels[order.status]}</dd>
+        <dt>Payment</dt>
+        <dd>{method?.label ?? order.paymentMethod}</dd>
+      </dl>
+      <div className="card">
+        <h2 id={linesId}>What was ordered</h2>
+        <OrderSummary labelledBy={linesId} lines={order.lines} totals={order} />
+        <p>Prices include any tax.</p>
+      </div>
+      <div className="card">
+        <h2>Delivery address</h2>
+        <address>
+          {addressLines(order.address).map((line) => (
+            <span className="address-line" key={line}>
+              {line}
+            </span>
+          ))}
+        </address>
+      </div>
+      {pay && (
+        <div className="card">
+          <h2>How to pay</h2>
+          <p>{pay.intro}</p>
+          <dl className="facts">
+            {pay.details.map(([label, value]) => (
+              <div key={label}>
+                <dt>{label}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import { formatCents } from '../../shared/money';
+import type { OrderLine } from '../../shared/orders';
+import type { OrderTotals } from '../../shared/pricing';
+
+interface OrderSummaryProps {
+  /** The id of the heading that names the table. */
+  labelledBy: string;
+  lines: readonly OrderLine[];
+  totals: OrderTotals;
+}
+
+/** What is ordered and what it costs: a line per item, then the subtotal, the shipping and the total. */
+export function OrderSummary({ labelledBy, lines, totals }: OrderSummaryProps) {
+  return (
+    <table className="data-table" aria-labelledby={labelledBy}>
+      <thead>
+        <tr>
+          <th scope="col">Item</th>
+          <th scope="col" className="number">
+            Price
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {lines.map((line, index) => (
+          // Lines may repeat an item (one row per click); their place in the order tells them apart.
+          // biome-ignore lint/suspicious/noArrayIndexKey: the list is never reordered
+          <tr key={index}>
+            <td>{line.name}</td>
+            <td className="number">{formatCents(line.priceCents)}</td>
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row">Subtotal</th>
+          <td className="number">{formatCents(totals.subtotalCents)}</td>
+        </tr>
+        <tr>
+          <th scope="row">Shipping</th>
+          <td className="number">{totals.shippingCents === 0 ? 'Free' : formatCents(totals.shippingCents)}</td>
+        </tr>
+        <tr className="grand-total">
+          <th scope="row">Total</th>
+          <td className="number">{formatCents(totals.totalCents)}</td>
+        </tr>
+      </tfoot>
+    </table>
+  );
+}

@@ -1,0 +1,137 @@
+import { type FormEvent, useId, useRef, useState } from 'react';
+import { Link, useLoaderData, useNavigate, useRevalidator } from 'react-router';
+import { addressFields, addressSchema, countryCodes, countryName, emptyAddress } from '../../../shared/orders';
+import { pages, pageTitle } from '../../../shared/pages';
+import { fillPath } from '../../../shared/paths';
+import { offeredMethods } from '../../../shared/payment/payment-methods';
+import { orderTotals } from '../../../shared/pricing';
+import { Alert } from '../../components/alert';
+import { Field } from '../../components/field';
+import { OrderSummary } from '../../components/order-summary';
+import { ApiError, call, messageOf } from '../../lib/api';
+import { useForm } from '../../lib/use-form';
+
+/** The cart as the server holds it: the order is built from these rows. */
+export async function loader() {
+  return call('cart');
+}
+
+const autoComplete = {
+  fullName: 'name',
+  line1: 'address-line1',
+  line2: 'address-line2',
+  city: 'address-level2',
+  region: 'address-level1',
+  postalCode: 'postal-code',
+  country: 'country',
+  phone: 'tel',
+} as const;
+
+const countryOptions = countryCodes
+  .map((code) => [code, countryName(code)] as const)
+  .sort((a, b) => a[1].localeCompare(b[1]));
+
+/** A key made once per checkout page: the same key never makes a second order (crypto.randomUUID needs https). */
+function idempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+export default function CheckoutPage() {
+  const { items } = useLoaderData<typeof loader>();
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const [key] = useState(idempotencyKey);
+  const form = useForm(addressSchema, emptyAddress);
+  const [method, setMethod] = useState(offeredMethods[0]?.id ?? '');
+  const sending = useRef(false);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const summaryId = useId();
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    // A double click sends one request; a retry after a failure sends the same key.
+    if (!form.isValid || sending.current) return;
+    sending.current = true;
+    setBusy(true);
+    setFailure(null);
+    try {
+      const { order } = await call('placeOrder', {
+        body: { address: form.values, paymentMethod: method, idempotencyKey: key, cartItemIds: items.map((i) => i.id) },
+      });
+      navigate(fillPath(pages.order.path, { number: order.number }), { state: { placed: true } });
+    } catch (error) {
+      setFailure(messageOf(error));
+      // The cart is not what this page showed: show it as it is now.
+      if (error instanceof ApiError && (error.code === 'order/cart-changed' || error.code === 'order/cart-empty')) {
+        await revalidator.revalidate();
+      }
+      sending.current = false;
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="page checkout-page" aria-labelledby="checkout-title">
+      <title>{pageTitle(pages.checkout.title)}</title>
+      <h1 id="checkout-title">Checkout</h1>
+      {failure && <Alert kind="alert">{failure}</Alert>}
+      {items.length === 0 ? (
+        <>
+          <p>Your cart is empty, so there is nothing to check out.</p>
+          <p>
+            <Link className="button" to={pages.home.path}>
+              Continue Shopping
+            </Link>
+          </p>
+        </>
+      ) : (
+        <form className="checkout" onSubmit={submit} noValidate aria-labelledby="checkout-title">
+          <div className="card">
+            <h2 id={summaryId}>Your order</h2>
+            <OrderSummary labelledBy={summaryId} lines={items} totals={orderTotals(items.map((i) => i.priceCents))} />
+            <p>Prices include any tax.</p>
+          </div>
+          <fieldset className="card form">
+            <legend>Delivery address</legend>
+            {(Object.keys(addressFields) as Array<keyof typeof addressFields>).map((name) => (
+              <Field
+                key={name}
+                label={addressFields[name].label}
+                type={name === 'phone' ? 'tel' : 'text'}
+                autoComplete={autoComplete[name]}
+                options={name === 'country' ? countryOptions : undefined}
+                {...form.field(name)}
+              />
+            ))}
+          </fieldset>
+          <fieldset className="card form payment-methods">
+            <legend>Payment</legend>
+            {offeredMethods.map((offered) => (
+              <div className="choice" key={offered.id}>
+                <input
+                  type="radio"
+                  id={`payment-${offered.id}`}
+                  name="paymentMethod"
+                  value={offered.id}
+                  checked={method === offered.id}
+                  onChange={() => setMethod(offered.id)}
+                  aria-describedby={`payment-${offered.id}-summary`}
+                />
+                <label htmlFor={`payment-${offered.id}`}>{offered.label}</label>
+                <p id={`payment-${offered.id}-summary`} className="field-hint">
+                  {offered.summary}
+                </p>
+              </div>
+            ))}
+          </fieldset>
+          <p>
+            <button type="submit" className="button" disabled={!form.isValid || busy}>
+              Place order
+            </button>
+          </p>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,108 @@
+import { useState } from 'react';
+import { data, Link, type LoaderFunctionArgs, useLoaderData, useLocation, useRevalidator } from 'react-router';
+import { formatDateTime } from '../../../shared/dates';
+import { statusLabels } from '../../../shared/orders';
+import { pages, pageTitle } from '../../../shared/pages';
+import { Alert } from '../../components/alert';
+import { OrderDetails } from '../../components/order-details';
+import { ApiError, call, messageOf } from '../../lib/api';
+
+/** The order, if it is the rider's; any other number is the Snap! page, as a number that does not exist. */
+export async function loader({ params }: LoaderFunctionArgs) {
+  try {
+    return await call('order', { params: { number: params.number ?? '' } });
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'order/not-found') throw data(null, { status: 404 });
+    throw error;
+  }
+}
+
+export default function OrderPage() {
+  const { order } = useLoaderData<typeof loader>();
+  const placed = (useLocation().state as { placed?: boolean } | null)?.placed === true;
+  const revalidator = useRevalidator();
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ kind: 'status' | 'alert'; text: string } | null>(null);
+
+  async function cancel() {
+    setBusy(true);
+    setMessage(null);
+    try {
+      await call('cancelOrder', { params: { number: order.number } });
+      setMessage({ kind: 'status', text: `Your order ${order.number} has been cancelled.` });
+    } catch (error) {
+      setMessage({
+        kind: 'alert',
+        text: messageOf(error),
+      });
+    }
+    await revalidator.revalidate();
+    setConfirming(false);
+    setBusy(false);
+  }
+
+  return (
+    <section className="page order-page" aria-labelledby="order-title">
+      <title>{pageTitle(`Order ${order.number}`)}</title>
+      <h1 id="order-title">{placed ? 'Thank you for your order' : `Order ${order.number}`}</h1>
+      {placed && (
+        <Alert kind="status">
+          Your order {order.number} has been placed. We have sent you an e-mail with the details.
+        </Alert>
+      )}
+      {message && <Alert kind={message.kind}>{message.text}</Alert>}
+      <OrderDetails order={order} />
+      <div className="card">
+        <h2>History</h2>
+        <ol className="history">
+          {order.history.map((entry, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows at its end
+            <li key={index}>
+              {statusLabels[entry.status]}, {formatDateTime(entry.at)}
+              {entry.by === 'owner' ? ' by the shop' : ''}
+              {entry.note ? `: ${entry.note}` : ''}
+            </li>
+          ))}
+        </ol>
+      </div>
+      {order.status === 'placed' && (
+        <div className="card form">
+          <h2>Cancel this order</h2>
+          {confirming ? (
+            <>
+              <p>Cancel order {order.number}? This cannot be undone.</p>
+              <p className="actions">
+                <button type="button" className="button button-danger" disabled={busy} onClick={cancel}>
+                  Yes, cancel the order
+                </button>
+                <button
+                  type="button"
+                  className="button button-quiet"
+                  disabled={busy}
+                  onClick={() => setConfirming(false)}
+                >
+                  Keep the order
+                </button>
+              </p>
+            </>
+          ) : (
+            <p>
+              <button type="button" className="button button-quiet" onClick={() => setConfirming(true)}>
+                Cancel order
+              </button>
+            </p>
+          )}
+        </div>
+      )}
+      <p className="actions">
+        <Link className="button" to={pages.orders.path}>
+          Your orders
+        </Link>
+        <Link className="button button-quiet" to={pages.home.path}>
+          Continue Shopping
+        </Link>
+      </p>
+    </section>
+  );
+}

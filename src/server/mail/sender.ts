@@ -1,0 +1,123 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Config } from '../config';
+import type { ChangeFeed } from '../db/change-feed';
+import { type Logger, withoutEmails } from '../log';
+import { type Outbox, type OutboxRow, outboxTopic } from './outbox';
+
+export interface MailSenderParts {
+  outbox: Outbox;
+  feed: ChangeFeed;
+  transport: Transporter;
+  /** MAIL_FROM. */
+  from: string;
+  /** The host name of Message-IDs: PUBLIC_URL's. */
+  host: string;
+  /** The pause before each retry (MAIL_RETRY_DELAYS); after the last one an e-mail is marked failed. */
+  retryDelaysMs: readonly number[];
+  log: Logger;
+}
+
+/** Even with nothing announced, the outbox is looked at this often (a missed announcement, a retry coming due). */
+const maxSleepMs = 30_000;
+/** After the database failed to answer, the next look waits this long. */
+const databaseBackoffMs = 5_000;
+
+/**
+ * Sends the outbox's e-mails over SMTP, one at a time, in every server. It wakes when an e-mail is written
+ * (on any server: the change feed tells it) and when the next retry comes due; see outbox.ts for how servers
+ * share the work without sending an e-mail twice.
+ */
+export class MailSender {
+  #running: Promise<void> | undefined;
+  #again = false;
+  #stopped = false;
+  #timer: NodeJS.Timeout | undefined;
+  readonly #stopListening: () => void;
+
+  constructor(private readonly parts: MailSenderParts) {
+    this.#stopListening = parts.feed.subscribe(outboxTopic, () => this.wake());
+    this.wake();
+  }
+
+  /** Looks for due e-mails now (or right after the look under way). */
+  wake(): void {
+    if (this.#stopped) return;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#running = this.#drain().finally(() => {
+      this.#running = undefined;
+      if (this.#again) {
+        this.#again = false;
+        this.wake();
+      }
+    });
+  }
+
+  async #drain(): Promise<void> {
+    const { outbox, retryDelaysMs, log } = this.parts;
+    try {
+      while (!this.#stopped) {
+        const sent = await outbox.sendNext((row) => this.#deliver(row), retryDelaysMs);
+        if (!sent) break;
+        const about = { outboxId: sent.id, kind: sent.kind, attempts: sent.attempts };
+        if (sent.outcome === 'sent') log.info(about, 'e-mail sent');
+        else if (sent.outcome === 'retry')
+          log.warn({ ...about, reason: withoutEmails(sent.error) }, 'e-mail not sent; it will be retried');
+        else log.error({ ...about, reason: withoutEmails(sent.error) }, 'e-mail failed after its last retry');
+      }
+      this.#sleep(await outbox.nextDueAt());
+    } catch (err) {
+      log.warn({ err }, 'the outbox could not be read; trying again shortly');
+      this.#sleep(Date.now() + databaseBackoffMs);
+    }
+  }
+
+  #sleep(until: number | undefined): void {
+    if (this.#stopped) return;
+    const wait = Math.min(maxSleepMs, Math.max(0, (until ?? Number.POSITIVE_INFINITY) - Date.now()));
+    this.#timer = setTimeout(() => this.wake(), wait);
+    this.#timer.unref();
+  }
+
+  async #deliver(row: OutboxRow): Promise<void> {
+    const { transport, from, host } = this.parts;
+    await transport.sendMail({
+      from,
+      to: row.recipient,
+      subject: row.subject,
+      text: row.text_body,
+      html: row.html_body,
+      // The same for every try of one e-mail, so a rare duplicate (docs/RELIABILITY.md) is recognisable as one.
+      messageId: `<${row.id}@${host}>`,
+    });
+  }
+
+  /** Stops looking, lets the send under way finish, and closes the SMTP transport. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    this.#stopListening();
+    await this.#running;
+    this.parts.transport.close();
+  }
+}
+
+/** Timeouts of one SMTP conversation; a claimed e-mail is held at most about this long (outbox.ts). */
+const smtpTimeouts = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+/** Starts sending the outbox over SMTP_URL; without it, says once that e-mails wait, and sends nothing. */
+export function startMailSender(
+  config: Config,
+  parts: Pick<MailSenderParts, 'outbox' | 'feed' | 'log'>,
+): MailSender | undefined {
+  const { smtpUrl, from, retryDelaysMs } = config.mail;
+  if (!smtpUrl) {
+    parts.log.warn('SMTP_URL is not set: e-mails wait in the outbox, unsent, until a server with SMTP_URL starts');
+    return undefined;
+  }
+  const transport = nodemailer.createTransport({ url: smtpUrl, ...smtpTimeouts });
+  return new MailSender({ ...parts, transport, from, retryDelaysMs, host: new URL(config.publicUrl).hostname });
+}

@@ -1,0 +1,31 @@
+import type { MailKind } from '../../shared/mail';
+import { compose, type Letter, type Message, type Site } from './message';
+import { emailChanged } from './templates/email-changed';
+import { orderCancelled } from './templates/order-cancelled';
+import { orderConfirmation } from './templates/order-confirmation';
+import { orderPaid } from './templates/order-paid';
+import { orderShipped } from './templates/order-shipped';
+import { passwordChanged } from './templates/password-changed';
+import { passwordReset } from './templates/password-reset';
+
+/** Each kind of e-mail and its template (src/server/mail/templates/: the words, one file per e-mail). */
+const templates = {
+  'order-confirmation': orderConfirmation,
+  'order-paid': orderPaid,
+  'order-shipped': orderShipped,
+  'order-cancelled': orderCancelled,
+  'password-reset': passwordReset,
+  'password-changed': passwordChanged,
+  'email-changed': emailChanged,
+} as const satisfies Record<MailKind, (data: never, site: Site) => Letter>;
+
+/** What the template of `kind` needs. */
+export type MailData<K extends MailKind> = Parameters<(typeof templates)[K]>[0];
+
+/** Kinds whose body holds a secret (a reset link): never shown in the back office, and cleared once sent. */
+export const secretKinds: ReadonlySet<MailKind> = new Set<MailKind>(['password-reset']);
+
+export function render<K extends MailKind>(kind: K, data: MailData<K>, site: Site): Message {
+  const template = templates[kind] as (data: MailData<K>, site: Site) => Letter;
+  return compose(template(data, site));
+}

@@ -1,0 +1,20 @@
+import type { Order } from '../../../shared/orders';
+import { findPaymentMethod } from '../../../shared/payment/payment-methods';
+import type { Letter, Site } from '../message';
+import { links } from './links';
+import { orderBlocks } from './order-blocks';
+
+/** Sent when an order is placed: the order, and what to do to pay for it. */
+export function orderConfirmation({ order }: { order: Order }, site: Site): Letter {
+  const pay = findPaymentMethod(order.paymentMethod)?.howToPay({ number: order.number, totalCents: order.totalCents });
+  return {
+    subject: `Your order ${order.number}`,
+    greeting: `Hello ${order.address.fullName},`,
+    blocks: [
+      `Thank you for your order ${order.number}. This is what you ordered:`,
+      ...orderBlocks(order),
+      ...(pay ? ['How to pay', pay.intro, { facts: pay.details }] : []),
+      { link: links.order(site, order.number), label: 'See your order' },
+    ],
+  };
+}

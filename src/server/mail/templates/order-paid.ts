@@ -1,0 +1,15 @@
+import type { Order } from '../../../shared/orders';
+import type { Letter, Site } from '../message';
+import { links } from './links';
+
+/** Sent when the owner marks an order paid. */
+export function orderPaid({ order }: { order: Order }, site: Site): Letter {
+  return {
+    subject: `We have your payment for order ${order.number}`,
+    greeting: `Hello ${order.address.fullName},`,
+    blocks: [
+      `Thank you: your payment for order ${order.number} has arrived. We are packing your order now and will write again when it is on its way.`,
+      { link: links.order(site, order.number), label: 'See your order' },
+    ],
+  };
+}

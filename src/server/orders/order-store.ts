@@ -1,0 +1,351 @@
+import type { Kysely, Selectable } from 'kysely';
+import { limits } from '../../shared/limits';
+import {
+  canMove,
+  formatOrderNumber,
+  type HistoryEntry,
+  type Order,
+  type OrderPage,
+  type OrderStatus,
+  type OrderSummary,
+  type PlaceOrder,
+} from '../../shared/orders';
+import { orderTotals } from '../../shared/pricing';
+import type { Role } from '../../shared/roles';
+import type { CartStore } from '../cart/cart-store';
+import { topic } from '../db/change-feed';
+import type { Db, UnitOfWork } from '../db/database';
+import { isConstraintViolation } from '../db/errors';
+import { type OrderEventTable, type OrderLineTable, type ShopOrderTable, sequences, type Tables } from '../db/schema';
+import type { Outbox } from '../mail/outbox';
+
+/** Every order change, on every server: the owners' live list of orders follows it. */
+export type OrderChange = { type: 'placed' | 'moved'; number: number; status: OrderStatus };
+export const ordersTopic = topic<OrderChange>('orders');
+
+/** Whoever acts on an order: the rider it belongs to, or an owner. */
+export interface ActingUser {
+  uid: string;
+  email: string;
+  role: Role;
+}
+
+export type PlaceResult =
+  | { ok: true; created: boolean; order: Order }
+  | { ok: false; reason: 'cart-empty' | 'cart-changed' | 'no-user' }
+  /** `retryAfter`: seconds until the oldest order of the last hour leaves the window. */
+  | { ok: false; reason: 'too-many'; retryAfter: number };
+
+export type MoveResult =
+  | { ok: true; order: Order }
+  | { ok: false; reason: 'not-found' | 'invalid-transition' | 'status-changed'; status?: OrderStatus };
+
+/** Which orders a list shows, and which page of them. */
+export interface OrderFilter {
+  /** Only the orders of this rider (the rider's own list); all orders for an owner. */
+  uid?: string;
+  status?: OrderStatus;
+  /** An order number (`PF-10001` or `10001`) or part of an e-mail address. */
+  search?: string;
+  page: number;
+}
+
+const hourMs = 60 * 60 * 1000;
+
+type OrderRow = Selectable<ShopOrderTable>;
+
+function toSummary(row: OrderRow): OrderSummary {
+  return {
+    number: formatOrderNumber(Number(row.number)),
+    placedAt: new Date(Number(row.placed_at)).toISOString(),
+    status: row.status as OrderStatus,
+    itemCount: Number(row.item_count),
+    totalCents: Number(row.total_cents),
+    email: row.email,
+  };
+}
+
+function toOrder(row: OrderRow, lines: OrderLineTable[], events: OrderEventTable[], forOwner: boolean): Order {
+  return {
+    ...toSummary(row),
+    lines: lines.map((line) => ({ itemid: line.itemid, name: line.name, priceCents: Number(line.price_cents) })),
+    subtotalCents: Number(row.subtotal_cents),
+    shippingCents: Number(row.shipping_cents),
+    address: {
+      fullName: row.full_name,
+      line1: row.line1,
+      line2: row.line2,
+      city: row.city,
+      region: row.region,
+      postalCode: row.postal_code,
+      country: row.country,
+      phone: row.phone,
+    },
+    paymentMethod: row.payment_method,
+    history: events.map(
+      (event): HistoryEntry => ({
+        status: event.status as OrderStatus,
+        at: new Date(Number(event.at)).toISOString(),
+        by: event.by_role as Role,
+        note: event.note,
+        ...(forOwner ? { who: event.by_email } : {}),
+      }),
+    ),
+  };
+}
+
+/** `%`, `_` and `\` taken literally in a LIKE pattern. */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+export type OrderStore = ReturnType<typeof createOrderStore>;
+
+export interface OrderStoreParts {
+  db: Db;
+  cart: CartStore;
+  outbox: Outbox;
+}
+
+/**
+ * Orders (docs/product.md §8): placed from the cart in one unit of work with the emptied cart, the change events
+ * and the confirmation e-mail; moved from status to status by the rules of src/shared/orders.ts, each move kept in
+ * the history and e-mailed. See docs/decisions/0015-orders.md.
+ */
+export function createOrderStore({ db, cart, outbox }: OrderStoreParts) {
+  async function read(executor: Kysely<Tables>, number: number, forOwner: boolean, uid?: string) {
+    let query = executor.selectFrom('shop_order').selectAll().where('number', '=', number);
+    if (uid !== undefined) query = query.where('uid', '=', uid);
+    const row = await query.executeTakeFirst();
+    if (!row) return undefined;
+    const lines = await executor
+      .selectFrom('order_line')
+      .selectAll()
+      .where('order_number', '=', number)
+      .orderBy('position')
+      .execute();
+    const events = await executor
+      .selectFrom('order_event')
+      .selectAll()
+      .where('order_number', '=', number)
+      .orderBy('seq')
+      .execute();
+    return toOrder(row, lines, events, forOwner);
+  }
+
+  /** Where e-mails about an order go: the account's address, or the one it was placed with once the account is gone. */
+  async function recipientOf(uow: UnitOfWork, order: { uid: string | null; email: string }): Promise<string> {
+    if (order.uid === null) return order.email;
+    const user = await uow.trx.selectFrom('user').select('email').where('id', '=', order.uid).executeTakeFirst();
+    return user?.email ?? order.email;
+  }
+
+  async function place(rider: { uid: string; email: string }, input: PlaceOrder): Promise<PlaceResult> {
+    const { uid } = rider;
+    return db.run(async (uow) => {
+      // Checkouts and cart changes of one rider run one after the other, on every server.
+      await uow.lock('cart', uid);
+      const earlier = await uow.trx
+        .selectFrom('shop_order')
+        .select('number')
+        .where('uid', '=', uid)
+        .where('idempotency_key', '=', input.idempotencyKey)
+        .executeTakeFirst();
+      if (earlier) {
+        const order = await read(uow.trx, Number(earlier.number), false);
+        if (order) return { ok: true, created: false, order } as const;
+      }
+      const now = Date.now();
+      const recent = await uow.trx
+        .selectFrom('shop_order')
+        .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.min('placed_at').as('oldest')])
+        .where('uid', '=', uid)
+        .where('placed_at', '>', now - hourMs)
+        .executeTakeFirstOrThrow();
+      if (Number(recent.count) >= limits.ordersPerHour) {
+        const retryAfter = Math.max(1, Math.ceil((Number(recent.oldest) + hourMs - now) / 1000));
+        return { ok: false, reason: 'too-many', retryAfter } as const;
+      }
+
+      const items = await cart.list(uid, uow);
+      if (items.length === 0) return { ok: false, reason: 'cart-empty' } as const;
+      const seen = new Set(input.cartItemIds);
+      if (seen.size !== input.cartItemIds.length || seen.size !== items.length || items.some((i) => !seen.has(i.id))) {
+        return { ok: false, reason: 'cart-changed' } as const;
+      }
+
+      const number = await uow.next(sequences.orderNumber);
+      const totals = orderTotals(items.map((item) => item.priceCents));
+      const { address } = input;
+      await uow.trx
+        .insertInto('shop_order')
+        .values({
+          number,
+          uid,
+          email: rider.email,
+          idempotency_key: input.idempotencyKey,
+          status: 'placed',
+          payment_method: input.paymentMethod,
+          full_name: address.fullName,
+          line1: address.line1,
+          line2: address.line2,
+          city: address.city,
+          region: address.region,
+          postal_code: address.postalCode,
+          country: address.country,
+          phone: address.phone,
+          subtotal_cents: totals.subtotalCents,
+          shipping_cents: totals.shippingCents,
+          total_cents: totals.totalCents,
+          item_count: items.length,
+          placed_at: now,
+        })
+        .execute();
+      await uow.trx
+        .insertInto('order_line')
+        .values(
+          items.map((item, index) => ({
+            order_number: number,
+            position: index + 1,
+            itemid: item.itemid,
+            name: item.name,
+            price_cents: item.priceCents,
+          })),
+        )
+        .execute();
+      await uow.trx
+        .insertInto('order_event')
+        .values({
+          order_number: number,
+          seq: 1,
+          status: 'placed',
+          at: now,
+          by_role: 'rider',
+          by_uid: uid,
+          by_email: rider.email,
+          note: null,
+        })
+        .execute();
+      await cart.empty(uow, uid);
+      const order = await read(uow.trx, number, false);
+      if (!order) throw new Error(`Order ${number} vanished inside the transaction that wrote it.`);
+      await outbox.enqueue(uow, 'order-confirmation', rider.email, { order });
+      uow.publish(ordersTopic, { type: 'placed', number, status: 'placed' });
+      return { ok: true, created: true, order } as const;
+    });
+  }
+
+  return {
+    /**
+     * Turns the rider's cart into an order, unless the key already made one (that order is answered again), the
+     * rider ordered too often, or the cart is empty or not the rows the rider saw.
+     */
+    async place(rider: { uid: string; email: string }, input: PlaceOrder): Promise<PlaceResult> {
+      try {
+        return await place(rider, input);
+      } catch (error) {
+        // The account was deleted while the order was being placed.
+        if (isConstraintViolation(error, 'foreignKey')) return { ok: false, reason: 'no-user' };
+        throw error;
+      }
+    },
+
+    /** One order; with `uid`, only if it is that rider's (another rider's number is simply not found). */
+    get(number: number, { uid, forOwner = false }: { uid?: string; forOwner?: boolean }): Promise<Order | undefined> {
+      return read(db.kysely, number, forOwner, uid);
+    },
+
+    /** A page of orders, newest first. */
+    async list({ uid, status, search, page }: OrderFilter): Promise<OrderPage> {
+      let query = db.kysely.selectFrom('shop_order');
+      if (uid !== undefined) query = query.where('uid', '=', uid);
+      if (status) query = query.where('status', '=', status);
+      const term = search?.trim().toLowerCase();
+      if (term) {
+        const number = /^(?:pf-)?([1-9][0-9]{0,14})$/.exec(term)?.[1];
+        query = query.where((eb) =>
+          eb.or([
+            eb('email', 'like', `%${likeLiteral(term)}%`),
+            ...(number ? [eb('number', '=', Number(number))] : []),
+          ]),
+        );
+      }
+      const { count } = await query
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .executeTakeFirstOrThrow();
+      const total = Number(count);
+      const pages = Math.max(1, Math.ceil(total / limits.ordersPerPage));
+      const rows = await query
+        .selectAll()
+        .orderBy('number', 'desc')
+        .limit(limits.ordersPerPage)
+        .offset((page - 1) * limits.ordersPerPage)
+        .execute();
+      return { orders: rows.map(toSummary), page, pages, total };
+    },
+
+    /**
+     * Moves an order to `to`, if the rules allow `actor` that move from its status now; `from`, when given, is the
+     * status the actor saw, and a different one is refused (someone else moved it meanwhile). The move is kept in
+     * the history and e-mailed to the rider, in one unit of work. A rider reaches only their own orders.
+     */
+    move(
+      number: number,
+      to: OrderStatus,
+      actor: ActingUser,
+      { note = '', from }: { note?: string; from?: OrderStatus } = {},
+    ): Promise<MoveResult> {
+      return db.run(async (uow) => {
+        let query = uow.trx.selectFrom('shop_order').select(['uid', 'email', 'status']).where('number', '=', number);
+        if (actor.role === 'rider') query = query.where('uid', '=', actor.uid);
+        const row = await query.executeTakeFirst();
+        if (!row) return { ok: false, reason: 'not-found' } as const;
+        const status = row.status as OrderStatus;
+        if (from !== undefined && from !== status) return { ok: false, reason: 'status-changed', status } as const;
+        if (!canMove(status, to, actor.role)) return { ok: false, reason: 'invalid-transition', status } as const;
+        // Only from the status just read: of two moves at once, the second finds it changed and moves nothing.
+        const moved = await uow.trx
+          .updateTable('shop_order')
+          .set({ status: to })
+          .where('number', '=', number)
+          .where('status', '=', status)
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) === 0) {
+          const now = await uow.trx
+            .selectFrom('shop_order')
+            .select('status')
+            .where('number', '=', number)
+            .executeTakeFirst();
+          return { ok: false, reason: 'status-changed', status: (now?.status ?? status) as OrderStatus } as const;
+        }
+        const { last } = await uow.trx
+          .selectFrom('order_event')
+          .select((eb) => eb.fn.max('seq').as('last'))
+          .where('order_number', '=', number)
+          .executeTakeFirstOrThrow();
+        await uow.trx
+          .insertInto('order_event')
+          .values({
+            order_number: number,
+            seq: Number(last ?? 0) + 1,
+            status: to,
+            at: Date.now(),
+            by_role: actor.role,
+            by_uid: actor.uid,
+            by_email: actor.email,
+            note: note || null,
+          })
+          .execute();
+        const order = await read(uow.trx, number, actor.role === 'owner');
+        if (!order) throw new Error(`Order ${number} vanished inside the transaction that moved it.`);
+        const recipient = await recipientOf(uow, row);
+        if (to === 'paid') await outbox.enqueue(uow, 'order-paid', recipient, { order });
+        else if (to === 'shipped') await outbox.enqueue(uow, 'order-shipped', recipient, { order, note });
+        else if (to === 'cancelled')
+          await outbox.enqueue(uow, 'order-cancelled', recipient, { order, note, by: actor.role });
+        uow.publish(ordersTopic, { type: 'moved', number, status: to });
+        return { ok: true, order } as const;
+      });
+    },
+  };
+}

@@ -1,0 +1,222 @@
+/**
+ * Orders, for both sides (docs/product.md §8): the delivery address and its rules, the statuses and the moves
+ * between them, order numbers, and the shapes the API sends.
+ */
+import { z } from 'zod';
+import { limits } from './limits';
+import { offeredMethods } from './payment/payment-methods';
+import { type Role, roles } from './roles';
+import { settings } from './settings';
+
+// ---------------------------------------------------------------------------------------------------------
+// The delivery address
+
+/** Where the shop ships: ISO 3166-1 codes of the inhabited countries and territories. */
+export const countryCodes =
+  'AD AE AF AG AI AL AM AO AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GT GU GW GY HK HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'.split(
+    ' ',
+  ) as [string, ...string[]];
+export const defaultCountry = 'US';
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+/** A country's English name, e.g. "United States" for US. */
+export function countryName(code: string): string {
+  return regionNames.of(code) ?? code;
+}
+
+/** Each field of the delivery address: its label, whether it is required, and its longest value. */
+export const addressFields = {
+  fullName: { label: 'Full name', required: true, max: 100 },
+  line1: { label: 'Address line 1', required: true, max: 100 },
+  line2: { label: 'Address line 2 (optional)', required: false, max: 100 },
+  city: { label: 'City', required: true, max: 60 },
+  region: { label: 'State or region', required: true, max: 60 },
+  postalCode: { label: 'Postal code', required: true, max: 16 },
+  country: { label: 'Country', required: true, max: 2 },
+  phone: { label: 'Phone (optional)', required: false, max: 30 },
+} as const;
+export type AddressField = keyof typeof addressFields;
+
+/** The name of a field in messages: its label without "(optional)". */
+function nameOf(field: AddressField): string {
+  return addressFields[field].label.replace(' (optional)', '');
+}
+
+/**
+ * Line breaks, other control characters and the invisible marks that reorder text: never part of an address or a
+ * note, and never let into an e-mail. (Joiners stay allowed: names in many scripts need them.)
+ */
+const noControlCharacters = /^[^\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]*$/u;
+
+function text(field: AddressField) {
+  const { required, max } = addressFields[field];
+  const name = nameOf(field);
+  const schema = z
+    .string({ error: `${name} must be text.` })
+    .trim()
+    .max(max, `${name} must be at most ${max} characters.`)
+    .regex(noControlCharacters, `${name} must be on one line, without control characters.`);
+  return required ? schema.min(1, `${name} is required.`) : schema;
+}
+
+/** An optional field may be left out of a request; it is then empty. */
+function optionalText(field: AddressField) {
+  return text(field).default('');
+}
+
+export const addressSchema = z.strictObject({
+  fullName: text('fullName'),
+  line1: text('line1'),
+  line2: optionalText('line2'),
+  city: text('city'),
+  region: text('region'),
+  postalCode: text('postalCode').regex(
+    /^[\p{L}\p{N}][\p{L}\p{N} -]*$|^$/u,
+    'Postal code may have only letters, digits, spaces and hyphens.',
+  ),
+  country: z.enum(countryCodes, { error: 'Choose a country from the list.' }),
+  phone: text('phone')
+    .regex(/^[0-9+()./ -]*$/, 'Phone may have only digits, spaces and + ( ) - . /')
+    .default(''),
+});
+export type Address = z.infer<typeof addressSchema>;
+
+export const emptyAddress: Address = {
+  fullName: '',
+  line1: '',
+  line2: '',
+  city: '',
+  region: '',
+  postalCode: '',
+  country: defaultCountry,
+  phone: '',
+};
+
+/** The address as lines, for a page, an e-mail or a spreadsheet. */
+export function addressLines(address: Address): string[] {
+  return [
+    address.fullName,
+    address.line1,
+    address.line2,
+    `${address.city}, ${address.region} ${address.postalCode}`,
+    countryName(address.country),
+    address.phone ? `Phone: ${address.phone}` : '',
+  ].filter(Boolean);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Statuses and moves
+
+export const orderStatuses = ['placed', 'paid', 'shipped', 'cancelled'] as const;
+export type OrderStatus = (typeof orderStatuses)[number];
+
+export const statusLabels: Record<OrderStatus, string> = {
+  placed: 'Placed',
+  paid: 'Paid',
+  shipped: 'Shipped',
+  cancelled: 'Cancelled',
+};
+
+/** Every allowed move (docs/product.md §8); `shipped` and `cancelled` are final. */
+export const orderMoves = [
+  { from: 'placed', to: 'paid', by: ['owner'] },
+  { from: 'paid', to: 'shipped', by: ['owner'] },
+  { from: 'placed', to: 'cancelled', by: ['rider', 'owner'] },
+  { from: 'paid', to: 'cancelled', by: ['owner'] },
+] as const satisfies ReadonlyArray<{ from: OrderStatus; to: OrderStatus; by: readonly Role[] }>;
+
+export function canMove(from: OrderStatus, to: OrderStatus, actor: Role): boolean {
+  return orderMoves.some((m) => m.from === from && m.to === to && (m.by as readonly Role[]).includes(actor));
+}
+
+/** The moves `actor` may make from `status`. */
+export function movesFrom(status: OrderStatus, actor: Role): OrderStatus[] {
+  return orderMoves.filter((m) => m.from === status && (m.by as readonly Role[]).includes(actor)).map((m) => m.to);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Order numbers
+
+const { prefix } = settings.orderNumber;
+
+export function formatOrderNumber(n: number): string {
+  return `${prefix}${n}`;
+}
+
+/** The sequence number of an order number such as `PF-10001`; undefined for anything else. */
+export function parseOrderNumber(text: string): number | undefined {
+  if (!text.startsWith(prefix)) return undefined;
+  const digits = text.slice(prefix.length);
+  return /^[1-9][0-9]{0,14}$/.test(digits) ? Number(digits) : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The API's shapes
+
+const paymentMethodIds = offeredMethods.map((m) => m.id) as [string, ...string[]];
+
+/** An owner's note (a tracking number) or reason (why an order was cancelled), on one line; may be empty. */
+export const noteSchema = z
+  .string({ error: 'The note must be text.' })
+  .trim()
+  .max(limits.noteMax, `The note must be at most ${limits.noteMax} characters.`)
+  .regex(noControlCharacters, 'The note must be on one line, without control characters.');
+
+export const placeOrderSchema = z.strictObject({
+  address: addressSchema,
+  paymentMethod: z.enum(paymentMethodIds, { error: 'Choose one of the payment methods offered.' }),
+  /** Made once per checkout page: the same key never makes a second order. */
+  idempotencyKey: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,64}$/, 'idempotencyKey must be 16 to 64 letters, digits, - or _.'),
+  /** The cart rows the rider saw, by id. */
+  cartItemIds: z.array(z.string().max(64)).max(limits.cartMaxRows),
+});
+
+export type PlaceOrder = z.infer<typeof placeOrderSchema>;
+
+export const orderLineSchema = z.object({ itemid: z.string(), name: z.string(), priceCents: z.number().int() });
+export type OrderLine = z.infer<typeof orderLineSchema>;
+
+export const historyEntrySchema = z.object({
+  status: z.enum(orderStatuses),
+  /** ISO 8601. */
+  at: z.string(),
+  by: z.enum(roles),
+  /** The owner's note (shipped) or the reason (cancelled). */
+  note: z.string().nullable(),
+  /** Only in the back office: the e-mail address of whoever made the change. */
+  who: z.string().optional(),
+});
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+export const orderSummarySchema = z.object({
+  number: z.string(),
+  /** ISO 8601. */
+  placedAt: z.string(),
+  status: z.enum(orderStatuses),
+  itemCount: z.number().int(),
+  totalCents: z.number().int(),
+  /** The e-mail address the order was placed with. */
+  email: z.string(),
+});
+export type OrderSummary = z.infer<typeof orderSummarySchema>;
+
+export const orderSchema = orderSummarySchema.extend({
+  lines: z.array(orderLineSchema),
+  subtotalCents: z.number().int(),
+  shippingCents: z.number().int(),
+  address: addressSchema,
+  paymentMethod: z.string(),
+  history: z.array(historyEntrySchema),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+export const orderPageSchema = z.object({
+  orders: z.array(orderSummarySchema),
+  page: z.number().int(),
+  /** How many pages there are in all (at least 1). */
+  pages: z.number().int(),
+  total: z.number().int(),
+});
+export type OrderPage = z.infer<typeof orderPageSchema>;

@@ -1,0 +1,25 @@
+import { formatCents } from '../money';
+import { settings } from '../settings';
+import type { PaymentMethod } from './payment-method';
+
+const bank = settings.bankTransfer;
+
+/** The rider transfers the total to the shop's account within a few days, with the order number as reference. */
+export const bankTransfer = {
+  id: 'bank-transfer',
+  label: 'Bank transfer',
+  summary: `Pay within ${bank.payWithinDays} days by bank transfer. We show the bank details once you have ordered.`,
+  howToPay: ({ number, totalCents }) => ({
+    intro:
+      `Please transfer ${formatCents(totalCents)} within ${bank.payWithinDays} days to the account below, ` +
+      `with your order number as the reference. We send your order once the money has arrived.`,
+    details: [
+      ['Account name', bank.accountName],
+      ['Bank', bank.bankName],
+      ['Routing number', bank.routingNumber],
+      ['Account number', bank.accountNumber],
+      ['Reference', number],
+      ['Amount', formatCents(totalCents)],
+    ],
+  }),
+} as const satisfies PaymentMethod;

@@ -1,0 +1,21 @@
+import { brand } from '../brand';
+import { formatCents } from '../money';
+import type { PaymentMethod } from './payment-method';
+
+/** The rider collects the order at the shop's yard and pays there. */
+export const collection = {
+  id: 'collection',
+  label: 'Pay on collection',
+  summary: 'Collect your order at our yard and pay there.',
+  howToPay: ({ number, totalCents }) => ({
+    intro:
+      `Collect your order at our yard and pay ${formatCents(totalCents)} there. ` +
+      `Please call us first to arrange a time, and bring your order number.`,
+    details: [
+      ['Yard', brand.address],
+      ['Phone', brand.phone],
+      ['Order number', number],
+      ['Amount to pay', formatCents(totalCents)],
+    ],
+  }),
+} as const satisfies PaymentMethod;

@@ -1,0 +1,20 @@
+/** What the rider must do to pay for one order, shown after ordering and sent in the confirmation e-mail. */
+export interface HowToPay {
+  /** One or two sentences. */
+  intro: string;
+  /** Labelled facts, such as the bank details and the reference. */
+  details: ReadonlyArray<readonly [label: string, value: string]>;
+}
+
+/**
+ * A way to pay. Each is a module of its own (bank-transfer.ts, collection.ts), listed in payment-methods.ts;
+ * a card provider would be one more module, and orders need not change.
+ */
+export interface PaymentMethod {
+  id: string;
+  /** Its name on the checkout form and the order. */
+  label: string;
+  /** Shown under the label at checkout. */
+  summary: string;
+  howToPay(order: { number: string; totalCents: number }): HowToPay;
+}

@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Mailbox, type ReceivedMail, startMailbox } from '../../scripts/mailbox';
+import { address, Client, randomEmail } from '../support/client';
+import { startTestServer, type TestServer } from '../support/server';
+
+/**
+ * E-mail over real SMTP: the server sends to a mailbox the test starts on 127.0.0.1 (scripts/mailbox.ts), and the
+ * test reads what arrived, parsed by mailparser.
+ */
+let mailbox: Mailbox;
+let server: TestServer;
+beforeAll(async () => {
+  mailbox = await startMailbox();
+  server = await startTestServer({ SMTP_URL: mailbox.url, MAIL_FROM: 'Piaffe Shop <orders@piaffe.test>' });
+});
+afterAll(async () => {
+  await server?.stop();
+  await mailbox?.close();
+});
+
+const to = (email: string) => (mail: ReceivedMail) => mail.to.includes(email);
+
+async function health(of: TestServer) {
+  return (await new Client(of.url).json('GET', '/healthz')).body.mail;
+}
+
+describe('the e-mails', () => {
+  it('sends the order confirmation with the order, the totals and how to pay, in text and HTML', async () => {
+    const client = new Client(server.url);
+    const { email } = await client.signup();
+    const order = await client.order('1', '8');
+    const mail = await mailbox.waitFor(to(email));
+    const { parsed } = mail;
+    expect(parsed.subject).toBe(`Your order ${order.number}`);
+    expect(parsed.from?.value).toEqual([{ name: 'Piaffe Shop', address: 'orders@piaffe.test' }]);
+    expect(parsed.messageId).toMatch(/^<[0-9a-f-]{36}@localhost>$/);
+    for (const part of [parsed.text ?? '', parsed.html || '']) {
+      expect(part).toContain(order.number);
+      expect(part).toContain('Anky Bridle');
+      expect(part).toContain('$647.48');
+      expect(part).toContain('Wellington Community Bank');
+    }
+    expect(parsed.text).toContain(`/orders/${order.number}`);
+    expect(parsed.text).toContain('Prices include any tax.');
+    expect(parsed.html).toContain('<!doctype html>');
+    // Marked sent just after the SMTP server took it.
+    await expect.poll(() => health(server)).toMatchObject({ sending: true, waiting: 0, failed: 0 });
+  });
+
+  it('links to PUBLIC_URL', async () => {
+    const local = await startMailbox();
+    const shop = await startTestServer({ SMTP_URL: local.url, PUBLIC_URL: 'https://shop.piaffe.test' });
+    try {
+      const client = new Client(shop.url);
+      await client.signup();
+      const order = await client.order('3');
+      const { parsed } = await local.waitFor(() => true);
+      expect(parsed.text).toContain(`https://shop.piaffe.test/orders/${order.number}`);
+      expect(parsed.html).toContain(`href="https://shop.piaffe.test/orders/${order.number}"`);
+      expect(parsed.from?.value).toEqual([{ name: 'Piaffe', address: 'shop@shop.piaffe.test' }]);
+    } finally {
+      await shop.stop();
+      await local.close();
+    }
+  });
+
+  it('tells a cancelled order, a changed password, and a changed e-mail (to the old address)', async () => {
+    const client = new Client(server.url);
+    const { email } = await client.signup();
+    const order = await client.order('2');
+    await client.json('POST', `/api/orders/${order.number}/cancel`);
+    const cancelled = await mailbox.waitFor((m) => to(email)(m) && /cancelled/.test(m.parsed.subject ?? ''));
+    expect(cancelled.parsed.text).toContain(`As you asked, we have cancelled your order ${order.number}.`);
+
+    await client.login(email, 'secret1');
+    expect((await client.json('PUT', '/api/account/password', { password: 'secret2' })).status).toBe(204);
+    const changed = await mailbox.waitFor((m) => to(email)(m) && m.parsed.subject === 'Your password has been changed');
+    expect(changed.parsed.text).toContain('every device that was logged in has been logged out');
+
+    await client.login(email, 'secret2');
+    const newEmail = randomEmail();
+    expect((await client.json('PUT', '/api/account/email', { email: newEmail })).status).toBe(204);
+    const moved = await mailbox.waitFor(
+      (m) => to(email)(m) && m.parsed.subject === 'The e-mail address of your account has been changed',
+    );
+    expect(moved.parsed.text).not.toContain(newEmail);
+    expect(mailbox.mails.filter(to(newEmail))).toEqual([]);
+  });
+
+  it('writes what a rider typed into an e-mail as text, never as markup or a header', async () => {
+    const client = new Client(server.url);
+    const { email } = await client.signup();
+    await client.add('4');
+    const fullName = '<img src=x onerror=alert(1)> "Ada" & <b>Rider</b>';
+    const reply = await client.placeOrder({ address: { ...address, fullName, line2: '</p><script>x()</script>' } });
+    expect(reply.status).toBe(201);
+    const { parsed } = await mailbox.waitFor(to(email));
+    expect(parsed.html).not.toMatch(/<img src=x|<script>|<b>Rider/);
+    expect(parsed.html).toContain('&lt;img src=x onerror=alert(1)&gt; &quot;Ada&quot; &amp; &lt;b&gt;Rider&lt;/b&gt;');
+    expect(parsed.text).toContain(`Hello ${fullName},`);
+    // Only the headers the shop sets: nothing typed by a rider reaches one.
+    expect(parsed.headers.get('bcc')).toBeUndefined();
+    expect(parsed.to && 'text' in parsed.to ? parsed.to.text : '').toBe(email);
+  });
+});
+
+describe('when SMTP fails', () => {
+  it('keeps e-mails waiting while SMTP is down, retries, and delivers each once when it is back', async () => {
+    const down = await startMailbox();
+    const port = down.port;
+    await down.close();
+    const shop = await startTestServer({
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      MAIL_RETRY_DELAYS: '0.3,0.3,0.3,0.3,0.3,0.3,0.3,0.3,0.3,0.3',
+    });
+    try {
+      const client = new Client(shop.url);
+      const { email } = await client.signup();
+      const orders = [await client.order('1'), await client.order('2')];
+      await expect.poll(async () => (await health(shop)).waiting).toBe(2);
+      await expect
+        .poll(async () =>
+          Number(
+            (
+              await shop.db.kysely
+                .selectFrom('outbox')
+                .select((eb) => eb.fn.min('attempts').as('tries'))
+                .executeTakeFirst()
+            )?.tries,
+          ),
+        )
+        .toBeGreaterThanOrEqual(2);
+
+      const up = await startMailbox({ port });
+      try {
+        for (const order of orders) await up.waitFor((m) => m.parsed.subject === `Your order ${order.number}`);
+        await expect.poll(async () => (await health(shop)).waiting).toBe(0);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(up.mails.filter(to(email))).toHaveLength(2);
+        const rows = await shop.db.kysely.selectFrom('outbox').select(['state', 'last_error', 'sent_at']).execute();
+        for (const row of rows) {
+          expect(row.state).toBe('sent');
+          expect(row.last_error).toMatch(/ECONNREFUSED|connect/i);
+          expect(row.sent_at).not.toBeNull();
+        }
+      } finally {
+        await up.close();
+      }
+    } finally {
+      await shop.stop();
+    }
+  });
+
+  it('marks an e-mail failed after its last retry, keeps the reason, logs it without the address, and stays healthy', async () => {
+    const refusing = await startMailbox();
+    refusing.refuseWith = { code: 451, message: 'Mailbox temporarily unavailable' };
+    const shop = await startTestServer({ SMTP_URL: refusing.url, MAIL_RETRY_DELAYS: '0.1,0.1' }, { captureLog: true });
+    try {
+      const client = new Client(shop.url);
+      const { email } = await client.signup();
+      await client.order('5');
+      await expect.poll(async () => (await health(shop)).failed, { timeout: 10_000 }).toBe(1);
+      const reply = await new Client(shop.url).json('GET', '/healthz');
+      expect(reply.status).toBe(200);
+      expect(reply.body.mail).toMatchObject({ waiting: 0, failed: 1 });
+      const row = await shop.db.kysely.selectFrom('outbox').selectAll().executeTakeFirstOrThrow();
+      expect(row).toMatchObject({ state: 'failed', attempts: 3 });
+      expect(row.last_error).toContain('Mailbox temporarily unavailable');
+      const lines = shop.logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      const failed = lines.find((line) => line.msg === 'e-mail failed after its last retry');
+      expect(failed).toMatchObject({ level: 'error', kind: 'order-confirmation', attempts: 3 });
+      expect(String(failed?.reason)).toContain('Mailbox temporarily unavailable');
+      expect(lines.filter((line) => line.msg === 'e-mail not sent; it will be retried')).toHaveLength(2);
+      for (const line of shop.logLines) expect(line).not.toContain(email);
+      expect(refusing.mails).toEqual([]);
+    } finally {
+      await shop.stop();
+      await refusing.close();
+    }
+  });
+
+  it('says once at start that e-mails wait when SMTP_URL is not set, and keeps them', async () => {
+    const shop = await startTestServer({}, { captureLog: true });
+    try {
+      const client = new Client(shop.url);
+      await client.signup();
+      await client.order('6');
+      const warnings = shop.logLines.filter((line) => line.includes('SMTP_URL is not set'));
+      expect(warnings).toHaveLength(1);
+      expect(JSON.parse(warnings[0] ?? '{}')).toMatchObject({ level: 'warn' });
+      expect(await health(shop)).toMatchObject({ sending: false, waiting: 1, failed: 0 });
+    } finally {
+      await shop.stop();
+    }
+  });
+});

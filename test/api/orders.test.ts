@@ -1,0 +1,323 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogue } from '../../src/shared/catalogue';
+import { limits } from '../../src/shared/limits';
+import type { Order } from '../../src/shared/orders';
+import { settings } from '../../src/shared/settings';
+import { address, Client, orderKey } from '../support/client';
+import { EventStream } from '../support/event-stream';
+import { expectError } from '../support/expect-error';
+import { startTestServer, type TestServer } from '../support/server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.stop());
+
+const priceOf = (itemid: string) => catalogue.find((p) => p.itemid === itemid)?.priceCents ?? Number.NaN;
+const orderNumber = /^PF-\d{5,}$/;
+
+async function rider(): Promise<Client> {
+  const client = new Client(server.url);
+  await client.signup();
+  return client;
+}
+
+/** The outbox rows of one recipient, oldest first. */
+async function mailsTo(email: string) {
+  return server.db.kysely
+    .selectFrom('outbox')
+    .select(['kind', 'subject', 'text_body', 'state'])
+    .where('recipient', '=', email)
+    .orderBy('created_at')
+    .execute();
+}
+
+describe('placing an order', () => {
+  it('answers 201 with the order built from the cart, empties the cart and writes the confirmation e-mail', async () => {
+    const client = await rider();
+    const first = await client.add('1');
+    const second = await client.add('6');
+    const reply = await client.placeOrder({ paymentMethod: 'collection' });
+    expect(reply.status).toBe(201);
+    const order: Order = reply.body.order;
+    const subtotal = priceOf('1') + priceOf('6');
+    expect(order).toEqual({
+      number: expect.stringMatching(orderNumber),
+      placedAt: expect.any(String),
+      status: 'placed',
+      itemCount: 2,
+      subtotalCents: subtotal,
+      shippingCents: 0,
+      totalCents: subtotal,
+      email: client.user?.email,
+      lines: [first, second].map(({ itemid, name, priceCents }) => ({ itemid, name, priceCents })),
+      address,
+      paymentMethod: 'collection',
+      history: [{ status: 'placed', at: order.placedAt, by: 'rider', note: null }],
+    });
+    expect(Math.abs(Date.parse(order.placedAt) - Date.now())).toBeLessThan(60_000);
+    expect(await client.cart()).toEqual([]);
+
+    const mails = await mailsTo(client.user?.email ?? '');
+    expect(mails).toEqual([
+      expect.objectContaining({ kind: 'order-confirmation', subject: `Your order ${order.number}`, state: 'waiting' }),
+    ]);
+    expect(mails[0]?.text_body).toContain('Collect your order at our yard');
+  });
+
+  it('charges flat shipping below the threshold and none from it, in integer cents', async () => {
+    expect(priceOf('3')).toBeLessThan(settings.shipping.freeFromCents);
+    const below = await (await rider()).order('3');
+    expect(below).toMatchObject({
+      subtotalCents: priceOf('3'),
+      shippingCents: settings.shipping.flatCents,
+      totalCents: priceOf('3') + settings.shipping.flatCents,
+    });
+    const above = await (await rider()).order('1', '6');
+    expect(above.subtotalCents).toBeGreaterThanOrEqual(settings.shipping.freeFromCents);
+    expect(above).toMatchObject({ shippingCents: 0, totalCents: above.subtotalCents });
+  });
+
+  it('numbers orders one after the other, PF-10001 onwards, never twice', async () => {
+    const numbers: number[] = [];
+    for (let i = 0; i < 3; i++) numbers.push(Number((await (await rider()).order('8')).number.slice(3)));
+    expect(numbers[1]).toBe((numbers[0] ?? 0) + 1);
+    expect(numbers[2]).toBe((numbers[0] ?? 0) + 2);
+    expect(numbers[0]).toBeGreaterThanOrEqual(settings.orderNumber.first);
+  });
+
+  it('answers 409 order/cart-empty for an empty cart', async () => {
+    const client = await rider();
+    expectError(await client.placeOrder(), 409, 'order/cart-empty');
+  });
+
+  it('answers 409 order/cart-changed when the rows differ from those the rider saw, and orders nothing', async () => {
+    const client = await rider();
+    const one = await client.add('1');
+    const two = await client.add('2');
+    for (const cartItemIds of [[one.id], [one.id, two.id, crypto.randomUUID()], [one.id, one.id], []]) {
+      expectError(await client.placeOrder({ cartItemIds }), 409, 'order/cart-changed');
+    }
+    // Another tab adds a row after the checkout page showed the cart.
+    const seen = [one.id, two.id];
+    await client.add('3');
+    expectError(await client.placeOrder({ cartItemIds: seen }), 409, 'order/cart-changed');
+    expect(await client.cart()).toHaveLength(3);
+    expect((await client.json('GET', '/api/orders')).body.total).toBe(0);
+  });
+
+  it('makes one order of the same key sent ten times at once, and answers each with it', async () => {
+    const client = await rider();
+    await client.add('4');
+    await client.add('5');
+    const body = { idempotencyKey: orderKey() };
+    const replies = await Promise.all(Array.from({ length: 10 }, () => client.placeOrder(body)));
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    expect(new Set(replies.map((r) => r.body.order.number)).size).toBe(1);
+    expect((await client.json('GET', '/api/orders')).body.total).toBe(1);
+    // A retry later (after a dropped connection) gets the same order, though the cart is empty now.
+    const later = await client.json('POST', '/api/orders', {
+      address,
+      paymentMethod: 'bank-transfer',
+      idempotencyKey: body.idempotencyKey,
+      cartItemIds: [],
+    });
+    expect(later.status).toBe(200);
+    expect(later.body.order.number).toBe(replies[0]?.body.order.number);
+    expect(await mailsTo(client.user?.email ?? '')).toHaveLength(1);
+  });
+
+  it('makes one order of two checkouts racing over one cart; the other gets order/cart-empty', async () => {
+    const client = await rider();
+    await client.add('2');
+    const [a, b] = await Promise.all([client.placeOrder(), client.placeOrder()]);
+    expect([a?.status, b?.status].sort()).toEqual([201, 409]);
+    expectError([a, b].find((r) => r?.status === 409) ?? a, 409, 'order/cart-empty');
+  });
+
+  it(`allows ${limits.ordersPerHour} orders an hour to a rider; then 429 order/too-many with Retry-After`, async () => {
+    const client = await rider();
+    for (let i = 0; i < limits.ordersPerHour; i++) await client.order('8');
+    await client.add('8');
+    const refused = await client.placeOrder();
+    expectError(refused, 429, 'order/too-many');
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(3500);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    // Another rider is not affected.
+    await (await rider()).order('8');
+  });
+
+  it('empties every open cart page of the rider at once', async () => {
+    const client = await rider();
+    await client.add('7');
+    const stream = await EventStream.open(client);
+    try {
+      await stream.next('snapshot');
+      await client.order();
+      expect(await stream.next('snapshot', 3000, 1)).toEqual({ type: 'snapshot', items: [] });
+    } finally {
+      stream.close();
+    }
+  });
+});
+
+describe('reading orders', () => {
+  it("lists the rider's orders newest first, 50 to a page, and opens each", async () => {
+    const client = await rider();
+    const placed = [await client.order('1'), await client.order('2')];
+    const list = await client.json('GET', '/api/orders');
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({
+      orders: [...placed].reverse().map(({ number, placedAt, status, itemCount, totalCents, email }) => ({
+        number,
+        placedAt,
+        status,
+        itemCount,
+        totalCents,
+        email,
+      })),
+      page: 1,
+      pages: 1,
+      total: 2,
+    });
+    for (const order of placed) {
+      const one = await client.json('GET', `/api/orders/${order.number}`);
+      expect(one.status).toBe(200);
+      expect(one.body).toEqual({ order });
+    }
+    expect((await client.json('GET', '/api/orders?page=2')).body).toMatchObject({ orders: [], page: 2, pages: 1 });
+  });
+
+  it.each([['page=0'], ['page=-1'], ['page=1.5'], ['page=x'], ['page=1&page=2'], ['size=10'], ['page=9999999']])(
+    'refuses the query %s with 400 request/invalid-query',
+    async (query) => {
+      expectError(await (await rider()).json('GET', `/api/orders?${query}`), 400, 'request/invalid-query');
+    },
+  );
+
+  it("answers another rider's order exactly as a number that does not exist, by every route", async () => {
+    const owner = await rider();
+    const order = await owner.order('5');
+    const stranger = await rider();
+    await stranger.order('6');
+    for (const number of [order.number, 'PF-99999999', 'PF-0', 'pf-10001', '10001', 'PF-1e3', 'x'.repeat(300)]) {
+      expectError(await stranger.json('GET', `/api/orders/${number}`), 404, 'order/not-found');
+      expectError(await stranger.json('POST', `/api/orders/${number}/cancel`), 404, 'order/not-found');
+    }
+    const list = await stranger.json('GET', '/api/orders');
+    expect(list.body.orders.map((o: Order) => o.number)).not.toContain(order.number);
+    expect((await owner.json('GET', `/api/orders/${order.number}`)).body.order.status).toBe('placed');
+  });
+
+  it('answers every order route 401 auth/unauthenticated without a session', async () => {
+    const visitor = new Client(server.url);
+    expectError(await visitor.json('GET', '/api/orders'), 401, 'auth/unauthenticated');
+    expectError(await visitor.json('GET', '/api/orders/PF-10001'), 401, 'auth/unauthenticated');
+    expectError(await visitor.json('POST', '/api/orders/PF-10001/cancel'), 401, 'auth/unauthenticated');
+    const body = { address, paymentMethod: 'bank-transfer', idempotencyKey: orderKey(), cartItemIds: [] };
+    expectError(await visitor.json('POST', '/api/orders', body), 401, 'auth/unauthenticated');
+  });
+});
+
+describe('cancelling', () => {
+  it('lets the rider cancel a placed order once: recorded, e-mailed; a second cancel is 409 order/invalid-transition', async () => {
+    const client = await rider();
+    const order = await client.order('4');
+    const reply = await client.json('POST', `/api/orders/${order.number}/cancel`);
+    expect(reply.status).toBe(200);
+    expect(reply.body.order.status).toBe('cancelled');
+    expect(reply.body.order.history).toEqual([
+      order.history[0],
+      { status: 'cancelled', at: expect.any(String), by: 'rider', note: null },
+    ]);
+    expectError(await client.json('POST', `/api/orders/${order.number}/cancel`), 409, 'order/invalid-transition');
+    expect((await mailsTo(client.user?.email ?? '')).map((m) => m.kind)).toEqual([
+      'order-confirmation',
+      'order-cancelled',
+    ]);
+  });
+});
+
+describe('bad input', () => {
+  const fieldCases: Array<[string, Record<string, unknown>]> = [
+    ['a missing full name', { fullName: '' }],
+    ['a full name of spaces', { fullName: '   ' }],
+    ['a full name too long', { fullName: 'x'.repeat(101) }],
+    ['a full name with a line break', { fullName: 'Ada\r\nBcc: x@example.com' }],
+    ['a missing address line', { line1: '' }],
+    ['an address line too long', { line1: 'x'.repeat(101) }],
+    ['a second line too long', { line2: 'x'.repeat(101) }],
+    ['a missing city', { city: '' }],
+    ['a missing region', { region: '' }],
+    ['a missing postal code', { postalCode: '' }],
+    ['a postal code with symbols', { postalCode: '334<14>' }],
+    ['an unknown country', { country: 'XX' }],
+    ['a country name', { country: 'United States' }],
+    ['a phone with letters', { phone: 'call me' }],
+    ['a number for the name', { fullName: 42 }],
+    ['a bidi override in the city', { city: 'Wel\u202Elington' }],
+  ];
+  it.each(fieldCases)('refuses %s with 400 order/invalid-address, ordering nothing', async (_, change) => {
+    const client = await rider();
+    await client.add('1');
+    const reply = await client.placeOrder({ address: { ...address, ...change } });
+    expectError(reply, 400, 'order/invalid-address');
+    expect(await client.cart()).toHaveLength(1);
+  });
+
+  it.each([['card'], [''], [null], [42]])(
+    'refuses the payment method %j with 400 order/invalid-payment-method',
+    async (paymentMethod) => {
+      const client = await rider();
+      await client.add('1');
+      expectError(await client.placeOrder({ paymentMethod }), 400, 'order/invalid-payment-method');
+    },
+  );
+
+  it.each([
+    ['an unknown field', { totalCents: 1 }],
+    ['a price in a line', { lines: [{ itemid: '1', priceCents: 1 }] }],
+    ['a short key', { idempotencyKey: 'abc' }],
+    ['a key with symbols', { idempotencyKey: `${'a'.repeat(20)}<>` }],
+    ['a key too long', { idempotencyKey: 'a'.repeat(65) }],
+    ['too many ids', { cartItemIds: Array.from({ length: limits.cartMaxRows + 1 }, () => 'id') }],
+    ['an id too long', { cartItemIds: ['x'.repeat(65)] }],
+    ['ids that are not a list', { cartItemIds: 'all' }],
+    ['an unknown address field', { address: { ...address, company: 'ACME' } }],
+  ])('refuses %s with 400 request/invalid-body', async (_, change) => {
+    const client = await rider();
+    await client.add('1');
+    expectError(await client.placeOrder(change), 400, 'request/invalid-body');
+    expect(await client.cart()).toHaveLength(1);
+  });
+
+  it('accepts an address without its optional fields, trimmed', async () => {
+    const client = await rider();
+    await client.add('1');
+    const { line2: _line2, phone: _phone, ...required } = address;
+    const reply = await client.placeOrder({ address: { ...required, fullName: '  Ada Rider ' } });
+    expect(reply.status).toBe(201);
+    expect(reply.body.order.address).toEqual({ ...address, line2: '', phone: '' });
+  });
+});
+
+describe('deleting the account', () => {
+  it('keeps the orders, detached, with the e-mail and address they were placed with; a new account of that e-mail does not see them', async () => {
+    const client = await rider();
+    const email = client.user?.email ?? '';
+    const order = await client.order('2');
+    expect((await client.json('DELETE', '/api/account')).status).toBe(204);
+    const row = await server.db.kysely
+      .selectFrom('shop_order')
+      .select(['uid', 'email', 'full_name', 'total_cents'])
+      .where('number', '=', Number(order.number.slice(3)))
+      .executeTakeFirst();
+    expect(row).toEqual({ uid: null, email, full_name: address.fullName, total_cents: order.totalCents });
+    const again = new Client(server.url);
+    await again.signup(email);
+    expect((await again.json('GET', '/api/orders')).body.total).toBe(0);
+    expectError(await again.json('GET', `/api/orders/${order.number}`), 404, 'order/not-found');
+  });
+});
