@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from './e2e/chromium';
 
-// E2E_BASE_URL points the suite at a shop that is already running (e.g. on PostgreSQL); otherwise the
-// suite starts the built server and app (`npm run build`) on a fresh SQLite file.
+// E2E_BASE_URL points the suite at a shop that is already running (e.g. on PostgreSQL), and E2E_MAILBOX_URL at
+// the mailbox it sends to (scripts/mailbox-server.ts); otherwise the suite starts the built server and app
+// (`npm run build`) on a fresh SQLite file, sending its e-mails to a mailbox of its own.
 const externalBaseUrl = process.env.E2E_BASE_URL;
 const port = Number(process.env.E2E_PORT ?? 3100);
+const mailbox = { smtp: port + 25, web: port + 26 };
+process.env.E2E_MAILBOX_URL ??= `http://127.0.0.1:${mailbox.web}`;
 const databaseFile = join(tmpdir(), `piaffe-e2e-${randomBytes(6).toString('hex')}`, 'shop.db');
 
 export default defineConfig({
@@ -25,13 +28,31 @@ export default defineConfig({
   },
   webServer: externalBaseUrl
     ? undefined
-    : {
-        command: 'node --enable-source-maps dist-server/main.js',
-        url: `http://127.0.0.1:${port}/healthz`,
-        env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `file:${databaseFile}`, TRUST_PROXY: '1' },
-        reuseExistingServer: false,
-        timeout: 30_000,
-        stdout: 'ignore',
-        stderr: 'pipe',
-      },
+    : [
+        {
+          command: 'node --import tsx scripts/mailbox-server.ts',
+          url: `${process.env.E2E_MAILBOX_URL}/mails.json`,
+          env: { MAILBOX_SMTP_PORT: String(mailbox.smtp), MAILBOX_WEB_PORT: String(mailbox.web) },
+          reuseExistingServer: false,
+          timeout: 30_000,
+          stdout: 'ignore',
+          stderr: 'pipe',
+        },
+        {
+          command: 'node --enable-source-maps dist-server/main.js',
+          url: `http://127.0.0.1:${port}/healthz`,
+          env: {
+            PORT: String(port),
+            HOST: '127.0.0.1',
+            DATABASE_URL: `file:${databaseFile}`,
+            TRUST_PROXY: '1',
+            SMTP_URL: `smtp://127.0.0.1:${mailbox.smtp}`,
+            MAIL_FROM: 'Piaffe <shop@piaffe.test>',
+          },
+          reuseExistingServer: false,
+          timeout: 30_000,
+          stdout: 'ignore',
+          stderr: 'pipe',
+        },
+      ],
 });

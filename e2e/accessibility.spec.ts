@@ -67,6 +67,13 @@ const screens: Screen[] = [
     },
   },
   {
+    name: 'reset-password',
+    open: async (page) => {
+      await page.goto('/reset-password');
+      await expect(page.getByRole('form', { name: 'Forgot your password?' })).toBeVisible();
+    },
+  },
+  {
     name: '404',
     open: async (page) => {
       await page.goto('/nowhere');

@@ -116,3 +116,29 @@ export async function placeOrder(page: Page): Promise<string> {
   if (!number) throw new Error(`not on an order page: ${page.url()}`);
   return number;
 }
+
+export interface Mail {
+  id: number;
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** The first e-mail to `email` whose subject matches, as the shop's mailbox received it over SMTP. */
+export async function mailTo(email: string, subject: string | RegExp): Promise<Mail> {
+  const matches = (mail: Mail) =>
+    mail.to.includes(email) && (typeof subject === 'string' ? mail.subject === subject : subject.test(mail.subject));
+  let found: Mail | undefined;
+  await expect
+    .poll(
+      async () => {
+        const mails = (await (await fetch(`${process.env.E2E_MAILBOX_URL}/mails.json`)).json()) as Mail[];
+        found = mails.find(matches);
+        return found !== undefined;
+      },
+      { message: `an e-mail to ${email}: ${subject}`, timeout: 10_000 },
+    )
+    .toBe(true);
+  return found as Mail;
+}

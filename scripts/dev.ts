@@ -1,11 +1,24 @@
-// `npm run dev`: the API server on port 3001, restarted on change, behind Vite's dev server with hot
-// reload on http://localhost:3000 (Vite proxies /api to it).
+// `npm run dev`: the API server on port 3001, restarted on change, behind Vite's dev server with hot reload on
+// http://localhost:3000 (Vite proxies /api to it), and a local mailbox that shows every e-mail the shop sends on
+// http://localhost:1080 (SMTP on port 1025).
 import { type ChildProcess, spawn } from 'node:child_process';
 
+const mailbox = { smtp: 1025, web: 1080 };
+
 const children: ChildProcess[] = [
+  spawn(process.execPath, ['--import', 'tsx', 'scripts/mailbox-server.ts'], {
+    stdio: 'inherit',
+    env: { ...process.env, MAILBOX_SMTP_PORT: String(mailbox.smtp), MAILBOX_WEB_PORT: String(mailbox.web) },
+  }),
   spawn(process.execPath, ['--watch', '--import', 'tsx', 'src/server/main.ts'], {
     stdio: 'inherit',
-    env: { ...process.env, PORT: '3001', HOST: '127.0.0.1', PUBLIC_URL: 'http://localhost:3000' },
+    env: {
+      ...process.env,
+      PORT: '3001',
+      HOST: '127.0.0.1',
+      PUBLIC_URL: 'http://localhost:3000',
+      SMTP_URL: process.env.SMTP_URL ?? `smtp://127.0.0.1:${mailbox.smtp}`,
+    },
   }),
   spawn('npx', ['vite', '--port', '3000', '--strictPort'], {
     stdio: 'inherit',

@@ -97,7 +97,10 @@ export async function startMailbox({ port = 0 }: { port?: number } = {}): Promis
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
-/** Shows the mailbox's e-mails on http://127.0.0.1:`port`: a list, and each e-mail's HTML and text parts. */
+/**
+ * Shows the mailbox's e-mails on http://127.0.0.1:`port`: a list, and each e-mail's HTML and text parts; and, for
+ * tests in another process (the browser tests), all of them as JSON at /mails.json.
+ */
 export async function serveMailbox(mailbox: Mailbox, port: number): Promise<Server> {
   const page = (title: string, body: string) =>
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>` +
@@ -105,6 +108,21 @@ export async function serveMailbox(mailbox: Mailbox, port: number): Promise<Serv
     'iframe{width:100%;height:32rem;border:1px solid #ccc}pre{white-space:pre-wrap;background:#f5f5f5;padding:1rem}</style>' +
     `</head><body>${body}</body></html>`;
   const server = createServer((request, response) => {
+    if (request.url === '/mails.json') {
+      response.setHeader('Content-Type', 'application/json');
+      response.end(
+        JSON.stringify(
+          mailbox.mails.map(({ id, to, parsed }) => ({
+            id,
+            to,
+            subject: parsed.subject ?? '',
+            text: parsed.text ?? '',
+            html: parsed.html || '',
+          })),
+        ),
+      );
+      return;
+    }
     const id = Number(/^\/mail\/(\d+)$/.exec(request.url ?? '')?.[1]);
     const mail = mailbox.mails.find((m) => m.id === id);
     response.setHeader('Content-Type', 'text/html; charset=utf-8');

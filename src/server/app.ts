@@ -5,6 +5,8 @@ import { accountRoutes } from './account/routes';
 import type { AppEnv } from './app-env';
 import type { Auth } from './auth/auth';
 import type { DeviceCookies } from './auth/device-cookie';
+import type { PasswordResets } from './auth/password-resets';
+import { resetRoutes } from './auth/reset-routes';
 import { authRoutes } from './auth/routes';
 import type { Sessions } from './auth/sessions';
 import type { LoginThrottle } from './auth/throttle';
@@ -31,6 +33,7 @@ export interface AppParts {
   devices: DeviceCookies;
   throttle: LoginThrottle;
   accounts: Accounts;
+  resets: PasswordResets;
   cart: CartStore;
   orders: OrderStore;
   outbox: Outbox;
@@ -43,8 +46,8 @@ const maxBodyBytes = 16 * 1024;
 
 /** Builds the whole HTTP app; server.ts gives it a database and a port, tests give it a throwaway one. */
 export function buildApp(parts: AppParts) {
-  const { config, log, auth, db, sessions, devices, throttle, accounts, cart, orders, outbox, streams, isClosing } =
-    parts;
+  const { config, log, auth, db, sessions, devices, throttle, accounts, resets, cart, orders, outbox, streams } = parts;
+  const { isClosing } = parts;
   const hashPassword = async (password: string) => (await auth.$context).password.hash(password);
 
   const app = new Hono<AppEnv>();
@@ -69,6 +72,7 @@ export function buildApp(parts: AppParts) {
   app.use('/api/*', bodyLimit({ maxSize: maxBodyBytes, onError: (c) => errorResponse(c, 'request/body-too-large') }));
   app.use('/api/*', sameOriginOnly(config.publicUrlIsSet ? config.publicUrl : undefined));
   app.route('/', authRoutes({ auth, db, sessions, throttle, devices, trustProxy: config.trustProxy }));
+  app.route('/', resetRoutes({ resets, throttle, hashPassword, trustProxy: config.trustProxy }));
   app.route('/', accountRoutes({ accounts, sessions, devices, hashPassword }));
   app.route('/', cartRoutes(sessions, cart, streams));
   app.route('/', orderRoutes(sessions, orders));

@@ -5,6 +5,7 @@ import { buildApp } from './app';
 import { createAuth } from './auth/auth';
 import { createDeviceCookies } from './auth/device-cookie';
 import { createLoginAttemptStore } from './auth/login-attempt-store';
+import { createPasswordResets } from './auth/password-resets';
 import { createSessions } from './auth/sessions';
 import { createLoginThrottle } from './auth/throttle';
 import { createCartStore } from './cart/cart-store';
@@ -46,6 +47,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const throttle = createLoginThrottle(createLoginAttemptStore(db));
   const outbox = createOutbox(db, { publicUrl: config.publicUrl });
   const accounts = createAccounts({ db, sessions, devices, cart, throttle, outbox });
+  const resets = createPasswordResets({ db, accounts, outbox });
   const orders = createOrderStore({ db, cart, outbox });
   const mailSender = startMailSender(config, { outbox, feed: db.feed, log });
   const streams = new LiveStreams({
@@ -66,6 +68,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     devices,
     throttle,
     accounts,
+    resets,
     cart,
     orders,
     outbox,

@@ -5,7 +5,15 @@
  */
 import { z } from 'zod';
 import { orderPageSchema, orderSchema, placeOrderSchema } from './orders';
-import { addToCartSchema, credentialsSchema, newEmailSchema, newPasswordSchema } from './validation';
+import {
+  addToCartSchema,
+  credentialsSchema,
+  newEmailSchema,
+  newPasswordSchema,
+  resetLinkSchema,
+  resetPasswordSchema,
+  resetRequestSchema,
+} from './validation';
 
 export const sessionUserSchema = z.object({ uid: z.string(), email: z.string() });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
@@ -65,6 +73,10 @@ export const endpoints = {
   logIn: { method: 'POST', path: '/api/auth/login', body: credentialsSchema, reply: userReply },
   logOut: { method: 'POST', path: '/api/auth/logout' },
   session: { method: 'GET', path: '/api/auth/session', reply: userReply },
+  /** Answers 204 whether or not the address has an account. */
+  requestPasswordReset: { method: 'POST', path: '/api/auth/password-reset', body: resetRequestSchema },
+  checkResetLink: { method: 'POST', path: '/api/auth/password-reset/check', body: resetLinkSchema },
+  resetPassword: { method: 'POST', path: '/api/auth/password-reset/confirm', body: resetPasswordSchema },
   changeEmail: { method: 'PUT', path: '/api/account/email', body: newEmailSchema },
   changePassword: { method: 'PUT', path: '/api/account/password', body: newPasswordSchema },
   deleteAccount: { method: 'DELETE', path: '/api/account' },

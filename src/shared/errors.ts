@@ -12,6 +12,18 @@ export const errorCatalogue = {
   'auth/too-many-requests': { status: 429, message: 'Too many attempts. Please wait a few minutes and try again.' },
   'auth/requires-recent-login': { status: 403, message: 'This needs a recent log-in. Please log in again.' },
   'auth/unauthenticated': { status: 401, message: 'You are not logged in.' },
+  'auth/reset-link-invalid': {
+    status: 400,
+    message: 'This link to reset the password is not valid. Please ask for a new one.',
+  },
+  'auth/reset-link-expired': {
+    status: 410,
+    message: 'This link to reset the password has expired: each link works for one hour. Please ask for a new one.',
+  },
+  'auth/reset-link-used': {
+    status: 410,
+    message: 'This link to reset the password has already been used. Please ask for a new one.',
+  },
   'cart/unknown-item': { status: 400, message: 'There is no product with this item number.' },
   'cart/full': { status: 409, message: `Your cart is full: it holds at most ${limits.cartMaxRows} items.` },
   'cart/not-found': { status: 404, message: 'There is no such item in your cart.' },

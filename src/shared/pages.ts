@@ -26,6 +26,7 @@ export const pages = {
   checkout: { path: '/checkout', title: 'Checkout', access: 'session' },
   orders: { path: '/orders', title: 'Your orders', access: 'session' },
   order: { path: '/orders/:number', title: 'Your order', access: 'session' },
+  resetPassword: { path: '/reset-password', title: 'Reset your password', access: 'open' },
 } as const satisfies Record<string, Page>;
 
 export type PageName = keyof typeof pages;

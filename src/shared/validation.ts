@@ -38,6 +38,14 @@ export const passwordSchema = z
 export const credentialsSchema = z.strictObject({ email: emailSchema, password: passwordSchema });
 export const newEmailSchema = z.strictObject({ email: emailSchema });
 export const newPasswordSchema = z.strictObject({ password: passwordSchema });
+/** A password-reset link's token: 32 random bytes, base64url. Anything else is not a link we made. */
+export const resetTokenSchema = z
+  .string({ error: 'token must be a string.' })
+  .regex(/^[A-Za-z0-9_-]{43}$/, 'This is not a reset link.');
+export const resetRequestSchema = z.strictObject({ email: emailSchema });
+export const resetLinkSchema = z.strictObject({ token: resetTokenSchema });
+export const resetPasswordSchema = z.strictObject({ token: resetTokenSchema, password: passwordSchema });
+
 export const addToCartSchema = z.strictObject({
   // Any string up to 16 characters is a well-formed item number; one not in the catalogue, the empty
   // string included, is the route's `cart/unknown-item`.

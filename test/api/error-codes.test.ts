@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ErrorCode, errorCatalogue } from '../../src/shared/errors';
 import { limits } from '../../src/shared/limits';
@@ -17,6 +17,26 @@ beforeAll(async () => {
   server = await startTestServer();
 });
 afterAll(() => server.stop());
+
+/**
+ * A reset link of a new rider's, made as the server makes one: the link's token is e-mailed, so the test writes a
+ * row of its own with a token it knows (the server stores only the SHA-256).
+ */
+async function resetLink(): Promise<{ token: string }> {
+  const client = await signedIn();
+  const token = randomBytes(32).toString('base64url');
+  await server.db.kysely
+    .insertInto('password_reset')
+    .values({
+      token_hash: createHash('sha256').update(token).digest('hex'),
+      uid: client.user?.uid ?? '',
+      created_at: Date.now(),
+      expires_at: Date.now() + 60_000,
+      used_at: null,
+    })
+    .execute();
+  return { token };
+}
 
 async function signedIn(): Promise<Client> {
   const client = new Client(server.url);
@@ -54,6 +74,22 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     return client.json('DELETE', '/api/account');
   },
   'auth/unauthenticated': () => new Client(server.url).json('GET', '/api/cart'),
+  'auth/reset-link-invalid': () =>
+    new Client(server.url).json('POST', '/api/auth/password-reset/check', { token: 'not-a-token' }),
+  'auth/reset-link-expired': async () => {
+    const { token } = await resetLink();
+    await server.db.kysely
+      .updateTable('password_reset')
+      .set({ expires_at: Date.now() - 1 })
+      .execute();
+    return new Client(server.url).json('POST', '/api/auth/password-reset/check', { token });
+  },
+  'auth/reset-link-used': async () => {
+    const { token } = await resetLink();
+    const client = new Client(server.url);
+    await client.json('POST', '/api/auth/password-reset/confirm', { token, password: 'fresh-42' });
+    return client.json('POST', '/api/auth/password-reset/check', { token });
+  },
   'cart/unknown-item': async () => (await signedIn()).json('POST', '/api/cart', { itemid: '9' }),
   'cart/full': async () => {
     const client = await signedIn();

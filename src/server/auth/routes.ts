@@ -10,7 +10,7 @@ import { readJson } from '../http/input';
 import type { Auth } from './auth';
 import type { DeviceCookies } from './device-cookie';
 import { forwardCookies, type Sessions } from './sessions';
-import type { LoginThrottle } from './throttle';
+import { type LoginThrottle, tooManyRequests } from './throttle';
 
 /** Better Auth's error codes, in the `auth/...` names our API promises (docs/product.md §1, §6). */
 const betterAuthCodes: Record<string, ErrorCode> = {
@@ -30,10 +30,6 @@ function translate(error: unknown): unknown {
     if (code) return new HttpError(code);
   }
   return error;
-}
-
-function tooMany(retryAfter: number): HttpError {
-  return new HttpError('auth/too-many-requests', undefined, { 'Retry-After': String(retryAfter) });
 }
 
 export interface AuthRouteParts {
@@ -71,8 +67,8 @@ export function authRoutes({ auth, db, sessions, throttle, devices, trustProxy }
         password: 'auth/weak-password',
       });
       const address = clientAddress(c, trustProxy);
-      const refused = await throttle.beginSignUp({ email, address, log: c.get('log') });
-      if (refused) throw tooMany(refused.retryAfter);
+      const refused = await throttle.beginRequest('signup', { email, address, log: c.get('log') });
+      if (refused) throw tooManyRequests(refused.retryAfter);
       const { headers, response } = await signUp(c, email, password);
       forwardCookies(c, headers);
       await devices.issue(c, response.user.id);
@@ -87,7 +83,7 @@ export function authRoutes({ auth, db, sessions, throttle, devices, trustProxy }
       const device = await devices.verify(c, email);
       const address = clientAddress(c, trustProxy);
       const attempt = await throttle.begin({ email, address, device: device?.id, log: c.get('log') });
-      if (!attempt.allowed) throw tooMany(attempt.retryAfter);
+      if (!attempt.allowed) throw tooManyRequests(attempt.retryAfter);
       const { headers, response } = await auth.api
         .signInEmail({ body: { email, password }, headers: c.req.raw.headers, returnHeaders: true })
         .catch((error) => Promise.reject(translate(error)));

@@ -1,11 +1,12 @@
 import type { UnitOfWork } from '../db/database';
 import { addressGroup } from '../http/client-address';
+import { HttpError } from '../http/errors';
 import type { Logger } from '../log';
 import type { LoginAttemptStore } from './login-attempt-store';
 
 /**
- * Log-in attempts are counted per e-mail address, per client address and per known device, and sign-ups per
- * client address and per e-mail, in the database, so every server sees the same counts. See
+ * Log-in attempts are counted per e-mail address, per client address and per known device, and sign-ups and
+ * password-reset requests per client address and per e-mail, in the database, so every server sees the same counts. See
  * docs/decisions/0006-login-throttling.md for the limits, the device cookie and why.
  */
 export const throttlePolicy = {
@@ -17,11 +18,20 @@ export const throttlePolicy = {
   maxSignUpsPerAddress: 10,
   /** Bounds how often one address can be probed for an account (the `auth/email-already-in-use` answer). */
   maxSignUpsPerEmail: 5,
+  /** Password-reset requests, counted whether an account exists or not (docs/product.md §10). */
+  maxResetsPerAddress: 10,
+  /** Bounds the reset e-mails one mailbox can be sent. */
+  maxResetsPerEmail: 3,
 } as const;
 
 export type ThrottlePolicy = { [K in keyof typeof throttlePolicy]: number };
 
 export type LoginThrottle = ReturnType<typeof createLoginThrottle>;
+
+/** The answer to a refused attempt: 429 `auth/too-many-requests`, and when to try again. */
+export function tooManyRequests(retryAfter: number): HttpError {
+  return new HttpError('auth/too-many-requests', undefined, { 'Retry-After': String(retryAfter) });
+}
 
 /** The outcome of `begin`: go ahead (and report a success), or wait `retryAfter` seconds. */
 export type Attempt = { allowed: true; succeeded(): Promise<void> } | { allowed: false; retryAfter: number };
@@ -48,12 +58,11 @@ function addressKey(address: string): string {
   return `address:${addressGroup(address)}`;
 }
 
-function signUpEmailKey(email: string): string {
-  return `signup-email:${email.toLowerCase()}`;
-}
+/** Requests counted per client address and per e-mail, whatever comes of them: each costs the shop work. */
+export type CountedRequest = 'signup' | 'reset';
 
-function signUpAddressKey(address: string): string {
-  return `signup-address:${addressGroup(address)}`;
+function requestKeys(kind: CountedRequest, email: string, address: string) {
+  return { byAddress: `${kind}-address:${addressGroup(address)}`, byEmail: `${kind}-email:${email.toLowerCase()}` };
 }
 
 function deviceKey(device: string): string {
@@ -62,6 +71,10 @@ function deviceKey(device: string): string {
 
 export function createLoginThrottle(store: LoginAttemptStore, policy: ThrottlePolicy = throttlePolicy) {
   let lastPrune = 0;
+  const requestLimits: Record<CountedRequest, { perAddress: number; perEmail: number }> = {
+    signup: { perAddress: policy.maxSignUpsPerAddress, perEmail: policy.maxSignUpsPerEmail },
+    reset: { perAddress: policy.maxResetsPerAddress, perEmail: policy.maxResetsPerEmail },
+  };
 
   function refuse(windowStartedAt: number, now: number): Refusal {
     return { allowed: false, retryAfter: Math.max(1, Math.ceil((windowStartedAt + policy.windowMs - now) / 1000)) };
@@ -107,23 +120,28 @@ export function createLoginThrottle(store: LoginAttemptStore, policy: ThrottlePo
       };
     },
 
-    /** Counts a sign-up before its password is hashed; undefined when it may go ahead, else the refusal. */
-    async beginSignUp(
+    /**
+     * Counts a sign-up (before its password is hashed) or a password-reset request; undefined when it may go
+     * ahead, else the refusal.
+     */
+    async beginRequest(
+      kind: CountedRequest,
       { email, address, log }: Omit<AttemptOf, 'device'>,
       now = Date.now(),
     ): Promise<Refusal | undefined> {
       await prune(now, log);
       const since = now - policy.windowMs;
-      const fromAddress = await store.hit(signUpAddressKey(address), now, since);
-      if (fromAddress.count > policy.maxSignUpsPerAddress) return refuse(fromAddress.windowStartedAt, now);
-      const forEmail = await store.hit(signUpEmailKey(email), now, since);
-      if (forEmail.count > policy.maxSignUpsPerEmail) return refuse(forEmail.windowStartedAt, now);
+      const { byAddress, byEmail } = requestKeys(kind, email, address);
+      const fromAddress = await store.hit(byAddress, now, since);
+      if (fromAddress.count > requestLimits[kind].perAddress) return refuse(fromAddress.windowStartedAt, now);
+      const forEmail = await store.hit(byEmail, now, since);
+      if (forEmail.count > requestLimits[kind].perEmail) return refuse(forEmail.windowStartedAt, now);
       return undefined;
     },
 
     /** Forgets the e-mail's counters, as part of `uow` (the account behind it is being deleted). */
     forget(uow: UnitOfWork, email: string): Promise<void> {
-      return store.clear([emailKey(email), signUpEmailKey(email)], uow);
+      return store.clear([emailKey(email), requestKeys('signup', email, '').byEmail], uow);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { pages } from '../../../shared/pages';
 import { credentialsSchema, hints } from '../../../shared/validation';
 import { Alert } from '../../components/alert';
@@ -64,6 +64,11 @@ export function CredentialsForm({ mode }: { mode: AuthMode }) {
       <button type="submit" className="button" disabled={!form.isValid || busy}>
         {text.submit}
       </button>
+      {mode === 'login' && (
+        <p>
+          <Link to={pages.resetPassword.path}>Forgot your password?</Link>
+        </p>
+      )}
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useLocation } from 'react-router';
 import { brand } from '../../../shared/brand';
 import { pages, pageTitle } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
@@ -6,7 +7,9 @@ import { useSession } from '../../lib/session';
 import { type AuthMode, CredentialsForm } from './credentials-form';
 
 export default function SignupLoginPage() {
-  const [mode, setMode] = useState<AuthMode>('signup');
+  // The sign-up form shows first, unless the page before asked for the log-in form (after a password reset).
+  const asked = (useLocation().state as { form?: AuthMode } | null)?.form;
+  const [mode, setMode] = useState<AuthMode>(asked === 'login' ? 'login' : 'signup');
   const { notice } = useSession();
 
   return (

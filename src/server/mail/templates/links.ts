@@ -7,5 +7,6 @@ export const links = {
   order: (site: Site, number: string) => `${site.publicUrl}${fillPath(pages.order.path, { number })}`,
   logIn: (site: Site) => `${site.publicUrl}${pages.signupLogin.path}`,
   /** The token rides in the fragment, which browsers never send to a server or a proxy's log. */
-  resetPassword: (site: Site, token?: string) => `${site.publicUrl}/reset-password${token ? `#token=${token}` : ''}`,
+  resetPassword: (site: Site, token?: string) =>
+    `${site.publicUrl}${pages.resetPassword.path}${token ? `#token=${token}` : ''}`,
 };

@@ -1,0 +1,98 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Accounts } from '../account/accounts';
+import type { Db } from '../db/database';
+import type { Outbox } from '../mail/outbox';
+
+/** A reset link works this long (docs/product.md §10). */
+export const resetLinkLifetimeMs = 60 * 60 * 1000;
+/** Spent and expired links are deleted once they are this old. */
+const keepSpentLinksMs = 24 * 60 * 60 * 1000;
+
+/** What a link is now: good for a new password, or why not. */
+export type LinkState = 'valid' | 'invalid' | 'expired' | 'used';
+
+/** Only the token's SHA-256 is stored: whoever reads the database cannot use a link that has not been sent yet. */
+function hashOf(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function stateOf(row: { expires_at: number; used_at: number | null } | undefined, now: number): LinkState {
+  if (!row) return 'invalid';
+  if (row.used_at !== null) return 'used';
+  return Number(row.expires_at) <= now ? 'expired' : 'valid';
+}
+
+export type PasswordResets = ReturnType<typeof createPasswordResets>;
+
+/**
+ * Password reset (docs/product.md §10): a single-use link valid for an hour, e-mailed in the unit of work that makes
+ * it; using it sets the password, ends every session and device cookie and sends the notice, in one more unit.
+ * See docs/decisions/0017-password-reset.md.
+ */
+export function createPasswordResets({ db, accounts, outbox }: { db: Db; accounts: Accounts; outbox: Outbox }) {
+  async function find(executor: Db['kysely'], token: string) {
+    return executor
+      .selectFrom('password_reset')
+      .select(['uid', 'expires_at', 'used_at'])
+      .where('token_hash', '=', hashOf(token))
+      .executeTakeFirst();
+  }
+
+  return {
+    /** E-mails a new link to the account of `email`, if there is one; nothing tells whether there was. */
+    async request(email: string): Promise<void> {
+      const now = Date.now();
+      await db.run(async (uow) => {
+        await uow.trx
+          .deleteFrom('password_reset')
+          .where('expires_at', '<', now - keepSpentLinksMs)
+          .execute();
+        const user = await uow.trx
+          .selectFrom('user')
+          .select(['id', 'email'])
+          .where('email', '=', email.toLowerCase())
+          .executeTakeFirst();
+        if (!user) return;
+        const token = randomBytes(32).toString('base64url');
+        await uow.trx
+          .insertInto('password_reset')
+          .values({
+            token_hash: hashOf(token),
+            uid: user.id,
+            created_at: now,
+            expires_at: now + resetLinkLifetimeMs,
+            used_at: null,
+          })
+          .execute();
+        await outbox.enqueue(uow, 'password-reset', user.email, { token });
+      });
+    },
+
+    /** Whether `token` is a link that can still set a password. */
+    async check(token: string): Promise<LinkState> {
+      return stateOf(await find(db.kysely, token), Date.now());
+    },
+
+    /**
+     * Sets the password `passwordHash` through the link `token`, if it is still good: the link and every other open
+     * link of the user are spent, and `accounts.setPassword` ends the sessions and sends the notice.
+     */
+    async reset(token: string, passwordHash: string): Promise<LinkState> {
+      return db.run(async (uow) => {
+        // Two uses of one link at once: one after the other, and the second finds it used.
+        await uow.lock('password-reset', hashOf(token));
+        const row = await find(uow.trx, token);
+        const state = stateOf(row, Date.now());
+        if (state !== 'valid' || !row) return state;
+        await uow.trx
+          .updateTable('password_reset')
+          .set({ used_at: Date.now() })
+          .where('uid', '=', row.uid)
+          .where('used_at', 'is', null)
+          .execute();
+        await accounts.setPassword(uow, row.uid, passwordHash);
+        return 'valid';
+      });
+    },
+  };
+}
