@@ -11,7 +11,8 @@ const externalBaseUrl = process.env.E2E_BASE_URL;
 const port = Number(process.env.E2E_PORT ?? 3100);
 const mailbox = { smtp: port + 25, web: port + 26 };
 process.env.E2E_MAILBOX_URL ??= `http://127.0.0.1:${mailbox.web}`;
-const databaseFile = join(tmpdir(), `piaffe-e2e-${randomBytes(6).toString('hex')}`, 'shop.db');
+// Set once, in the main process; the workers inherit it (the back-office tests make an owner with npm run owner).
+process.env.E2E_DATABASE_URL ??= `file:${join(tmpdir(), `piaffe-e2e-${randomBytes(6).toString('hex')}`, 'shop.db')}`;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -44,7 +45,7 @@ export default defineConfig({
           env: {
             PORT: String(port),
             HOST: '127.0.0.1',
-            DATABASE_URL: `file:${databaseFile}`,
+            DATABASE_URL: process.env.E2E_DATABASE_URL,
             TRUST_PROXY: '1',
             SMTP_URL: `smtp://127.0.0.1:${mailbox.smtp}`,
             MAIL_FROM: 'Piaffe <shop@piaffe.test>',

@@ -34,11 +34,11 @@ export default defineConfig(({ command }) => ({
           // (assets/ are immutable), survives our deploys.
           groups: [
             { name: 'vendor', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
-            // Small modules of ours that many pages share and that need no zod: one chunk, rather than a file each
-            // (each file a page loads costs a request and its own gzip overhead).
+            // Small modules of ours that most pages share, /home included, and that need no zod: one chunk, rather
+            // than a file each (each file a page loads costs a request and its own gzip overhead). ADR 0010.
             {
               name: 'shared',
-              test: /[\\/]src[\\/](shared[\\/](money|brand|limits|notices|paths|dates)\.ts|client[\\/]components[\\/]alert\.tsx)$/,
+              test: /[\\/]src[\\/](shared[\\/](money|brand|notices|paths)\.ts|client[\\/]components[\\/]alert\.tsx)$/,
             },
           ],
         },

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { addToCart, expect, fillAddress, placeOrder, signUp, test } from './support';
+import { addToCart, expect, fillAddress, makeOwner, placeOrder, signUp, test } from './support';
 
 interface Screen {
   name: string;
@@ -71,6 +71,36 @@ const screens: Screen[] = [
     open: async (page) => {
       await page.goto('/reset-password');
       await expect(page.getByRole('form', { name: 'Forgot your password?' })).toBeVisible();
+    },
+  },
+  {
+    name: 'admin orders',
+    open: async (page) => {
+      makeOwner(await signUp(page));
+      await addToCart(page, 'Anky Bridle');
+      await placeOrder(page);
+      await page.goto('/admin');
+      await expect(page.getByRole('table', { name: 'Orders' })).toBeVisible();
+    },
+  },
+  {
+    name: 'admin order',
+    open: async (page) => {
+      makeOwner(await signUp(page));
+      await addToCart(page, 'Anky Bridle');
+      const number = await placeOrder(page);
+      await page.goto(`/admin/orders/${number}`);
+      await expect(page.getByRole('button', { name: 'Mark paid' })).toBeVisible();
+    },
+  },
+  {
+    name: 'admin outbox',
+    open: async (page) => {
+      makeOwner(await signUp(page));
+      await addToCart(page, 'Anky Bridle');
+      await placeOrder(page);
+      await page.goto('/admin/outbox');
+      await expect(page.getByRole('table', { name: 'Outbox' })).toBeVisible();
     },
   },
   {

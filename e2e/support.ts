@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { type Browser, test as base, expect, type Page } from '@playwright/test';
 
@@ -141,4 +142,17 @@ export async function mailTo(email: string, subject: string | RegExp): Promise<M
     )
     .toBe(true);
   return found as Mail;
+}
+
+/**
+ * Makes the rider an owner with the shop's own command line (npm run owner, as built), on the database of the
+ * server under test.
+ */
+export function makeOwner(rider: Rider): void {
+  const url = process.env.E2E_DATABASE_URL;
+  if (!url) throw new Error('E2E_DATABASE_URL is not set: set it to the database of the shop under test.');
+  execFileSync(process.execPath, ['dist-server/owner-cli.js', 'add', rider.email], {
+    env: { ...process.env, DATABASE_URL: url },
+    stdio: 'pipe',
+  });
 }

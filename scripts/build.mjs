@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 const inputs = ['src', 'public', 'index.html', 'vite.config.ts', 'package-lock.json'];
 export const serverDir = 'dist-server';
 export const serverEntry = join(serverDir, 'main.js');
+export const ownerEntry = join(serverDir, 'owner-cli.js');
 /** Written after a successful build: the hash of the inputs it was built from. */
 const stampFile = join(serverDir, '.sources');
 
@@ -37,7 +38,9 @@ export async function build() {
     logLevel: 'warn',
     publicDir: false,
     build: {
-      ssr: 'src/server/main.ts',
+      // The server, and the owners' command line (npm run owner), which shares most of its code.
+      ssr: true,
+      rolldownOptions: { input: { main: 'src/server/main.ts', 'owner-cli': 'src/server/owner-cli.ts' } },
       outDir: serverDir,
       emptyOutDir: true,
       target: 'node20',
@@ -49,7 +52,11 @@ export async function build() {
 
 /** Builds when dist/ or dist-server/ is missing or was built from other sources. */
 export async function buildIfStale() {
-  const built = existsSync(stampFile) && existsSync(serverEntry) && existsSync(join('dist', 'index.html'));
+  const built =
+    existsSync(stampFile) &&
+    existsSync(serverEntry) &&
+    existsSync(ownerEntry) &&
+    existsSync(join('dist', 'index.html'));
   if (built && readFileSync(stampFile, 'utf8') === sourcesHash()) return;
   process.stderr.write('Building Piaffe (the sources changed since the last build)...\n');
   await build();

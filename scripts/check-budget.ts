@@ -8,7 +8,7 @@ import { pageModuleFile } from '../src/client/app/page-module';
 import { type PageName, pages } from '../src/shared/pages';
 
 /** Budgets in KB (1 KB = 1000 bytes, as Vite reports sizes) of gzipped JavaScript on a route's first load. */
-export const budgetsKb: Readonly<Record<string, number>> = { [pages.home.path]: 105 };
+export const budgetsKb: Readonly<Record<string, number>> = { [pages.home.path]: 106 };
 
 /** src/server/static-files.ts compresses files over 1 KB (default zlib level) and sends smaller ones as they are. */
 const serverGzipsOver = 1024;

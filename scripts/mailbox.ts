@@ -28,8 +28,14 @@ export interface Mailbox {
 
 const maxMessageBytes = 1024 * 1024;
 
-/** Starts the mailbox on `port` (0: any free port). */
-export async function startMailbox({ port = 0 }: { port?: number } = {}): Promise<Mailbox> {
+/** Starts the mailbox on `port` (0: any free port); `acceptAfterMs` makes each message take that long (a slow server). */
+export async function startMailbox({
+  port = 0,
+  acceptAfterMs = 0,
+}: {
+  port?: number;
+  acceptAfterMs?: number;
+} = {}): Promise<Mailbox> {
   const mails: ReceivedMail[] = [];
   const waiters = new Set<() => void>();
   const mailbox: Mailbox = {
@@ -65,7 +71,8 @@ export async function startMailbox({ port = 0 }: { port?: number } = {}): Promis
     logger: false,
     onData(stream, session, callback) {
       simpleParser(stream)
-        .then((parsed) => {
+        .then(async (parsed) => {
+          if (acceptAfterMs > 0) await new Promise((resolve) => setTimeout(resolve, acceptAfterMs));
           const refusal = mailbox.refuseWith;
           if (refusal) {
             callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
@@ -94,7 +101,7 @@ export async function startMailbox({ port = 0 }: { port?: number } = {}): Promis
   return mailbox;
 }
 
-const escape = (text: string) =>
+const escapeText = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /**
@@ -103,7 +110,7 @@ const escape = (text: string) =>
  */
 export async function serveMailbox(mailbox: Mailbox, port: number): Promise<Server> {
   const page = (title: string, body: string) =>
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>` +
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeText(title)}</title>` +
     '<style>body{font:16px system-ui;margin:2rem;max-width:60rem}td,th{padding:.3rem .8rem;text-align:left}' +
     'iframe{width:100%;height:32rem;border:1px solid #ccc}pre{white-space:pre-wrap;background:#f5f5f5;padding:1rem}</style>' +
     `</head><body>${body}</body></html>`;
@@ -129,12 +136,12 @@ export async function serveMailbox(mailbox: Mailbox, port: number): Promise<Serv
     if (mail) {
       const { subject = '', text = '', html } = mail.parsed;
       // The e-mail's own HTML, in a sandbox: no script runs, nothing reaches this page.
-      const frame = html ? `<iframe sandbox srcdoc="${escape(html)}" title="HTML part"></iframe>` : '';
+      const frame = html ? `<iframe sandbox srcdoc="${escapeText(html)}" title="HTML part"></iframe>` : '';
       response.end(
         page(
           subject,
-          `<p><a href="/">All e-mails</a></p><h1>${escape(subject)}</h1><p>To ${escape(mail.to.join(', '))}, ` +
-            `${mail.receivedAt.toLocaleString()}</p>${frame}<h2>Plain text</h2><pre>${escape(text)}</pre>`,
+          `<p><a href="/">All e-mails</a></p><h1>${escapeText(subject)}</h1><p>To ${escapeText(mail.to.join(', '))}, ` +
+            `${mail.receivedAt.toLocaleString()}</p>${frame}<h2>Plain text</h2><pre>${escapeText(text)}</pre>`,
         ),
       );
       return;
@@ -143,8 +150,8 @@ export async function serveMailbox(mailbox: Mailbox, port: number): Promise<Serv
       .reverse()
       .map(
         (m) =>
-          `<tr><td>${m.receivedAt.toLocaleTimeString()}</td><td>${escape(m.to.join(', '))}</td>` +
-          `<td><a href="/mail/${m.id}">${escape(m.parsed.subject ?? '(no subject)')}</a></td></tr>`,
+          `<tr><td>${m.receivedAt.toLocaleTimeString()}</td><td>${escapeText(m.to.join(', '))}</td>` +
+          `<td><a href="/mail/${m.id}">${escapeText(m.parsed.subject ?? '(no subject)')}</a></td></tr>`,
       )
       .join('');
     response.statusCode = request.url === '/' ? 200 : 404;

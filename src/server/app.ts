@@ -2,20 +2,22 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Accounts } from './account/accounts';
 import { accountRoutes } from './account/routes';
+import { adminRoutes } from './admin/routes';
 import type { AppEnv } from './app-env';
 import type { Auth } from './auth/auth';
 import type { DeviceCookies } from './auth/device-cookie';
 import type { PasswordResets } from './auth/password-resets';
 import { resetRoutes } from './auth/reset-routes';
+import type { Roles } from './auth/roles';
 import { authRoutes } from './auth/routes';
 import type { Sessions } from './auth/sessions';
 import type { LoginThrottle } from './auth/throttle';
 import type { CartStore } from './cart/cart-store';
-import type { LiveStreams } from './cart/live-stream';
 import { cartRoutes } from './cart/routes';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import { errorResponse, HttpError } from './http/errors';
+import type { LiveStreams } from './http/live-streams';
 import { requestLog } from './http/request-log';
 import { noStore, sameOriginOnly, securityHeaders, withHeaders } from './http/security';
 import type { Logger } from './log';
@@ -32,6 +34,7 @@ export interface AppParts {
   sessions: Sessions;
   devices: DeviceCookies;
   throttle: LoginThrottle;
+  roles: Roles;
   accounts: Accounts;
   resets: PasswordResets;
   cart: CartStore;
@@ -46,8 +49,8 @@ const maxBodyBytes = 16 * 1024;
 
 /** Builds the whole HTTP app; server.ts gives it a database and a port, tests give it a throwaway one. */
 export function buildApp(parts: AppParts) {
-  const { config, log, auth, db, sessions, devices, throttle, accounts, resets, cart, orders, outbox, streams } = parts;
-  const { isClosing } = parts;
+  const { config, log, auth, db, sessions, devices, throttle, roles, accounts, resets, cart, orders, outbox } = parts;
+  const { streams, isClosing } = parts;
   const hashPassword = async (password: string) => (await auth.$context).password.hash(password);
 
   const app = new Hono<AppEnv>();
@@ -71,11 +74,12 @@ export function buildApp(parts: AppParts) {
   });
   app.use('/api/*', bodyLimit({ maxSize: maxBodyBytes, onError: (c) => errorResponse(c, 'request/body-too-large') }));
   app.use('/api/*', sameOriginOnly(config.publicUrlIsSet ? config.publicUrl : undefined));
-  app.route('/', authRoutes({ auth, db, sessions, throttle, devices, trustProxy: config.trustProxy }));
+  app.route('/', authRoutes({ auth, db, sessions, throttle, devices, roles, trustProxy: config.trustProxy }));
   app.route('/', resetRoutes({ resets, throttle, hashPassword, trustProxy: config.trustProxy }));
   app.route('/', accountRoutes({ accounts, sessions, devices, hashPassword }));
   app.route('/', cartRoutes(sessions, cart, streams));
   app.route('/', orderRoutes(sessions, orders));
+  app.route('/', adminRoutes({ sessions, orders, outbox, streams }));
   app.all('/api/*', (c) => errorResponse(c, 'request/not-found'));
 
   app.get('*', staticFiles(config.distDir));

@@ -6,13 +6,14 @@ import { createAuth } from './auth/auth';
 import { createDeviceCookies } from './auth/device-cookie';
 import { createLoginAttemptStore } from './auth/login-attempt-store';
 import { createPasswordResets } from './auth/password-resets';
+import { createRoles } from './auth/roles';
 import { createSessions } from './auth/sessions';
 import { createLoginThrottle } from './auth/throttle';
 import { createCartStore } from './cart/cart-store';
-import { LiveStreams } from './cart/live-stream';
 import type { Config } from './config';
 import { migrateDatabase, openDatabase } from './db/connect';
 import { createDb, type Db } from './db/database';
+import { LiveStreams } from './http/live-streams';
 import { isHttps, securityHeaders } from './http/security';
 import { createLogger, type Logger } from './log';
 import { createOutbox } from './mail/outbox';
@@ -41,7 +42,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     await opened.db.destroy().catch(() => {});
     throw error;
   }
-  const sessions = await createSessions(auth, db, log);
+  const roles = createRoles(db);
+  const sessions = await createSessions(auth, db, roles, log);
   const devices = createDeviceCookies(config.authSecret, isHttps(config.publicUrl), db);
   const cart = createCartStore(db);
   const throttle = createLoginThrottle(createLoginAttemptStore(db));
@@ -52,7 +54,6 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const mailSender = startMailSender(config, { outbox, feed: db.feed, log });
   const streams = new LiveStreams({
     feed: db.feed,
-    cart,
     sessions,
     log,
     securityHeaders: securityHeaders(config.publicUrl),
@@ -67,6 +68,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     sessions,
     devices,
     throttle,
+    roles,
     accounts,
     resets,
     cart,

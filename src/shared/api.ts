@@ -4,7 +4,17 @@
  * schemas; the browser builds its calls from them and checks every answer. See docs/API.md.
  */
 import { z } from 'zod';
+import {
+  adminOrdersQuery,
+  exportQuery,
+  orderMoveSchema,
+  outboxEmailSchema,
+  outboxPageSchema,
+  outboxQuery,
+  pageNumber,
+} from './admin';
 import { orderPageSchema, orderSchema, placeOrderSchema } from './orders';
+import { roles } from './roles';
 import {
   addToCartSchema,
   credentialsSchema,
@@ -44,16 +54,10 @@ export type CartEvent = {
   [T in CartEventType]: { type: T } & z.infer<(typeof cartEventSchemas)[T]>;
 }[CartEventType];
 
-const userReply = z.object({ user: sessionUserSchema });
+/** Who is signed in, and whether they may open the back office. */
+const userReply = z.object({ user: sessionUserSchema, role: z.enum(roles) });
 const orderReply = z.object({ order: orderSchema });
 
-/** A page number in a query string: 1 when absent. */
-const pageNumber = z
-  .string()
-  .regex(/^[1-9][0-9]{0,5}$/, 'page must be a whole number from 1.')
-  .transform(Number)
-  .optional()
-  .transform((page) => page ?? 1);
 const pageQuery = z.strictObject({ page: pageNumber });
 
 export interface Endpoint {
@@ -89,6 +93,20 @@ export const endpoints = {
   orders: { method: 'GET', path: '/api/orders', query: pageQuery, reply: orderPageSchema },
   order: { method: 'GET', path: '/api/orders/:number', reply: orderReply },
   cancelOrder: { method: 'POST', path: '/api/orders/:number/cancel', reply: orderReply },
+  // The back office: owners only (403 auth/forbidden for a rider).
+  adminOrders: { method: 'GET', path: '/api/admin/orders', query: adminOrdersQuery, reply: orderPageSchema },
+  /** Server-Sent Events: `orders` {} whenever any order is placed or moved; the page reloads its list. */
+  adminOrdersStream: { method: 'GET', path: '/api/admin/orders/stream' },
+  /** `text/csv`, one row per order line, of the days `from` to `to` (both included, in the shop's time zone). */
+  adminExport: { method: 'GET', path: '/api/admin/orders.csv', query: exportQuery },
+  adminOrder: { method: 'GET', path: '/api/admin/orders/:number', reply: orderReply },
+  adminMoveOrder: { method: 'POST', path: '/api/admin/orders/:number/moves', body: orderMoveSchema, reply: orderReply },
+  adminOutbox: { method: 'GET', path: '/api/admin/outbox', query: outboxQuery, reply: outboxPageSchema },
+  adminRetryEmail: {
+    method: 'POST',
+    path: '/api/admin/outbox/:id/retry',
+    reply: z.object({ email: outboxEmailSchema }),
+  },
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof endpoints;

@@ -9,4 +9,6 @@ export const brand = {
   /** Prices are stored in integer cents of this currency. */
   currency: 'USD',
   locale: 'en-US',
+  /** The shop's own time: the days of an export for the books are its days. */
+  timeZone: 'America/New_York',
 } as const;

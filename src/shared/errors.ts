@@ -12,6 +12,7 @@ export const errorCatalogue = {
   'auth/too-many-requests': { status: 429, message: 'Too many attempts. Please wait a few minutes and try again.' },
   'auth/requires-recent-login': { status: 403, message: 'This needs a recent log-in. Please log in again.' },
   'auth/unauthenticated': { status: 401, message: 'You are not logged in.' },
+  'auth/forbidden': { status: 403, message: "This is for the shop's owners only." },
   'auth/reset-link-invalid': {
     status: 400,
     message: 'This link to reset the password is not valid. Please ask for a new one.',
@@ -27,10 +28,6 @@ export const errorCatalogue = {
   'cart/unknown-item': { status: 400, message: 'There is no product with this item number.' },
   'cart/full': { status: 409, message: `Your cart is full: it holds at most ${limits.cartMaxRows} items.` },
   'cart/not-found': { status: 404, message: 'There is no such item in your cart.' },
-  'cart/too-many-streams': {
-    status: 429,
-    message: 'Too many live cart pages are open for this log-in. Close some and try again.',
-  },
   'order/cart-empty': { status: 409, message: 'Your cart is empty, so there is nothing to order.' },
   'order/cart-changed': {
     status: 409,
@@ -40,9 +37,19 @@ export const errorCatalogue = {
   'order/invalid-payment-method': { status: 400, message: 'Choose one of the payment methods offered.' },
   'order/not-found': { status: 404, message: 'There is no such order.' },
   'order/invalid-transition': { status: 409, message: 'This order cannot be changed that way.' },
+  'order/status-changed': { status: 409, message: 'Someone else has just changed this order.' },
   'order/too-many': {
     status: 429,
     message: `You have placed ${limits.ordersPerHour} orders in the last hour. Please wait a while before ordering again.`,
+  },
+  'stream/too-many': {
+    status: 429,
+    message: 'Too many live pages are open for this log-in. Close some and try again.',
+  },
+  'outbox/not-found': { status: 404, message: 'There is no such e-mail in the outbox.' },
+  'outbox/not-retryable': {
+    status: 409,
+    message: 'Only a failed e-mail can be sent again, and never a password-reset link: the rider asks for a new one.',
   },
   'request/invalid-json': { status: 400, message: 'The request body is not valid JSON.' },
   'request/invalid-body': { status: 400, message: 'The request body does not have the expected fields.' },

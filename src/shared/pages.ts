@@ -27,6 +27,9 @@ export const pages = {
   orders: { path: '/orders', title: 'Your orders', access: 'session' },
   order: { path: '/orders/:number', title: 'Your order', access: 'session' },
   resetPassword: { path: '/reset-password', title: 'Reset your password', access: 'open' },
+  admin: { path: '/admin', title: 'Orders · Back office', access: 'owner' },
+  adminOrder: { path: '/admin/orders/:number', title: 'Order · Back office', access: 'owner' },
+  adminOutbox: { path: '/admin/outbox', title: 'Outbox · Back office', access: 'owner' },
 } as const satisfies Record<string, Page>;
 
 export type PageName = keyof typeof pages;

@@ -72,12 +72,12 @@ describe('live streams', () => {
     await until(() => server.streams.size === 0, 5000, 'the closed stream to be forgotten');
   });
 
-  it('opens at most 10 streams per log-in (the 11th is 429 cart/too-many-streams); another log-in has its own', async () => {
+  it('opens at most 10 streams per log-in (the 11th is 429 stream/too-many); another log-in has its own', async () => {
     const rider = await signedIn();
     const streams = await Promise.all(Array.from({ length: 10 }, () => EventStream.open(rider)));
     for (const stream of streams) await stream.next('snapshot');
     const refused = await rider.raw('GET', '/api/cart/stream');
-    expectError(refused, 429, 'cart/too-many-streams');
+    expectError(refused, 429, 'stream/too-many');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
 
     const otherDevice = new Client(server.url);

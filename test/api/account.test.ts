@@ -43,7 +43,7 @@ describe('change e-mail', () => {
     const login = await again.login(newEmail, 'secret1');
     expect(login.status).toBe(200);
     // Stored in lower case, same uid, same cart.
-    expect(login.body).toEqual({ user: { uid: user.uid, email: newEmail } });
+    expect(login.body).toEqual({ user: { uid: user.uid, email: newEmail }, role: 'rider' });
     expect(await again.cart()).toEqual([item]);
   });
 
@@ -54,10 +54,10 @@ describe('change e-mail', () => {
       expectError(await first.json('PUT', '/api/account/email', { email }), 409, 'auth/email-already-in-use');
     }
     // Nothing changed: both sessions live, both accounts log in as before.
-    expect((await first.session()).body).toEqual({ user });
-    expect((await second.session()).body).toEqual({ user });
-    expect((await new Client(server.url).login(user.email, 'secret1')).body).toEqual({ user });
-    expect((await new Client(server.url).login(other.email, 'secret1')).body).toEqual({ user: other });
+    expect((await first.session()).body).toEqual({ user, role: 'rider' });
+    expect((await second.session()).body).toEqual({ user, role: 'rider' });
+    expect((await new Client(server.url).login(user.email, 'secret1')).body).toEqual({ user, role: 'rider' });
+    expect((await new Client(server.url).login(other.email, 'secret1')).body).toEqual({ user: other, role: 'rider' });
   });
 
   it('refuses an invalid e-mail with 400 auth/invalid-email and changes nothing', async () => {
@@ -65,14 +65,14 @@ describe('change e-mail', () => {
     for (const email of ['not-an-email', 'a@b', 'two words@example.com', '', `${'x'.repeat(250)}@example.com`]) {
       expectError(await first.json('PUT', '/api/account/email', { email }), 400, 'auth/invalid-email');
     }
-    expect((await first.session()).body).toEqual({ user });
+    expect((await first.session()).body).toEqual({ user, role: 'rider' });
   });
 
   it('allows keeping the same address', async () => {
     const { user, first, second } = await twoDevices();
     expect((await first.json('PUT', '/api/account/email', { email: user.email })).status).toBe(204);
     expectError(await second.session(), 401, 'auth/unauthenticated');
-    expect((await new Client(server.url).login(user.email, 'secret1')).body).toEqual({ user });
+    expect((await new Client(server.url).login(user.email, 'secret1')).body).toEqual({ user, role: 'rider' });
   });
 });
 
@@ -87,7 +87,7 @@ describe('change password', () => {
 
     expectError(await new Client(server.url).login(user.email, 'secret1'), 401, 'auth/invalid-credential');
     const again = new Client(server.url);
-    expect((await again.login(user.email, 'new-pass')).body).toEqual({ user });
+    expect((await again.login(user.email, 'new-pass')).body).toEqual({ user, role: 'rider' });
     expect(await again.cart()).toEqual([item]);
   });
 
@@ -96,7 +96,7 @@ describe('change password', () => {
     for (const password of ['short', 'x'.repeat(17), '']) {
       expectError(await first.json('PUT', '/api/account/password', { password }), 400, 'auth/weak-password');
     }
-    expect((await first.session()).body).toEqual({ user });
+    expect((await first.session()).body).toEqual({ user, role: 'rider' });
     expect((await new Client(server.url).login(user.email, 'secret1')).status).toBe(200);
   });
 });
@@ -119,7 +119,7 @@ describe('passwords count characters, not UTF-16 units', () => {
     const nine = '🐎'.repeat(9);
     expect((await client.json('PUT', '/api/account/password', { password: nine })).status).toBe(204);
     // Before the fix, the sign-in library refused this (18 UTF-16 units) at log-in: the user was locked out.
-    expect((await new Client(server.url).login(user.email, nine)).body).toEqual({ user });
+    expect((await new Client(server.url).login(user.email, nine)).body).toEqual({ user, role: 'rider' });
     expectError(await new Client(server.url).login(user.email, sixteen), 401, 'auth/invalid-credential');
   });
 });
@@ -200,7 +200,7 @@ describe('recent-login rule', () => {
     expectError(await client.json('DELETE', '/api/account'), 403, 'auth/requires-recent-login');
 
     // Nothing changed, and the session itself still works for everything else.
-    expect((await client.session()).body).toEqual({ user });
+    expect((await client.session()).body).toEqual({ user, role: 'rider' });
     expect(await client.cart()).toEqual([item]);
     expect(await server.rowsOf(user.uid, user.email)).toMatchObject({ user: 1, session: 1, account: 1, cart_item: 1 });
     expectError(await new Client(server.url).login(newEmail, 'secret1'), 401, 'auth/invalid-credential');

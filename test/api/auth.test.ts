@@ -17,7 +17,7 @@ describe('sign-up', () => {
     const email = randomEmail();
     const reply = await client.json('POST', '/api/auth/signup', { email, password: 'secret1' });
     expect(reply.status).toBe(201);
-    expect(reply.body).toEqual({ user: { uid: expect.any(String), email } });
+    expect(reply.body).toEqual({ user: { uid: expect.any(String), email }, role: 'rider' });
     expect(reply.body.user.uid.length).toBeGreaterThan(0);
 
     const cookies = reply.headers.getSetCookie();
@@ -29,7 +29,7 @@ describe('sign-up', () => {
 
     const me = await client.session();
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ user: reply.body.user });
+    expect(me.body).toEqual({ user: reply.body.user, role: 'rider' });
     expect(await server.rowsOf(reply.body.user.uid, email)).toMatchObject({ user: 1, session: 1, account: 1 });
   });
 
@@ -102,11 +102,11 @@ describe('log-in', () => {
     const client = new Client(server.url);
     const reply = await client.login(user.email, 'secret1');
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ user });
+    expect(reply.body).toEqual({ user, role: 'rider' });
     const cookie = reply.headers.getSetCookie().find((line) => line.startsWith(`${sessionCookie}=`));
     expect(cookie).toMatch(/;\s*HttpOnly(;|$)/i);
     expect(cookie).toMatch(/;\s*SameSite=Lax(;|$)/i);
-    expect((await client.session()).body).toEqual({ user });
+    expect((await client.session()).body).toEqual({ user, role: 'rider' });
     expect((await server.rowsOf(user.uid, user.email)).session).toBe(2);
   });
 
@@ -181,7 +181,7 @@ describe('log-out', () => {
     expect(await server.rowsOf(user.uid, user.email)).toMatchObject({ user: 1, session: 1, cart_item: 0 });
 
     // Only this session ended: the other device is still logged in.
-    expect((await other.session()).body).toEqual({ user });
+    expect((await other.session()).body).toEqual({ user, role: 'rider' });
   });
 
   it('answers 204 without a session too, and changes nothing', async () => {

@@ -376,7 +376,7 @@ describe('well-formed variants are accepted', () => {
 
 describe('after all of that', () => {
   it("the member's account, session and cart are unchanged", async () => {
-    expect((await member.session()).body).toEqual({ user: memberUser });
+    expect((await member.session()).body).toEqual({ user: memberUser, role: 'rider' });
     expect(await member.cart()).toEqual([]);
     expect(await server.rowsOf(memberUser.uid, memberUser.email)).toEqual({
       user: 1,

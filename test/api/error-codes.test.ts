@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRoles } from '../../src/server/auth/roles';
 import { type ErrorCode, errorCatalogue } from '../../src/shared/errors';
 import { limits } from '../../src/shared/limits';
 import { address, Client, orderKey, type Reply, randomEmail } from '../support/client';
@@ -38,6 +39,12 @@ async function resetLink(): Promise<{ token: string }> {
   return { token };
 }
 
+async function ownerClient(): Promise<Client> {
+  const client = await signedIn();
+  await createRoles(server.db).grant(client.user?.email ?? '');
+  return client;
+}
+
 async function signedIn(): Promise<Client> {
   const client = new Client(server.url);
   await client.signup();
@@ -74,6 +81,7 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     return client.json('DELETE', '/api/account');
   },
   'auth/unauthenticated': () => new Client(server.url).json('GET', '/api/cart'),
+  'auth/forbidden': async () => (await signedIn()).json('GET', '/api/admin/orders'),
   'auth/reset-link-invalid': () =>
     new Client(server.url).json('POST', '/api/auth/password-reset/check', { token: 'not-a-token' }),
   'auth/reset-link-expired': async () => {
@@ -97,7 +105,7 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     return client.json('POST', '/api/cart', { itemid: '1' });
   },
   'cart/not-found': async () => (await signedIn()).json('DELETE', `/api/cart/${randomUUID()}`),
-  'cart/too-many-streams': async () => {
+  'stream/too-many': async () => {
     const client = await signedIn();
     const streams = await Promise.all(Array.from({ length: 10 }, () => EventStream.open(client)));
     try {
@@ -128,6 +136,19 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     const { number } = await client.order('1');
     await client.json('POST', `/api/orders/${number}/cancel`);
     return client.json('POST', `/api/orders/${number}/cancel`);
+  },
+  'order/status-changed': async () => {
+    const admin = await ownerClient();
+    const { number } = await (await signedIn()).order('1');
+    await admin.json('POST', `/api/admin/orders/${number}/moves`, { to: 'paid', from: 'placed' });
+    return admin.json('POST', `/api/admin/orders/${number}/moves`, { to: 'cancelled', from: 'placed' });
+  },
+  'outbox/not-found': async () => (await ownerClient()).json('POST', `/api/admin/outbox/${randomUUID()}/retry`),
+  'outbox/not-retryable': async () => {
+    const admin = await ownerClient();
+    await (await signedIn()).order('1');
+    const { emails } = (await admin.json('GET', '/api/admin/outbox?state=waiting')).body;
+    return admin.json('POST', `/api/admin/outbox/${emails[0].id}/retry`);
   },
   'order/too-many': async () => {
     const client = await signedIn();

@@ -26,7 +26,7 @@ describe('cross-origin state changes are refused', () => {
 
   /** Everything the member has, which no refused request may change. */
   async function expectUntouched() {
-    expect((await client.session()).body).toEqual({ user });
+    expect((await client.session()).body).toEqual({ user, role: 'rider' });
     expect(await client.cart()).toEqual([item]);
     expect(await server.rowsOf(user.uid, user.email)).toEqual({
       user: 1,
@@ -246,7 +246,11 @@ describe('session cookies', () => {
     const both = await new Client(server.url).json('GET', '/api/auth/session', undefined, {
       cookie: `${alice.cookieHeader}; ${bob.cookieHeader}`,
     });
-    if (both.status === 200) expect([{ user: a }, { user: b }]).toContainEqual(both.body);
+    if (both.status === 200)
+      expect([
+        { user: a, role: 'rider' },
+        { user: b, role: 'rider' },
+      ]).toContainEqual(both.body);
     else expectError(both, 401, 'auth/unauthenticated');
   });
 
@@ -302,7 +306,7 @@ describe('served over https (PUBLIC_URL=https://shop.example)', () => {
     const user = signup.body.user;
 
     // Everything else works for requests that come from the public origin...
-    expect((await client.session()).body).toEqual({ user });
+    expect((await client.session()).body).toEqual({ user, role: 'rider' });
     const added = await client.json('POST', '/api/cart', { itemid: '3' }, origin);
     expect(added.status).toBe(201);
     expect((await client.json('DELETE', `/api/cart/${added.body.item.id}`, undefined, origin)).status).toBe(204);
@@ -329,6 +333,6 @@ describe('served over https (PUBLIC_URL=https://shop.example)', () => {
       401,
       'auth/unauthenticated',
     );
-    expect((await again.session()).body).toEqual({ user });
+    expect((await again.session()).body).toEqual({ user, role: 'rider' });
   });
 });

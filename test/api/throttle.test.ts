@@ -239,7 +239,7 @@ describe('the device cookie', () => {
 
     const ok = await login(known.user.email, 'secret1', address, known.cookie);
     expect(ok.status).toBe(200);
-    expect(ok.body).toEqual({ user: known.user });
+    expect(ok.body).toEqual({ user: known.user, role: 'rider' });
     // The same device id is kept, and the cookie renewed.
     const renewed = ok.headers.getSetCookie().find((l) => l.startsWith(`${deviceCookie}=`)) ?? '';
     const renewedValue = renewed.split(';')[0]?.slice(deviceCookie.length + 1) ?? '';

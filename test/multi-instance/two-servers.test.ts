@@ -255,7 +255,14 @@ describe('two servers starting at the same moment on an empty schema', () => {
       try {
         for (const server of [one, two]) expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
         const migrations = await fresh.query<{ name: string }>('select name from piaffe_migration');
-        expect(migrations.rows.map((r) => r.name)).toEqual(['0001-cart-and-login-attempts', '0002-device-epoch']);
+        expect(migrations.rows.map((r) => r.name)).toEqual([
+          '0001-cart-and-login-attempts',
+          '0002-device-epoch',
+          '0003-orders',
+          '0004-outbox',
+          '0005-password-reset',
+          '0006-owner-role',
+        ]);
         const user = await new Client(one.url).signup();
         expect((await new Client(two.url).login(user.email, 'secret1')).status).toBe(200);
       } finally {

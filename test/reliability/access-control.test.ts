@@ -48,7 +48,7 @@ describe('IDOR: user B against each of A’s items, through every route', () => 
 
   async function expectAliceIntact() {
     expect(await alice.cart()).toEqual(aliceItems);
-    expect((await alice.session()).body).toEqual({ user: a });
+    expect((await alice.session()).body).toEqual({ user: a, role: 'rider' });
     const rows = await database.query<{ id: string }>('select id from cart_item where uid = $1 order by id', [a.uid]);
     expect(rows.map((r) => r.id)).toEqual(aliceItems.map((i) => i.id).sort());
   }
@@ -217,6 +217,6 @@ describe('a deleted account leaves no row behind in any table', () => {
     expect(await rowsMentioning(user.uid, user.email)).toEqual([]);
     // Nobody else lost anything.
     expect((await rowsMentioning(other.uid)).length).toBeGreaterThanOrEqual(4);
-    expect((await bystander.session()).body).toEqual({ user: other });
+    expect((await bystander.session()).body).toEqual({ user: other, role: 'rider' });
   });
 });

@@ -1,7 +1,9 @@
 import { request } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpoints } from '../../src/shared/api';
 import { type ErrorCode, errorCatalogue } from '../../src/shared/errors';
+import { pages } from '../../src/shared/pages';
 import { type ChildServer, startChild } from '../support/child-server';
 import { Client } from '../support/client';
 import { createDatabase, type TestDatabase } from '../support/test-database';
@@ -22,7 +24,10 @@ const maxLiveGrowthMiB = 8;
 
 let database: TestDatabase;
 let server: ChildServer;
-/** Sessions the requests may carry: two live members, so some requests reach the handlers behind the session. */
+/**
+ * Sessions the requests may carry: two live members, owners of the shop, with an order each, so that requests reach
+ * the handlers behind the session and the owner's role.
+ */
 const members: Client[] = [];
 let itemIds: string[] = [];
 
@@ -30,12 +35,20 @@ beforeAll(async () => {
   database = await createDatabase();
   server = await startChild({ database, inspect: true });
   for (let i = 0; i < 2; i++) {
-    const member = new Client(server.url);
-    await member.signup();
-    itemIds.push((await member.add('1')).id, (await member.add('2')).id);
+    const member = await newMember();
+    itemIds.push((await member.add('2')).id);
     members.push(member);
   }
 });
+
+async function newMember(): Promise<Client> {
+  const member = new Client(server.url);
+  const { uid } = await member.signup();
+  await database.query("insert into user_role (uid, role) values ($1, 'owner')", [uid]);
+  await member.order('1');
+  itemIds.push((await member.add('1')).id);
+  return member;
+}
 afterAll(async () => {
   await server?.kill('SIGKILL');
   await database?.drop();
@@ -48,31 +61,16 @@ afterAll(async () => {
 async function keepMembersLoggedIn() {
   for (const [i, member] of members.entries()) {
     if ((await member.session()).status === 200) continue;
-    const fresh = new Client(server.url);
-    await fresh.signup();
-    itemIds.push((await fresh.add('3')).id);
-    members[i] = fresh;
+    members[i] = await newMember();
   }
   itemIds = itemIds.slice(-8);
 }
 
+/** Every route there is: the API's endpoints (src/shared/api.ts), the pages (src/shared/pages.ts), and the rest. */
 const routes: Array<[string, string]> = [
-  ['POST', '/api/auth/signup'],
-  ['POST', '/api/auth/login'],
-  ['POST', '/api/auth/logout'],
-  ['GET', '/api/auth/session'],
-  ['PUT', '/api/account/email'],
-  ['PUT', '/api/account/password'],
-  ['DELETE', '/api/account'],
-  ['GET', '/api/cart'],
-  ['POST', '/api/cart'],
-  ['DELETE', '/api/cart/:id'],
-  ['GET', '/api/cart/stream'],
+  ...Object.values(endpoints).map((endpoint): [string, string] => [endpoint.method, endpoint.path]),
+  ...Object.values(pages).map((page): [string, string] => ['GET', page.path]),
   ['GET', '/healthz'],
-  ['GET', '/home'],
-  ['GET', '/cart'],
-  ['GET', '/signup-login'],
-  ['GET', '/manage-account'],
   ['GET', '/'],
 ];
 
@@ -245,7 +243,9 @@ function send(r: FuzzRequest): Promise<Answer> {
   const { port } = new URL(server.url);
   const [defaultMethod] = routes[r.route % routes.length] ?? ['GET'];
   const method = r.method ?? (routes.find(([, p]) => p === r.path)?.[0] || defaultMethod);
-  const target = r.path.replace(':id', itemIds[r.route % itemIds.length] ?? 'x');
+  const target = r.path
+    .replace(':id', itemIds[r.route % itemIds.length] ?? 'x')
+    .replace(':number', `PF-${10_000 + (r.route % 40)}`);
   const headers: Record<string, string | string[]> = { ...r.extra };
   if (r.contentType !== undefined) headers['content-type'] = r.contentType as string | string[];
   if (r.cookie && 'member' in r.cookie) headers.cookie = members[r.cookie.member]?.cookieHeader ?? '';

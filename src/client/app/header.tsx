@@ -10,7 +10,7 @@ function pageLink(pathname: string) {
 }
 
 export function Header() {
-  const { user } = useSession();
+  const { user, role } = useSession();
   const { pathname } = useLocation();
   const navigate = useNavigate();
 
@@ -41,6 +41,13 @@ export function Header() {
                 Account
               </Link>
             </li>
+            {role === 'owner' && (
+              <li>
+                <Link className="nav-link" to={pages.admin.path}>
+                  Admin
+                </Link>
+              </li>
+            )}
             <li>
               <button type="button" className="nav-link" onClick={logOut}>
                 Log out

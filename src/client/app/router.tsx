@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import {
   createBrowserRouter,
   type DataRouter,
+  data,
   type LoaderFunction,
   type LoaderFunctionArgs,
   type RouteObject,
@@ -10,7 +11,7 @@ import {
 import { type PageAccess, type PageName, pages, startPage } from '../../shared/pages';
 import { NotFound } from '../components/not-found';
 import { ApiError } from '../lib/api';
-import { checkSession, currentUser, subscribeToSession } from '../lib/session';
+import { checkSession, currentRole, currentUser, subscribeToSession } from '../lib/session';
 import { Layout } from './layout';
 import { pageModuleFile } from './page-module';
 import { RouteError } from './route-error';
@@ -42,19 +43,34 @@ async function requireSession(): Promise<void> {
   if (!currentUser()) throw redirect(pages.signupLogin.path);
 }
 
+/** Nothing to see here: the Snap! page, as for a path that is no page (docs/product.md §7). */
+const notFound = () => data(null, { status: 404 });
+
+/**
+ * The guard of an owner's page: a signed-in rider whose role, as the server says it now, is owner. Anyone else sees
+ * the Snap! page, so that the back office does not even show that it exists.
+ */
+async function requireOwner(): Promise<void> {
+  await requireSession();
+  await checkSession();
+  if (currentRole() !== 'owner') throw notFound();
+}
+
 /**
  * A page's loader: its guard first, then the module's own loader. A 401 on the way means the session ended: the
- * rider goes to signup-login, as the guard would have sent them.
+ * rider goes to signup-login, as the guard would have sent them; a 403 (a role taken away meanwhile), the Snap! page.
  */
 function pageLoader(access: PageAccess, load: () => Promise<PageModule>): LoaderFunction {
   return async (args: LoaderFunctionArgs) => {
-    if (access !== 'open') await requireSession();
+    if (access === 'session') await requireSession();
+    else if (access === 'owner') await requireOwner();
     const { loader } = await load();
     if (!loader) return null;
     try {
       return await loader(args);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) throw redirect(pages.signupLogin.path);
+      if (error instanceof ApiError && error.code === 'auth/forbidden') throw notFound();
       throw error;
     }
   };

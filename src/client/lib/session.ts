@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { SessionUser } from '../../shared/api';
+import type { Role } from '../../shared/roles';
 import { call, onUnauthenticated } from './api';
 import { clearHint, readHint, writeHint } from './session-hint';
 
@@ -12,12 +13,14 @@ export interface Notice {
 export interface SessionState {
   /** Who is signed in: first from the stored hint, then as the server says. */
   user: SessionUser | null;
+  /** Their role, once the server has said (it is not part of the stored hint). */
+  role: Role | null;
   /** What the signup-login page should tell the user after a sign-out. */
   notice: Notice | null;
 }
 
 // The store lives outside React, so that the router's guards (loaders) and the components read one state.
-let state: SessionState = { user: readHint(), notice: null };
+let state: SessionState = { user: readHint(), role: null, notice: null };
 const listeners = new Set<() => void>();
 // A 401 from a request that began before the latest sign-in is old news, not a sign-out.
 let lastSignIn = Number.NEGATIVE_INFINITY;
@@ -34,6 +37,10 @@ export function currentUser(): SessionUser | null {
   return state.user;
 }
 
+export function currentRole(): Role | null {
+  return state.role;
+}
+
 /** Calls `listener` after every change of the session state; returns the unsubscribe function. */
 export function subscribeToSession(listener: () => void): () => void {
   listeners.add(listener);
@@ -45,18 +52,18 @@ export function useSession(): SessionState {
 }
 
 /** The server has said yes to a sign-up or log-in. */
-export function signedIn(user: SessionUser): void {
+export function signedIn(user: SessionUser, role: Role): void {
   lastSignIn = performance.now();
   lastChange = lastSignIn;
   writeHint(user);
-  update({ user, notice: null });
+  update({ user, role, notice: null });
 }
 
 /** Forgets the user in this browser; the guards then send guarded pages to signup-login. */
 export function signedOut(notice?: Notice): void {
   lastChange = performance.now();
   clearHint();
-  update({ user: null, notice: notice ?? null });
+  update({ user: null, role: null, notice: notice ?? null });
 }
 
 /**
@@ -81,10 +88,10 @@ export function checkSession(): Promise<void> {
   serverCheck ??= (async () => {
     const startedAt = performance.now();
     try {
-      const { user } = await call('session');
+      const { user, role } = await call('session');
       if (startedAt < lastChange) return;
       writeHint(user);
-      update({ ...state, user });
+      update({ ...state, user, role });
     } catch {}
   })();
   return serverCheck;

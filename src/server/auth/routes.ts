@@ -9,6 +9,7 @@ import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
 import type { Auth } from './auth';
 import type { DeviceCookies } from './device-cookie';
+import type { Roles } from './roles';
 import { forwardCookies, type Sessions } from './sessions';
 import { type LoginThrottle, tooManyRequests } from './throttle';
 
@@ -38,10 +39,11 @@ export interface AuthRouteParts {
   sessions: Sessions;
   throttle: LoginThrottle;
   devices: DeviceCookies;
+  roles: Roles;
   trustProxy: boolean;
 }
 
-export function authRoutes({ auth, db, sessions, throttle, devices, trustProxy }: AuthRouteParts) {
+export function authRoutes({ auth, db, sessions, throttle, devices, roles, trustProxy }: AuthRouteParts) {
   /** Better Auth's sign-up, whose failure when a parallel sign-up took the address first is that address's 409. */
   async function signUp(c: Context, email: string, password: string) {
     try {
@@ -72,7 +74,7 @@ export function authRoutes({ auth, db, sessions, throttle, devices, trustProxy }
       const { headers, response } = await signUp(c, email, password);
       forwardCookies(c, headers);
       await devices.issue(c, response.user.id);
-      return c.json({ user: { uid: response.user.id, email: response.user.email } }, 201);
+      return c.json({ user: { uid: response.user.id, email: response.user.email }, role: 'rider' }, 201);
     })
 
     .post(endpoints.logIn.path, async (c) => {
@@ -91,7 +93,8 @@ export function authRoutes({ auth, db, sessions, throttle, devices, trustProxy }
       forwardCookies(c, headers);
       await devices.issue(c, response.user.id, device);
       await sessions.keepNewest(response.user.id);
-      return c.json({ user: { uid: response.user.id, email: response.user.email } });
+      const user = { uid: response.user.id, email: response.user.email };
+      return c.json({ user, role: await roles.of(user.uid) });
     })
 
     .post(endpoints.logOut.path, async (c) => {
@@ -101,5 +104,8 @@ export function authRoutes({ auth, db, sessions, throttle, devices, trustProxy }
       return c.body(null, 204);
     })
 
-    .get(endpoints.session.path, sessions.require(), (c) => c.json({ user: c.get('session').user }));
+    .get(endpoints.session.path, sessions.require(), (c) => {
+      const { user, role } = c.get('session');
+      return c.json({ user, role });
+    });
 }

@@ -1,9 +1,11 @@
 import type { SessionUser } from '../../shared/api';
+import type { Role } from '../../shared/roles';
 
-/** A session Better Auth has confirmed: its row id, its user, and when it began and ends (epoch ms). */
+/** A session Better Auth has confirmed: its row id, its user and their role, and when it began and ends (epoch ms). */
 export interface Session {
   id: string;
   user: SessionUser;
+  role: Role;
   createdAt: number;
   expiresAt: number;
 }

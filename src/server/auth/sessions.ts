@@ -6,6 +6,7 @@ import type { Db, UnitOfWork } from '../db/database';
 import { HttpError } from '../http/errors';
 import type { Logger } from '../log';
 import { type Auth, recentLoginSeconds } from './auth';
+import { type Roles, rolesTopic } from './roles';
 import { type Session, SessionCache } from './session-cache';
 
 export type { Session } from './session-cache';
@@ -34,7 +35,7 @@ export const maxSessionsPerUser = 20;
  * Everything about sessions after sign-in: finding the request's session (through a cache that every
  * server's session ends invalidate), ending sessions, and telling live streams when theirs has ended.
  */
-export async function createSessions(auth: Auth, db: Db, log: Logger, cache = new SessionCache()) {
+export async function createSessions(auth: Auth, db: Db, roles: Roles, log: Logger, cache = new SessionCache()) {
   const { authCookies } = await auth.$context;
   /** Live streams watching a session, by session id; and the watched sessions of each user. */
   const watchers = new Map<string, Set<SessionWatcher>>();
@@ -60,6 +61,11 @@ export async function createSessions(auth: Auth, db: Db, log: Logger, cache = ne
     for (const id of ids) if (!alive.has(id)) tell(id, 'ended');
   }
 
+  db.feed.subscribe(rolesTopic, (change) => {
+    if (change.type === 'lost') cache.clear();
+    else cache.forgetUser(change.uid);
+  });
+
   // The cache forgets a user before anything else hears of the change, so a recheck never reads it stale.
   db.feed.subscribe(sessionsTopic, (change) => {
     if (change.type === 'lost') {
@@ -84,6 +90,7 @@ export async function createSessions(auth: Auth, db: Db, log: Logger, cache = ne
     const found: Session = {
       id: response.session.id,
       user: { uid: response.user.id, email: response.user.email },
+      role: await roles.of(response.user.id),
       createdAt: new Date(response.session.createdAt).getTime(),
       expiresAt: new Date(response.session.expiresAt).getTime(),
     };
@@ -94,14 +101,18 @@ export async function createSessions(auth: Auth, db: Db, log: Logger, cache = ne
   return {
     find,
 
-    /** Lets the request through only with a live session; `recent` also demands a log-in within 5 minutes. */
-    require(options: { recent?: boolean } = {}): MiddlewareHandler<AppEnv> {
+    /**
+     * Lets the request through only with a live session; `recent` also demands a log-in within 5 minutes, and
+     * `owner` the owner's role, read from the database for each request (a role just taken away counts at once).
+     */
+    require(options: { recent?: boolean; owner?: boolean } = {}): MiddlewareHandler<AppEnv> {
       return async (c, next) => {
         const found = await find(c);
         if (!found) throw new HttpError('auth/unauthenticated');
         if (options.recent && Date.now() - found.createdAt > recentLoginSeconds * 1000) {
           throw new HttpError('auth/requires-recent-login');
         }
+        if (options.owner && (await roles.of(found.user.uid)) !== 'owner') throw new HttpError('auth/forbidden');
         c.set('session', found);
         await next();
       };

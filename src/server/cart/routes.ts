@@ -6,8 +6,9 @@ import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
 import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
+import type { LiveStreams } from '../http/live-streams';
 import type { CartStore } from './cart-store';
-import type { LiveStreams } from './live-stream';
+import { cartStream } from './cart-stream';
 
 const idPattern = /^[0-9a-f-]{1,64}$/i;
 
@@ -26,7 +27,10 @@ export function cartRoutes(sessions: Sessions, cart: CartStore, streams: LiveStr
       return c.json({ item: result.item }, 201);
     })
 
-    .get(endpoints.cartStream.path, session, (c) => streams.open(c, c.get('session')))
+    .get(endpoints.cartStream.path, session, (c) => {
+      const { user } = c.get('session');
+      return streams.open(c, c.get('session'), () => cartStream(cart, user.uid));
+    })
 
     .delete(endpoints.removeFromCart.path, session, async (c) => {
       const id = c.req.param('id');

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { OutboxEmail, OutboxPage } from '../../shared/admin';
+import { limits } from '../../shared/limits';
 import type { MailKind, OutboxState } from '../../shared/mail';
 import { topic } from '../db/change-feed';
 import type { Db, UnitOfWork } from '../db/database';
@@ -21,6 +23,40 @@ function describe(error: unknown): string {
   const message = error instanceof Error ? error.message || error.name : String(error);
   return message.slice(0, maxErrorLength);
 }
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+
+/** An e-mail as the owner sees it: never its body. */
+function toOutboxEmail(row: Omit<OutboxRow, 'text_body' | 'html_body'>): OutboxEmail {
+  const state = row.state as OutboxState;
+  return {
+    id: row.id,
+    kind: row.kind as MailKind,
+    recipient: row.recipient,
+    subject: row.subject,
+    state,
+    attempts: Number(row.attempts),
+    lastError: row.last_error,
+    createdAt: new Date(Number(row.created_at)).toISOString(),
+    sentAt: iso(row.sent_at),
+    nextAttemptAt: state === 'waiting' ? iso(row.next_attempt_at) : null,
+    retryable: state === 'failed' && !secretKinds.has(row.kind as MailKind),
+  };
+}
+
+/** The columns the owner may see. */
+const visible = [
+  'id',
+  'kind',
+  'recipient',
+  'subject',
+  'state',
+  'attempts',
+  'next_attempt_at',
+  'last_error',
+  'created_at',
+  'sent_at',
+] as const;
 
 /** The outcome of one try of the e-mail `id`: sent, to be retried later, or failed for good (after the last retry). */
 export type Attempt = { id: string; kind: string; attempts: number } & (
@@ -125,6 +161,50 @@ export function createOutbox(db: Db, site: Site) {
         .where('state', '=', 'waiting')
         .executeTakeFirst();
       return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
+    },
+
+    /** A page of e-mails, newest first, of one state or all; never a body. */
+    async list({ state, page }: { state?: OutboxState; page: number }): Promise<OutboxPage> {
+      const rows = await db.kysely
+        .selectFrom('outbox')
+        .select((eb) => ['state', eb.fn.countAll<number | string>().as('count')])
+        .groupBy('state')
+        .execute();
+      const counts = { waiting: 0, sent: 0, failed: 0 };
+      for (const row of rows) counts[row.state as OutboxState] = Number(row.count);
+      const total = state ? counts[state] : counts.waiting + counts.sent + counts.failed;
+      let query = db.kysely.selectFrom('outbox').select(visible);
+      if (state) query = query.where('state', '=', state);
+      const emails = await query
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .limit(limits.ordersPerPage)
+        .offset((page - 1) * limits.ordersPerPage)
+        .execute();
+      const pages = Math.max(1, Math.ceil(total / limits.ordersPerPage));
+      return { emails: emails.map(toOutboxEmail), page, pages, total, counts };
+    },
+
+    /**
+     * Sends a failed e-mail again, from its first try: waiting, due now, the senders woken. Undefined when there is
+     * no such e-mail; `not-retryable` unless it failed and holds no reset link (cleared when it failed).
+     */
+    async retry(id: string): Promise<OutboxEmail | 'not-retryable' | undefined> {
+      return db.run(async (uow) => {
+        const row = await uow.trx.selectFrom('outbox').select(visible).where('id', '=', id).executeTakeFirst();
+        if (!row) return undefined;
+        if (!toOutboxEmail(row).retryable) return 'not-retryable';
+        const now = Date.now();
+        const retried = await uow.trx
+          .updateTable('outbox')
+          .set({ state: 'waiting', attempts: 0, next_attempt_at: now })
+          .where('id', '=', id)
+          .where('state', '=', 'failed')
+          .executeTakeFirst();
+        if (Number(retried.numUpdatedRows) === 0) return 'not-retryable';
+        uow.publish(outboxTopic, { type: 'enqueued' });
+        return toOutboxEmail({ ...row, state: 'waiting', attempts: 0, next_attempt_at: now });
+      });
     },
 
     /** How many e-mails wait and how many failed, and since when the oldest has waited, for /healthz. */

@@ -284,6 +284,27 @@ export function createOrderStore({ db, cart, outbox }: OrderStoreParts) {
       return { orders: rows.map(toSummary), page, pages, total };
     },
 
+    /** Every order placed from `from` until before `until` (epoch ms), oldest first, each with its lines. */
+    async placedBetween(from: number, until: number): Promise<Order[]> {
+      const inRange = db.kysely.selectFrom('shop_order').where('placed_at', '>=', from).where('placed_at', '<', until);
+      const rows = await inRange.selectAll().orderBy('number').execute();
+      const lines = await db.kysely
+        .selectFrom('order_line')
+        .selectAll()
+        .where('order_number', 'in', inRange.select('number'))
+        .orderBy('order_number')
+        .orderBy('position')
+        .execute();
+      const linesOf = new Map<number, OrderLineTable[]>();
+      for (const line of lines) {
+        const number = Number(line.order_number);
+        const ofOrder = linesOf.get(number);
+        if (ofOrder) ofOrder.push(line);
+        else linesOf.set(number, [line]);
+      }
+      return rows.map((row) => toOrder(row, linesOf.get(Number(row.number)) ?? [], [], true));
+    },
+
     /**
      * Moves an order to `to`, if the rules allow `actor` that move from its status now; `from`, when given, is the
      * status the actor saw, and a different one is refused (someone else moved it meanwhile). The move is kept in

@@ -32,6 +32,9 @@ export function orderNumberParam(text: string): number {
 export function moveRefusal(result: Extract<MoveResult, { ok: false }>): HttpError {
   const now = (status: OrderStatus | undefined) => (status ? ` It is ${statusLabels[status].toLowerCase()} now.` : '');
   if (result.reason === 'not-found') return new HttpError('order/not-found');
+  if (result.reason === 'status-changed') {
+    return new HttpError('order/status-changed', `Someone else has just changed this order.${now(result.status)}`);
+  }
   return new HttpError('order/invalid-transition', `This order cannot be changed that way.${now(result.status)}`);
 }
 

@@ -30,8 +30,8 @@ export function CredentialsForm({ mode }: { mode: AuthMode }) {
     setBusy(true);
     setFailure(null);
     try {
-      const { user } = await call(endpointOf[mode], { body: form.values });
-      signedIn(user);
+      const { user, role } = await call(endpointOf[mode], { body: form.values });
+      signedIn(user, role);
       navigate(pages.home.path);
     } catch (error) {
       // A failed sign-in leaves nobody signed in, here or on the server.

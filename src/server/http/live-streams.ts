@@ -1,17 +1,15 @@
 import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
-import type { CartEvent } from '../../shared/api';
 import type { AppEnv } from '../app-env';
 import type { Session, Sessions } from '../auth/sessions';
-import type { ChangeFeed, Lost } from '../db/change-feed';
-import { HttpError } from '../http/errors';
+import type { ChangeFeed, Lost, Topic } from '../db/change-feed';
 import type { Logger } from '../log';
-import { type CartChange, type CartStore, cartTopic } from './cart-store';
+import { HttpError } from './errors';
 
 /** How many streams may be open, and how far one may fall behind (docs/SECURITY.md, "Live streams"). */
 const streamLimits = {
-  /** Per log-in: more than a browser opens for its tabs (six connections per host over HTTP/1.1). */
+  /** Per log-in, of every kind together: more than a browser opens for its tabs (six connections per host). */
   perSession: 10,
   /** Unsent data beyond this means the reader is gone or too slow: the stream is cut, the page reconnects. */
   maxUnsentBytes: 64 * 1024,
@@ -24,14 +22,22 @@ const eventStreamHeaders = {
   'X-Accel-Buffering': 'no',
 };
 
-function frame(event: CartEvent): string {
-  const { type, ...data } = event;
+/** One Server-Sent Event: its name and the JSON of its data. */
+export function sseFrame(type: string, data: object = {}): string {
   return `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/** What a stream follows: a topic of the change feed, and the frames it sends for it. */
+export interface StreamSource<Event> {
+  topic: Topic<Event>;
+  /** The first frame, sent once the stream is subscribed (so no change slips in before it). */
+  start(): Promise<string>;
+  /** The frame of a committed change; `lost` when changes may have been missed (start again from the database). */
+  frame(change: Event | Lost): Promise<string> | string;
 }
 
 export interface LiveStreamParts {
   feed: ChangeFeed;
-  cart: CartStore;
   sessions: Sessions;
   log: Logger;
   /** Sent with every stream, as with every other response. */
@@ -41,12 +47,12 @@ export interface LiveStreamParts {
 }
 
 /**
- * One open cart page: a Server-Sent Events stream written straight to Node's response. It starts with a
- * snapshot and then follows the rider's changes, one after another, so a fresh snapshot never overtakes a
- * later change. Every way it can end (the page goes, the session ends, the reader falls behind, a failed
- * read, shutdown) goes through `end`.
+ * One open page's stream: Server-Sent Events written straight to Node's response. It starts with its source's first
+ * frame and then follows the source's topic, one change after another, so a fresh start never overtakes a later
+ * change. Every way it can end (the page goes, the session ends, the reader falls behind, a failed read, shutdown)
+ * goes through `end`.
  */
-class CartStream {
+class LiveStream<Event> {
   #queue: Promise<void> = Promise.resolve();
   #stops: Array<() => void> = [];
   #ended = false;
@@ -56,15 +62,18 @@ class CartStream {
     private readonly parts: LiveStreamParts,
     private readonly res: ServerResponse,
     readonly session: Session,
+    private readonly source: StreamSource<Event>,
   ) {}
 
   start(): void {
     const { feed, sessions } = this.parts;
     this.#stops.push(
-      feed.subscribe(cartTopic(this.session.user.uid), (change) => this.#then(() => this.#forward(change))),
+      feed.subscribe(this.source.topic, (change) =>
+        this.#then(async () => this.write(await this.source.frame(change))),
+      ),
       sessions.watch(this.session, {
         ended: () => {
-          this.write(frame({ type: 'signed-out' }));
+          this.write(sseFrame('signed-out'));
           this.end();
         },
         // The database could not say (it is unreachable): the page reconnects and its session is checked then.
@@ -73,30 +82,16 @@ class CartStream {
     );
     this.res.once('close', () => this.end());
     this.write('retry: 1000\n\n');
-    // Subscribed first, so a change that races the snapshot is applied after it (idempotently, by the page).
-    this.#then(() => this.#snapshot());
+    this.#then(async () => this.write(await this.source.start()));
   }
 
-  #then(task: () => Promise<void> | void): void {
+  #then(task: () => Promise<void>): void {
     this.#queue = this.#queue
       .then(() => (this.#ended ? undefined : task()))
       .catch((err) => {
         this.parts.log.warn({ err }, 'live stream failed; the page reconnects');
         this.end();
       });
-  }
-
-  async #snapshot(): Promise<void> {
-    const items = await this.parts.cart.list(this.session.user.uid);
-    this.write(frame({ type: 'snapshot', items }));
-  }
-
-  async #forward(change: CartChange | Lost): Promise<void> {
-    if (change.type === 'added') this.write(frame({ type: 'added', item: change.item }));
-    else if (change.type === 'removed') this.write(frame({ type: 'removed', id: change.id }));
-    else if (change.type === 'emptied') this.write(frame({ type: 'snapshot', items: [] }));
-    // Changes may have been missed: start over from the database.
-    else await this.#snapshot();
   }
 
   write(text: string): void {
@@ -119,10 +114,12 @@ class CartStream {
   }
 }
 
-/** Every open live cart stream of this server, capped per session and in all. */
+type AnyStream = LiveStream<unknown>;
+
+/** Every open live stream of this server (cart pages, the owners' order list), capped per session and in all. */
 export class LiveStreams {
-  readonly #all = new Set<CartStream>();
-  readonly #bySession = new Map<string, Set<CartStream>>();
+  readonly #all = new Set<AnyStream>();
+  readonly #bySession = new Map<string, Set<AnyStream>>();
   readonly #heartbeat: NodeJS.Timeout;
   #closing = false;
   #opened = 0;
@@ -144,13 +141,13 @@ export class LiveStreams {
     return this.#opened;
   }
 
-  /** Answers GET on the stream route with a new stream; HEAD with the headers alone, building nothing. */
-  open(c: Context<AppEnv>, session: Session): Response {
+  /** Answers GET on a stream route with a new stream of `source`; HEAD with the headers alone, building nothing. */
+  open<Event>(c: Context<AppEnv>, session: Session, source: () => StreamSource<Event>): Response {
     const headers = { ...this.parts.securityHeaders, ...eventStreamHeaders };
     if (c.req.method === 'HEAD') return new Response(null, { headers });
     if (this.#closing) throw new HttpError('server/unavailable');
     if ((this.#bySession.get(session.id)?.size ?? 0) >= streamLimits.perSession) {
-      throw new HttpError('cart/too-many-streams', undefined, { 'Retry-After': '30' });
+      throw new HttpError('stream/too-many', undefined, { 'Retry-After': '30' });
     }
     if (this.#all.size >= this.parts.maxStreams) {
       throw new HttpError('server/too-many-streams', undefined, { 'Retry-After': '30' });
@@ -158,7 +155,7 @@ export class LiveStreams {
     const res = c.env.outgoing;
     res.writeHead(200, headers);
     this.#opened++;
-    const stream = new CartStream(this, this.parts, res, session);
+    const stream = new LiveStream(this, this.parts, res, session, source()) as AnyStream;
     this.#all.add(stream);
     let ofSession = this.#bySession.get(session.id);
     if (!ofSession) {
@@ -171,7 +168,7 @@ export class LiveStreams {
   }
 
   /** Called by a stream as it ends. */
-  forget(stream: CartStream): void {
+  forget(stream: AnyStream): void {
     this.#all.delete(stream);
     const ofSession = this.#bySession.get(stream.session.id);
     ofSession?.delete(stream);

@@ -1,0 +1,18 @@
+import { Link, useLocation } from 'react-router';
+import { pages } from '../../../shared/pages';
+
+/** The back office's own navigation: its two lists, the one shown marked as the current page. */
+export function AdminNav() {
+  const { pathname } = useLocation();
+  const current = (path: string) => (pathname === path ? 'page' : undefined);
+  return (
+    <nav className="admin-nav" aria-label="Back office">
+      <Link to={pages.admin.path} aria-current={current(pages.admin.path)}>
+        Orders
+      </Link>
+      <Link to={pages.adminOutbox.path} aria-current={current(pages.adminOutbox.path)}>
+        Outbox
+      </Link>
+    </nav>
+  );
+}

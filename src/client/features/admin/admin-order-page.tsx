@@ -1,0 +1,139 @@
+import { type FormEvent, useId, useState } from 'react';
+import { data, Link, type LoaderFunctionArgs, useLoaderData, useRevalidator } from 'react-router';
+import { formatDateTime } from '../../../shared/dates';
+import { limits } from '../../../shared/limits';
+import { movesFrom, type Order, type OrderStatus, statusLabels } from '../../../shared/orders';
+import { pages, pageTitle } from '../../../shared/pages';
+import { Alert } from '../../components/alert';
+import { OrderDetails } from '../../components/order-details';
+import { ApiError, call, messageOf } from '../../lib/api';
+import { AdminNav } from './admin-nav';
+
+export async function loader({ params }: LoaderFunctionArgs) {
+  try {
+    return await call('adminOrder', { params: { number: params.number ?? '' } });
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'order/not-found') throw data(null, { status: 404 });
+    throw error;
+  }
+}
+
+/** Each move an owner can make, as its button and the note it asks for. */
+const moveCopy: Partial<Record<OrderStatus, { button: string; note?: string; done: string }>> = {
+  paid: { button: 'Mark paid', done: 'marked paid' },
+  shipped: {
+    button: 'Mark shipped',
+    note: 'Note for the rider, such as a tracking number (optional)',
+    done: 'marked shipped',
+  },
+  cancelled: { button: 'Cancel order', note: 'Reason, told to the rider (optional)', done: 'cancelled' },
+};
+
+function MoveForm({
+  order,
+  to,
+  onDone,
+}: {
+  order: Order;
+  to: OrderStatus;
+  onDone(message: string, ok: boolean): void;
+}) {
+  const copy = moveCopy[to];
+  const noteId = useId();
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  if (!copy) return null;
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    try {
+      // `from` is the status this page shows: if someone else moved the order meanwhile, the move is refused.
+      await call('adminMoveOrder', { params: { number: order.number }, body: { to, from: order.status, note } });
+      onDone(`Order ${order.number} is ${copy?.done}. The rider gets an e-mail.`, true);
+    } catch (error) {
+      onDone(messageOf(error), false);
+    }
+    setBusy(false);
+  }
+
+  return (
+    <form className="move" onSubmit={submit} aria-label={copy.button}>
+      {copy.note && (
+        <div className="field">
+          <label htmlFor={noteId}>{copy.note}</label>
+          <input id={noteId} value={note} maxLength={limits.noteMax} onChange={(e) => setNote(e.target.value)} />
+        </div>
+      )}
+      <button type="submit" className={to === 'cancelled' ? 'button button-danger' : 'button'} disabled={busy}>
+        {copy.button}
+      </button>
+    </form>
+  );
+}
+
+export default function AdminOrderPage() {
+  const { order } = useLoaderData<typeof loader>();
+  const revalidator = useRevalidator();
+  const [message, setMessage] = useState<{ kind: 'status' | 'alert'; text: string } | null>(null);
+  const historyId = useId();
+
+  async function done(text: string, ok: boolean) {
+    setMessage({ kind: ok ? 'status' : 'alert', text });
+    await revalidator.revalidate();
+  }
+
+  const moves = movesFrom(order.status, 'owner');
+  return (
+    <section className="page order-page" aria-labelledby="admin-order-title">
+      <title>{pageTitle(`Order ${order.number} · Back office`)}</title>
+      <h1 id="admin-order-title">Order {order.number}</h1>
+      <AdminNav />
+      {message && <Alert kind={message.kind}>{message.text}</Alert>}
+      <p>
+        Placed by <strong>{order.email}</strong>.
+      </p>
+      <OrderDetails order={order} />
+      {moves.length > 0 && (
+        <div className="card moves">
+          <h2>Move this order</h2>
+          {moves.map((to) => (
+            <MoveForm key={`${order.status}-${to}`} order={order} to={to} onDone={done} />
+          ))}
+        </div>
+      )}
+      <div className="card">
+        <h2 id={historyId}>History</h2>
+        <div className="table-scroll">
+          <table className="data-table" aria-labelledby={historyId}>
+            <thead>
+              <tr>
+                <th scope="col">Status</th>
+                <th scope="col">When</th>
+                <th scope="col">By</th>
+                <th scope="col">Note</th>
+              </tr>
+            </thead>
+            <tbody>
+              {order.history.map((entry, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows at its end
+                <tr key={index}>
+                  <td>{statusLabels[entry.status]}</td>
+                  <td>{formatDateTime(entry.at)}</td>
+                  <td>
+                    {entry.by === 'owner' ? 'Owner' : 'Rider'} {entry.who}
+                  </td>
+                  <td>{entry.note}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </div>
+      <p>
+        <Link to={pages.admin.path}>All orders</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,144 @@
+import { type FormEvent, useEffect } from 'react';
+import {
+  Link,
+  type LoaderFunctionArgs,
+  useLoaderData,
+  useNavigate,
+  useRevalidator,
+  useSearchParams,
+} from 'react-router';
+import { endpoints } from '../../../shared/api';
+import { formatDateTime } from '../../../shared/dates';
+import { formatCents } from '../../../shared/money';
+import { orderStatuses, statusLabels } from '../../../shared/orders';
+import { pages, pageTitle } from '../../../shared/pages';
+import { fillPath } from '../../../shared/paths';
+import { Pagination } from '../../components/pagination';
+import { call } from '../../lib/api';
+import { AdminNav } from './admin-nav';
+
+/** The orders the filter in the address asks for. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const query = new URL(request.url).searchParams;
+  return call('adminOrders', {
+    query: {
+      page: query.get('page') ?? undefined,
+      status: (query.get('status') || undefined) as (typeof orderStatuses)[number] | undefined,
+      q: query.get('q') || undefined,
+    },
+  });
+}
+
+/** Today and the first of this month, as the date inputs write them (`2026-11-24`), in the owner's own time. */
+function thisMonth(): { from: string; to: string } {
+  const today = new Date();
+  const day = (date: Date) =>
+    `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+  return { from: day(new Date(today.getFullYear(), today.getMonth(), 1)), to: day(today) };
+}
+
+/** Reloads the list whenever an order is placed or moved, on any server (the owners' live stream). */
+function useLiveOrders(): void {
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    const stream = new EventSource(endpoints.adminOrdersStream.path);
+    stream.addEventListener('orders', () => void revalidate());
+    return () => stream.close();
+  }, [revalidate]);
+}
+
+export default function AdminPage() {
+  const { orders, page, pages: pageCount, total } = useLoaderData<typeof loader>();
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
+  useLiveOrders();
+  const month = thisMonth();
+
+  // The filter lives in the address, so that a filtered list can be reloaded, bookmarked and shared.
+  function filter(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const given = [...new FormData(event.currentTarget)].filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '',
+    );
+    navigate(`${pages.admin.path}?${new URLSearchParams(given)}`);
+  }
+
+  return (
+    <section className="page admin-page" aria-labelledby="admin-title">
+      <title>{pageTitle(pages.admin.title)}</title>
+      <h1 id="admin-title">Orders</h1>
+      <AdminNav />
+      <form className="filters" aria-label="Filter orders" onSubmit={filter}>
+        <div className="field">
+          <label htmlFor="order-status">Status</label>
+          <select id="order-status" name="status" defaultValue={search.get('status') ?? ''}>
+            <option value="">All</option>
+            {orderStatuses.map((status) => (
+              <option key={status} value={status}>
+                {statusLabels[status]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="order-search">Order number or e-mail</label>
+          <input id="order-search" name="q" type="search" defaultValue={search.get('q') ?? ''} maxLength={254} />
+        </div>
+        <button type="submit" className="button">
+          Show
+        </button>
+      </form>
+      <p role="status">{total === 1 ? '1 order' : `${total} orders`}. New orders appear here as they are placed.</p>
+      {orders.length > 0 && (
+        <div className="table-scroll">
+          <table className="data-table" aria-labelledby="admin-title">
+            <thead>
+              <tr>
+                <th scope="col">Order</th>
+                <th scope="col">Placed</th>
+                <th scope="col">E-mail</th>
+                <th scope="col" className="number">
+                  Items
+                </th>
+                <th scope="col" className="number">
+                  Total
+                </th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {orders.map((order) => (
+                <tr key={order.number}>
+                  <th scope="row">
+                    <Link to={fillPath(pages.adminOrder.path, { number: order.number })}>{order.number}</Link>
+                  </th>
+                  <td>{formatDateTime(order.placedAt)}</td>
+                  <td>{order.email}</td>
+                  <td className="number">{order.itemCount}</td>
+                  <td className="number">{formatCents(order.totalCents)}</td>
+                  <td>{statusLabels[order.status]}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination page={page} pages={pageCount} />
+      <form method="get" action={endpoints.adminExport.path} className="card filters" aria-labelledby="export-title">
+        <h2 id="export-title">Export for the books</h2>
+        <p>The orders of these days, one row per item, as a spreadsheet (CSV). Days are the shop's.</p>
+        <div className="field">
+          <label htmlFor="export-from">From</label>
+          <input id="export-from" name="from" type="date" required defaultValue={month.from} />
+        </div>
+        <div className="field">
+          <label htmlFor="export-to">To</label>
+          <input id="export-to" name="to" type="date" required defaultValue={month.to} />
+        </div>
+        <button type="submit" className="button">
+          Download CSV
+        </button>
+      </form>
+    </section>
+  );
+}

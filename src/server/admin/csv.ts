@@ -1,0 +1,100 @@
+import { brand } from '../../shared/brand';
+import { addressLines, type Order, statusLabels } from '../../shared/orders';
+
+/**
+ * The orders for the books (docs/product.md §11): one row per order line, a spreadsheet's CSV (RFC 4180: quoted
+ * fields, CRLF), with a byte-order mark so that spreadsheets read it as UTF-8.
+ */
+const columns = [
+  'Order',
+  'Date',
+  'E-mail',
+  'Name',
+  'Address',
+  'Item no.',
+  'Item',
+  'Price',
+  'Shipping',
+  'Total',
+  'Status',
+];
+
+/**
+ * A text cell, quoted. One that a spreadsheet would run as a formula (it starts with = + - @, a tab or a carriage
+ * return) gets a leading apostrophe, so it shows as the text it is (OWASP, "CSV injection").
+ */
+function text(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+/** An amount as a plain number of the currency (302.99): a spreadsheet can add it up. */
+function amount(cents: number): string {
+  return (cents / 100).toFixed(2);
+}
+
+const localTime = new Intl.DateTimeFormat('en-CA', {
+  timeZone: brand.timeZone,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** `2026-11-24 17:03`, in the shop's time zone. */
+function shopTime(iso: string): string {
+  const parts = Object.fromEntries(localTime.formatToParts(new Date(iso)).map((part) => [part.type, part.value]));
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+}
+
+export function ordersCsv(orders: readonly Order[]): string {
+  const rows = orders.flatMap((order) =>
+    order.lines.map((line) =>
+      [
+        text(order.number),
+        text(shopTime(order.placedAt)),
+        text(order.email),
+        text(order.address.fullName),
+        text(addressLines(order.address).slice(1).join(', ')),
+        text(line.itemid),
+        text(line.name),
+        amount(line.priceCents),
+        amount(order.shippingCents),
+        amount(order.totalCents),
+        text(statusLabels[order.status]),
+      ].join(','),
+    ),
+  );
+  return `\uFEFF${[columns.map(text).join(','), ...rows].join('\r\n')}\r\n`;
+}
+
+/** The UTC offset of `timeZone` at `instant`, in ms (negative west of Greenwich). */
+function offsetAt(instant: number, timeZone: string): number {
+  const parts: Record<string, number> = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    })
+      .formatToParts(instant)
+      .map((part) => [part.type, Number(part.value)]),
+  );
+  const at = (type: string) => parts[type] ?? 0;
+  const wall = Date.UTC(at('year'), at('month') - 1, at('day'), at('hour'), at('minute'), at('second'));
+  return wall - Math.floor(instant / 1000) * 1000;
+}
+
+/** The first instant of the day `date` (`2026-11-24`) in the shop's time zone, as epoch ms. */
+export function startOfShopDay(date: string, timeZone: string = brand.timeZone): number {
+  const midnightUtc = Date.parse(`${date}T00:00:00Z`);
+  // Twice: the offset at the guess, not at UTC midnight, is the one that holds (a change of clocks in between).
+  const guess = midnightUtc - offsetAt(midnightUtc, timeZone);
+  return midnightUtc - offsetAt(guess, timeZone);
+}

@@ -1,0 +1,82 @@
+import { Hono } from 'hono';
+import { endpoints } from '../../shared/api';
+import type { AppEnv } from '../app-env';
+import type { Sessions } from '../auth/sessions';
+import { HttpError } from '../http/errors';
+import { readJson, readQuery } from '../http/input';
+import { type LiveStreams, sseFrame } from '../http/live-streams';
+import type { Outbox } from '../mail/outbox';
+import { type OrderStore, ordersTopic } from '../orders/order-store';
+import { moveRefusal, orderNumberParam } from '../orders/routes';
+import { ordersCsv, startOfShopDay } from './csv';
+
+export interface AdminRouteParts {
+  sessions: Sessions;
+  orders: OrderStore;
+  outbox: Outbox;
+  streams: LiveStreams;
+}
+
+const dayMs = 24 * 60 * 60 * 1000;
+
+/**
+ * The back office (docs/product.md §11). Every route checks the owner's role on the server, for each request: a
+ * visitor is answered 401, a rider 403 auth/forbidden.
+ */
+export function adminRoutes({ sessions, orders, outbox, streams }: AdminRouteParts) {
+  const owner = sessions.require({ owner: true });
+  return (
+    new Hono<AppEnv>()
+      .get(endpoints.adminOrders.path, owner, async (c) => {
+        const { page, status, q } = readQuery(c, endpoints.adminOrders.query);
+        return c.json(await orders.list({ page, status, search: q }));
+      })
+
+      // The owners' live list: a bare nudge for each change (the page reloads the list it shows, and that request
+      // checks the role again), so a stream left open after a role was taken away tells nothing about an order.
+      .get(endpoints.adminOrdersStream.path, owner, (c) =>
+        streams.open(c, c.get('session'), () => ({
+          topic: ordersTopic,
+          start: async () => sseFrame('ready'),
+          frame: () => sseFrame('orders'),
+        })),
+      )
+
+      .get(endpoints.adminExport.path, owner, async (c) => {
+        const { from, to } = readQuery(c, endpoints.adminExport.query);
+        const until = startOfShopDay(new Date(Date.parse(`${to}T00:00:00Z`) + dayMs).toISOString().slice(0, 10));
+        const csv = ordersCsv(await orders.placedBetween(startOfShopDay(from), until));
+        return c.body(csv, 200, {
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Disposition': `attachment; filename="piaffe-orders-${from}-to-${to}.csv"`,
+        });
+      })
+
+      .get(endpoints.adminOrder.path, owner, async (c) => {
+        const order = await orders.get(orderNumberParam(c.req.param('number')), { forOwner: true });
+        if (!order) throw new HttpError('order/not-found');
+        return c.json({ order });
+      })
+
+      .post(endpoints.adminMoveOrder.path, owner, async (c) => {
+        const number = orderNumberParam(c.req.param('number'));
+        const { to, from, note } = await readJson(c, endpoints.adminMoveOrder.body);
+        const { user } = c.get('session');
+        const result = await orders.move(number, to, { ...user, role: 'owner' }, { from, note });
+        if (!result.ok) throw moveRefusal(result);
+        return c.json({ order: result.order });
+      })
+
+      .get(endpoints.adminOutbox.path, owner, async (c) =>
+        c.json(await outbox.list(readQuery(c, endpoints.adminOutbox.query))),
+      )
+
+      .post(endpoints.adminRetryEmail.path, owner, async (c) => {
+        const id = c.req.param('id');
+        const retried = /^[0-9a-f-]{36}$/.test(id) ? await outbox.retry(id) : undefined;
+        if (!retried) throw new HttpError('outbox/not-found');
+        if (retried === 'not-retryable') throw new HttpError('outbox/not-retryable');
+        return c.json({ email: retried });
+      })
+  );
+}

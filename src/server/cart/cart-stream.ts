@@ -1,0 +1,25 @@
+import type { CartEvent } from '../../shared/api';
+import { type StreamSource, sseFrame } from '../http/live-streams';
+import { type CartChange, type CartStore, cartTopic } from './cart-store';
+
+function frame({ type, ...data }: CartEvent): string {
+  return sseFrame(type, data);
+}
+
+/**
+ * A rider's live cart (docs/API.md, "The live stream"): the whole cart first, then each change; the whole cart
+ * again whenever changes may have been missed. An emptied cart (an order was placed) is an empty snapshot.
+ */
+export function cartStream(cart: CartStore, uid: string): StreamSource<CartChange> {
+  const snapshot = async () => frame({ type: 'snapshot', items: await cart.list(uid) });
+  return {
+    topic: cartTopic(uid),
+    start: snapshot,
+    frame(change) {
+      if (change.type === 'added') return frame({ type: 'added', item: change.item });
+      if (change.type === 'removed') return frame({ type: 'removed', id: change.id });
+      if (change.type === 'emptied') return frame({ type: 'snapshot', items: [] });
+      return snapshot();
+    },
+  };
+}

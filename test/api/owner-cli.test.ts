@@ -1,0 +1,100 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, randomEmail } from '../support/client';
+import { startTestServer, type TestServer } from '../support/server';
+import { createDatabase, type TestDatabase } from '../support/test-database';
+
+/** `npm run owner -- ...` (src/server/owner-cli.ts) as a child process, against a database a server also runs on. */
+let database: TestDatabase;
+let server: TestServer;
+beforeAll(async () => {
+  database = await createDatabase();
+  server = await startTestServer({ DATABASE_URL: database.url });
+});
+afterAll(async () => {
+  await server?.stop();
+  await database?.drop();
+});
+
+async function owner(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'src/server/owner-cli.ts', ...args],
+      {
+        cwd: resolve('.'),
+        env: {
+          ...process.env,
+          DATABASE_URL: database.url,
+          AUTH_SECRET: 'cli-test-secret-0123456789abcdef01234',
+          LOG_LEVEL: 'warn',
+        },
+      },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('npm run owner', () => {
+  it('makes an account an owner, lists the owners, and ends the role; the server checks it at once', async () => {
+    const boss = new Client(server.url);
+    const { email } = await boss.signup();
+    expect((await boss.json('GET', '/api/admin/orders')).status).toBe(403);
+
+    expect(await owner('add', email.toUpperCase())).toEqual({
+      code: 0,
+      stdout: `${email} is now an owner of the shop.\n`,
+      stderr: '',
+    });
+    expect((await boss.json('GET', '/api/admin/orders')).status).toBe(200);
+    expect((await owner('add', email)).stdout).toBe(`${email} is already an owner.\n`);
+    expect((await owner('list')).stdout).toContain(`${email}\n`);
+
+    expect(await owner('remove', email)).toMatchObject({ code: 0, stdout: `${email} is no longer an owner.\n` });
+    expect((await boss.json('GET', '/api/admin/orders')).status).toBe(403);
+    expect((await owner('remove', email)).stdout).toBe(`${email} was not an owner.\n`);
+  });
+
+  it('says so, with exit code 1, for an e-mail without an account or that is not one', async () => {
+    const email = randomEmail();
+    for (const command of ['add', 'remove']) {
+      expect(await owner(command, email)).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `No account has the e-mail address ${email}. The person signs up in the shop first.\n`,
+      });
+    }
+    expect(await owner('add', 'nobody')).toMatchObject({ code: 1, stderr: '"nobody" is not an e-mail address.\n' });
+  });
+
+  it('shows how to use it, with exit code 2, for anything else', async () => {
+    for (const args of [[], ['add'], ['list', 'x@example.com'], ['grant', 'x@example.com'], ['add', 'a@b.co', 'c']]) {
+      expect(await owner(...args)).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: 'Usage: npm run owner -- add <email> | remove <email> | list\n',
+      });
+    }
+  });
+
+  it('says a bad setting in one line, with exit code 1', async () => {
+    const { code, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'src/server/owner-cli.ts', 'list'],
+      {
+        cwd: resolve('.'),
+        env: { ...process.env, DATABASE_URL: 'mysql://nope' },
+      },
+    ).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^piaffe: DATABASE_URL must start with file:, postgres:\/\/ or postgresql:\/\/.*\n$/);
+  });
+});

@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Mailbox, startMailbox } from '../../scripts/mailbox';
+import { createRoles } from '../../src/server/auth/roles';
+import { Client } from '../support/client';
+import { EventStream } from '../support/event-stream';
+import { expectError } from '../support/expect-error';
+import { createTestSchema, type TestSchema } from '../support/postgres';
+import { startTestServer, type TestServer } from '../support/server';
+
+/**
+ * Orders, roles and e-mail across two servers on one PostgreSQL schema, as behind a load balancer: both send the
+ * one outbox to one mailbox.
+ */
+let schema: TestSchema;
+let mailbox: Mailbox;
+let a: TestServer;
+let b: TestServer;
+
+beforeAll(async () => {
+  schema = await createTestSchema();
+  mailbox = await startMailbox();
+  const env = { SMTP_URL: mailbox.url };
+  a = await startTestServer(env, { schema, name: 'a' });
+  b = await startTestServer(env, { schema, name: 'b' });
+});
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await mailbox?.close();
+  await schema?.drop();
+});
+
+/** The same browser (same cookies) talking to the other server. */
+function sameBrowserOn(server: TestServer, client: Client): Client {
+  const other = new Client(server.url);
+  other.cookies = new Map(client.cookies);
+  other.user = client.user;
+  return other;
+}
+
+describe('two servers, one shop', () => {
+  it('an order placed through A empties the cart page served by B', async () => {
+    const onA = new Client(a.url);
+    await onA.signup();
+    await onA.add('1');
+    const stream = await EventStream.open(sameBrowserOn(b, onA));
+    try {
+      expect((await stream.next('snapshot')).items).toHaveLength(1);
+      await onA.order();
+      expect(await stream.next('snapshot', 3000, 1)).toEqual({ type: 'snapshot', items: [] });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('numbers orders placed through both at once without a gap or a repeat', async () => {
+    const riders = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const client = new Client(i % 2 === 0 ? a.url : b.url);
+        await client.signup();
+        await client.add('8');
+        return client;
+      }),
+    );
+    const numbers = (await Promise.all(riders.map((rider) => rider.placeOrder()))).map((reply) =>
+      Number(reply.body.order.number.slice(3)),
+    );
+    expect(new Set(numbers).size).toBe(10);
+  });
+
+  it('sends each e-mail once, though both servers send from the one outbox', async () => {
+    const before = mailbox.mails.length;
+    const riders = await Promise.all(
+      Array.from({ length: 6 }, async (_, i) => {
+        const client = new Client(i % 2 === 0 ? a.url : b.url);
+        await client.signup();
+        return client;
+      }),
+    );
+    const orders = (await Promise.all(riders.map((rider) => rider.order('2', '3')))).concat(
+      await Promise.all(riders.map((rider) => rider.order('4'))),
+    );
+    for (const order of orders) await mailbox.waitFor((m) => m.parsed.subject === `Your order ${order.number}`);
+    // Time for a duplicate, were one coming.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const subjects = new Set(orders.map((order) => `Your order ${order.number}`));
+    const received = mailbox.mails.slice(before).filter((m) => subjects.has(m.parsed.subject ?? ''));
+    expect(received).toHaveLength(orders.length);
+    expect(new Set(received.map((m) => m.parsed.messageId)).size).toBe(orders.length);
+    const sent = await schema.query<{ n: number }>("select count(*)::int as n from outbox where state = 'sent'");
+    expect(sent.rows[0]?.n).toBeGreaterThanOrEqual(orders.length);
+  });
+
+  it("a role taken away through one server refuses that owner's next request on the other at once", async () => {
+    const boss = new Client(a.url);
+    const { email } = await boss.signup();
+    await createRoles(a.db).grant(email);
+    const onB = sameBrowserOn(b, boss);
+    expect((await onB.json('GET', '/api/admin/orders')).status).toBe(200);
+    expect((await onB.session()).body.role).toBe('owner');
+    await createRoles(a.db).revoke(email);
+    expectError(await onB.json('GET', '/api/admin/orders'), 403, 'auth/forbidden');
+    // B's session cache heard of it too.
+    await expect.poll(async () => (await onB.session()).body.role).toBe('rider');
+  });
+
+  it("an owner's list open on B hears of an order placed through A", async () => {
+    const boss = new Client(b.url);
+    const { email } = await boss.signup();
+    await createRoles(b.db).grant(email);
+    const response = await fetch(`${b.url}/api/admin/orders/stream`, { headers: { cookie: boss.cookieHeader } });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    const until = async (pattern: RegExp) => {
+      while (!pattern.test(text)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${pattern}`);
+        text += new TextDecoder().decode(value);
+      }
+    };
+    try {
+      await until(/event: ready/);
+      const rider = new Client(a.url);
+      await rider.signup();
+      await rider.order('5');
+      await until(/event: orders/);
+    } finally {
+      await reader.cancel();
+    }
+  });
+});

@@ -1,0 +1,135 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Mailbox, startMailbox } from '../../scripts/mailbox';
+import type { Order } from '../../src/shared/orders';
+import { type ChildServer, startChild } from '../support/child-server';
+import { Client } from '../support/client';
+import { createDatabase, type TestDatabase } from '../support/test-database';
+
+let database: TestDatabase | undefined;
+let server: ChildServer | undefined;
+let mailbox: Mailbox | undefined;
+afterEach(async () => {
+  await server?.kill('SIGKILL');
+  await database?.drop();
+  await mailbox?.close();
+  server = undefined;
+  database = undefined;
+  mailbox = undefined;
+});
+
+const riders = 30;
+const killAfterOrders = 10;
+
+/** Riders, each with the same three products in the cart. */
+async function ridersWithCarts(url: string, count: number): Promise<Client[]> {
+  return Promise.all(
+    Array.from({ length: count }, async () => {
+      const client = new Client(url);
+      await client.signup();
+      for (const itemid of ['1', '3', '5']) await client.add(itemid);
+      return client;
+    }),
+  );
+}
+
+describe('crash durability of orders and e-mail', () => {
+  it(`SIGKILL while ${riders} orders are placed: every acknowledged order is whole, and no half order exists`, async () => {
+    database = await createDatabase();
+    server = await startChild({ database });
+    const clients = await ridersWithCarts(server.url, riders);
+    const acknowledged: Order[] = [];
+    const running = server;
+    let killed: Promise<unknown> | undefined;
+    await Promise.all(
+      clients.map(async (client) => {
+        try {
+          const reply = await client.placeOrder();
+          if (reply.status !== 201) return;
+          acknowledged.push(reply.body.order);
+          if (acknowledged.length === killAfterOrders) killed = running.kill('SIGKILL');
+        } catch {
+          // Cut off by the kill.
+        }
+      }),
+    );
+    expect(await killed).toMatchObject({ signal: 'SIGKILL' });
+    expect(acknowledged.length).toBeGreaterThanOrEqual(killAfterOrders);
+
+    server = await startChild({ database });
+    const db = database;
+    const orders = await db.query<{ number: number; uid: string; item_count: number; total_cents: number }>(
+      'select number, uid, item_count, total_cents from shop_order',
+    );
+    // Some riders' orders never committed: the kill really came in the middle.
+    expect(orders.length).toBeLessThan(riders);
+    expect(orders.length).toBeGreaterThanOrEqual(acknowledged.length);
+    const uids = new Set(orders.map((o) => o.uid));
+    for (const order of orders) {
+      const lines = await db.query('select itemid from order_line where order_number = $1', [order.number]);
+      expect(lines).toHaveLength(Number(order.item_count));
+      expect(await db.query('select seq from order_event where order_number = $1', [order.number])).toHaveLength(1);
+      // The order's cart went with it, and its e-mail was written with it.
+      expect(await db.query('select id from cart_item where uid = $1', [order.uid])).toEqual([]);
+      expect(
+        await db.query("select id from outbox where kind = 'order-confirmation' and subject = $1", [
+          `Your order PF-${order.number}`,
+        ]),
+      ).toHaveLength(1);
+    }
+    for (const order of acknowledged) {
+      const stored = orders.find((o) => `PF-${o.number}` === order.number);
+      expect(stored, order.number).toMatchObject({ item_count: 3, total_cents: order.totalCents });
+    }
+    // A rider whose order never committed still has the whole cart, and can order now.
+    const waiting = clients.filter((client) => !uids.has(client.user?.uid ?? ''));
+    expect(waiting.length).toBeGreaterThan(0);
+    for (const before of waiting) {
+      const again = new Client(server.url);
+      again.cookies = new Map(before.cookies);
+      expect(await again.cart()).toHaveLength(3);
+    }
+    const retry = new Client(server.url);
+    retry.cookies = new Map(waiting[0]?.cookies);
+    expect((await retry.placeOrder()).status).toBe(201);
+    console.info(
+      `[orders ${db.backend}] ${riders} orders at once; SIGKILL at the ${killAfterOrders}th acknowledgement; ` +
+        `${acknowledged.length} acknowledged, ${orders.length} stored, all whole`,
+    );
+  }, 120_000);
+
+  it('SIGKILL while e-mails are being sent: after restart every e-mail arrives, at most one twice', async () => {
+    const orders = 12;
+    // A slow mail server, so the kill lands while the sender is at work.
+    mailbox = await startMailbox({ acceptAfterMs: 150 });
+    database = await createDatabase();
+    const env = { SMTP_URL: mailbox.url };
+    server = await startChild({ database, env });
+    const clients = await ridersWithCarts(server.url, orders);
+    const placed: Order[] = [];
+    for (const client of clients) placed.push((await client.placeOrder()).body.order);
+    const subjects = placed.map((order) => `Your order ${order.number}`);
+    const box = mailbox;
+    await box.waitFor((m) => subjects.includes(m.parsed.subject ?? ''), { ms: 20_000 });
+    await box.waitFor((m) => subjects.includes(m.parsed.subject ?? ''), { ms: 20_000, after: 2 });
+    await server.kill('SIGKILL');
+    const beforeRestart = box.mails.length;
+    expect(beforeRestart).toBeLessThan(orders);
+
+    server = await startChild({ database, env });
+    for (const subject of subjects) await box.waitFor((m) => m.parsed.subject === subject, { ms: 30_000 });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const received = box.mails.filter((m) => subjects.includes(m.parsed.subject ?? ''));
+    const duplicates = received.length - orders;
+    // A duplicate is only possible for the e-mail the mail server took just before the kill (docs/RELIABILITY.md).
+    expect(duplicates).toBeLessThanOrEqual(1);
+    expect(new Set(received.map((m) => m.parsed.subject)).size).toBe(orders);
+    const states = await database.query<{ state: string }>(
+      "select state from outbox where kind = 'order-confirmation'",
+    );
+    expect(states.map((s) => s.state)).toEqual(Array(orders).fill('sent'));
+    console.info(
+      `[mail ${database.backend}] ${orders} e-mails; SIGKILL after ${beforeRestart} arrived; ` +
+        `all ${orders} arrived after restart, ${duplicates} twice`,
+    );
+  }, 120_000);
+});
