@@ -149,6 +149,21 @@ describe('placing an order', () => {
     await (await rider()).order('8');
   });
 
+  it('places nothing when its e-mail cannot be written: order, cart and e-mail commit together', async () => {
+    const client = await rider();
+    await client.add('3');
+    await server.db.kysely.schema.alterTable('outbox').renameTo('outbox_away').execute();
+    try {
+      const reply = await client.placeOrder();
+      expectError(reply, 500, 'server/internal');
+    } finally {
+      await server.db.kysely.schema.alterTable('outbox_away').renameTo('outbox').execute();
+    }
+    expect(await client.cart()).toHaveLength(1);
+    expect((await client.json('GET', '/api/orders')).body.total).toBe(0);
+    expect((await client.placeOrder()).status).toBe(201);
+  });
+
   it('empties every open cart page of the rider at once', async () => {
     const client = await rider();
     await client.add('7');
