@@ -56,12 +56,11 @@ export function buildApp(parts: AppParts) {
   const app = new Hono<AppEnv>();
   app.use(requestLog(log));
   app.use(withHeaders(securityHeaders(config.publicUrl)));
-  // Up while the database answers; e-mail trouble shows in the body (the outbox's backlog), never in the status.
+  // Up while the database answers; e-mail trouble shows in the body (overdue and failed e-mails), never in the status.
   app.get('/healthz', async (c) => {
     c.header('Cache-Control', 'no-store');
     try {
-      const backlog = await outbox.backlog();
-      const mail = { sending: config.mail.smtpUrl !== undefined, ...backlog };
+      const mail = { sending: config.mail.smtpUrl !== undefined, ...(await outbox.health()) };
       return c.json({ status: isClosing() ? 'closing' : 'ok', mail }, isClosing() ? 503 : 200);
     } catch {
       return c.json({ status: 'database unavailable' }, 503);
@@ -79,7 +78,7 @@ export function buildApp(parts: AppParts) {
   app.route('/', accountRoutes({ accounts, sessions, devices, hashPassword }));
   app.route('/', cartRoutes(sessions, cart, streams));
   app.route('/', orderRoutes(sessions, orders));
-  app.route('/', adminRoutes({ sessions, orders, outbox, streams }));
+  app.route('/', adminRoutes({ sessions, roles, orders, outbox, streams }));
   app.all('/api/*', (c) => errorResponse(c, 'request/not-found'));
 
   app.get('*', staticFiles(config.distDir));

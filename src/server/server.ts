@@ -5,7 +5,7 @@ import { buildApp } from './app';
 import { createAuth } from './auth/auth';
 import { createDeviceCookies } from './auth/device-cookie';
 import { createLoginAttemptStore } from './auth/login-attempt-store';
-import { createPasswordResets } from './auth/password-resets';
+import { createPasswordResets, resetLinks } from './auth/password-resets';
 import { createRoles } from './auth/roles';
 import { createSessions } from './auth/sessions';
 import { createLoginThrottle } from './auth/throttle';
@@ -48,7 +48,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const cart = createCartStore(db);
   const throttle = createLoginThrottle(createLoginAttemptStore(db));
   const outbox = createOutbox(db, { publicUrl: config.publicUrl });
-  const accounts = createAccounts({ db, sessions, devices, cart, throttle, outbox });
+  const accounts = createAccounts({ db, sessions, devices, cart, throttle, outbox, resetLinks });
   const resets = createPasswordResets({ db, accounts, outbox });
   const orders = createOrderStore({ db, cart, outbox });
   const mailSender = startMailSender(config, { outbox, feed: db.feed, log });

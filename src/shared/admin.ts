@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { limits } from './limits';
 import { mailKinds, outboxStates } from './mail';
-import { noteSchema, orderStatuses } from './orders';
+import { noControlCharacters, noteSchema, orderStatuses } from './orders';
 
 /** A page number in a query string: 1 when absent. */
 export const pageNumber = z
@@ -19,7 +19,11 @@ export const adminOrdersQuery = z.strictObject({
   page: pageNumber,
   status: z.enum(orderStatuses, { error: 'status must be one of placed, paid, shipped, cancelled.' }).optional(),
   /** An order number or part of an e-mail address. */
-  q: z.string().max(limits.emailMax, `q must be at most ${limits.emailMax} characters.`).optional(),
+  q: z
+    .string()
+    .max(limits.emailMax, `q must be at most ${limits.emailMax} characters.`)
+    .regex(noControlCharacters, 'q must be on one line, without control characters.')
+    .optional(),
 });
 
 /** An owner's move: where to, from the status the owner saw (a different one now is refused), and a note. */

@@ -46,7 +46,7 @@ function nameOf(field: AddressField): string {
  * Line breaks, other control characters and the invisible marks that reorder text: never part of an address or a
  * note, and never let into an e-mail. (Joiners stay allowed: names in many scripts need them.)
  */
-const noControlCharacters = /^[^\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]*$/u;
+export const noControlCharacters = /^[^\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]*$/u;
 
 function text(field: AddressField) {
   const { required, max } = addressFields[field];
@@ -143,11 +143,19 @@ export function formatOrderNumber(n: number): string {
   return `${prefix}${n}`;
 }
 
+/** The largest order number: the database keeps them as 32-bit integers. */
+export const maxOrderNumber = 2_147_483_647;
+
+/** A sequence number written in digits (`10001`), if it can be an order's; undefined for anything else. */
+export function orderNumberOf(digits: string): number | undefined {
+  if (!/^[1-9][0-9]{0,9}$/.test(digits)) return undefined;
+  const number = Number(digits);
+  return number <= maxOrderNumber ? number : undefined;
+}
+
 /** The sequence number of an order number such as `PF-10001`; undefined for anything else. */
 export function parseOrderNumber(text: string): number | undefined {
-  if (!text.startsWith(prefix)) return undefined;
-  const digits = text.slice(prefix.length);
-  return /^[1-9][0-9]{0,14}$/.test(digits) ? Number(digits) : undefined;
+  return text.startsWith(prefix) ? orderNumberOf(text.slice(prefix.length)) : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ import { type Mailbox, startMailbox } from '../../scripts/mailbox';
 import { createRoles } from '../../src/server/auth/roles';
 import type { Order } from '../../src/shared/orders';
 import { Client, type Reply } from '../support/client';
+import { openRawStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -95,17 +96,33 @@ describe('the orders', () => {
       `/api/admin/orders?q=${encodeURIComponent(email.slice(0, 12).toUpperCase())}`,
     );
     expect(byEmail.body.orders.map((o: Order) => o.number)).toEqual([second.number, first.number]);
-    // LIKE's wildcards are taken literally.
+    // LIKE's wildcards are taken literally, on both databases: `_` finds an underscore, `%` a percent sign.
     expect((await owner.json('GET', '/api/admin/orders?q=%25')).body.total).toBe(0);
     expect((await owner.json('GET', '/api/admin/orders?q=_')).body.total).toBe(0);
+    const underscored = new Client(server.url);
+    const { email: withUnderscore } = await underscored.signup(`carol_${crypto.randomUUID().slice(0, 8)}@example.com`);
+    const hers = await underscored.order('1');
+    const found = await owner.json('GET', `/api/admin/orders?q=${encodeURIComponent(withUnderscore)}`);
+    expect(found.body.orders.map((o: Order) => o.number)).toEqual([hers.number]);
+    const wildcard = withUnderscore.replace('_', '%25');
+    expect((await owner.json('GET', `/api/admin/orders?q=${wildcard}`)).body.total).toBe(0);
+    // A number beyond the database's integers is no order, and no error either.
+    for (const q of ['99999999999', 'PF-2147483648']) {
+      expect((await owner.json('GET', `/api/admin/orders?q=${q}`)).body.total).toBe(0);
+    }
   });
 
-  it.each([['status=lost'], ['page=0'], [`q=${'x'.repeat(255)}`], ['status=paid&status=placed'], ['sort=number']])(
-    'refuses the query %s with 400 request/invalid-query',
-    async (query) => {
-      expectError(await owner.json('GET', `/api/admin/orders?${query}`), 400, 'request/invalid-query');
-    },
-  );
+  it.each([
+    ['status=lost'],
+    ['page=0'],
+    [`q=${'x'.repeat(255)}`],
+    ['q=%00'],
+    ['q=a%0Ab'],
+    ['status=paid&status=placed'],
+    ['sort=number'],
+  ])('refuses the query %s with 400 request/invalid-query', async (query) => {
+    expectError(await owner.json('GET', `/api/admin/orders?${query}`), 400, 'request/invalid-query');
+  });
 
   it('shows an order with its history: what, when and by whom', async () => {
     const { order } = await riderWithOrder('4');
@@ -358,25 +375,26 @@ describe('the outbox', () => {
 });
 
 describe('the live list', () => {
+  it('ends once its owner is an owner no more, telling nothing more', async () => {
+    const ex = await ownerClient();
+    const stream = await openRawStream(`${server.url}/api/admin/orders/stream`, ex.cookieHeader);
+    await stream.until(/event: ready/);
+    await createRoles(server.db).revoke(ex.user?.email ?? '');
+    await riderWithOrder('5');
+    await stream.toEnd();
+    expect(stream.text).not.toContain('event: orders');
+  });
+
   it('nudges an owner’s open list when an order is placed or moved, with nothing about the order', async () => {
-    const response = await fetch(`${server.url}/api/admin/orders/stream`, { headers: { cookie: owner.cookieHeader } });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    let text = '';
-    const until = async (pattern: RegExp) => {
-      while (!pattern.test(text)) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`stream ended before ${pattern}`);
-        text += new TextDecoder().decode(value);
-      }
-    };
+    const stream = await openRawStream(`${server.url}/api/admin/orders/stream`, owner.cookieHeader);
+    expect(stream.response.status).toBe(200);
+    expect(stream.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     try {
-      await until(/event: ready/);
+      await stream.until(/event: ready/);
       await riderWithOrder('4');
-      await until(/event: orders\ndata: \{\}\n\n/);
+      await stream.until(/event: orders\ndata: \{\}\n\n/);
     } finally {
-      await reader.cancel();
+      await stream.close();
     }
   });
 });

@@ -24,6 +24,12 @@ async function health(of: TestServer) {
   return (await new Client(of.url).json('GET', '/healthz')).body.mail;
 }
 
+/** How many e-mails of the server's outbox are in `state`. */
+async function inState(of: TestServer, state: string): Promise<number> {
+  const rows = await of.db.kysely.selectFrom('outbox').select('id').where('state', '=', state).execute();
+  return rows.length;
+}
+
 describe('the e-mails', () => {
   it('sends the order confirmation with the order, the totals and how to pay, in text and HTML', async () => {
     const client = new Client(server.url);
@@ -44,7 +50,8 @@ describe('the e-mails', () => {
     expect(parsed.text).toContain('Prices include any tax.');
     expect(parsed.html).toContain('<!doctype html>');
     // Marked sent just after the SMTP server took it.
-    await expect.poll(() => health(server)).toMatchObject({ sending: true, waiting: 0, failed: 0 });
+    await expect.poll(() => inState(server, 'waiting')).toBe(0);
+    expect(await health(server)).toEqual({ sending: true, overdue: 0, failed: 0 });
   });
 
   it('links to PUBLIC_URL', async () => {
@@ -104,6 +111,27 @@ describe('the e-mails', () => {
   });
 });
 
+describe('health', () => {
+  it('tells nobody whether an address has an account: a reset e-mail never shows, however old', async () => {
+    const shop = await startTestServer();
+    try {
+      const rider = new Client(shop.url);
+      const { email } = await rider.signup();
+      const before = await health(shop);
+      expect((await rider.json('POST', '/api/auth/password-reset', { email })).status).toBe(204);
+      expect(await health(shop)).toEqual(before);
+      await shop.db.kysely
+        .updateTable('outbox')
+        .set({ created_at: Date.now() - 60 * 60_000 })
+        .execute();
+      expect(await inState(shop, 'waiting')).toBe(1);
+      expect(await health(shop)).toEqual(before);
+    } finally {
+      await shop.stop();
+    }
+  });
+});
+
 describe('when SMTP fails', () => {
   it('keeps e-mails waiting while SMTP is down, retries, and delivers each once when it is back', async () => {
     const down = await startMailbox();
@@ -117,7 +145,7 @@ describe('when SMTP fails', () => {
       const client = new Client(shop.url);
       const { email } = await client.signup();
       const orders = [await client.order('1'), await client.order('2')];
-      await expect.poll(async () => (await health(shop)).waiting).toBe(2);
+      await expect.poll(() => inState(shop, 'waiting')).toBe(2);
       await expect
         .poll(async () =>
           Number(
@@ -134,7 +162,7 @@ describe('when SMTP fails', () => {
       const up = await startMailbox({ port });
       try {
         for (const order of orders) await up.waitFor((m) => m.parsed.subject === `Your order ${order.number}`);
-        await expect.poll(async () => (await health(shop)).waiting).toBe(0);
+        await expect.poll(() => inState(shop, 'waiting')).toBe(0);
         await new Promise((resolve) => setTimeout(resolve, 500));
         expect(up.mails.filter(to(email))).toHaveLength(2);
         const rows = await shop.db.kysely.selectFrom('outbox').select(['state', 'last_error', 'sent_at']).execute();
@@ -162,7 +190,7 @@ describe('when SMTP fails', () => {
       await expect.poll(async () => (await health(shop)).failed, { timeout: 10_000 }).toBe(1);
       const reply = await new Client(shop.url).json('GET', '/healthz');
       expect(reply.status).toBe(200);
-      expect(reply.body.mail).toMatchObject({ waiting: 0, failed: 1 });
+      expect(reply.body.mail).toEqual({ sending: true, overdue: 0, failed: 1 });
       const row = await shop.db.kysely.selectFrom('outbox').selectAll().executeTakeFirstOrThrow();
       expect(row).toMatchObject({ state: 'failed', attempts: 3 });
       expect(row.last_error).toContain('Mailbox temporarily unavailable');
@@ -188,7 +216,14 @@ describe('when SMTP fails', () => {
       const warnings = shop.logLines.filter((line) => line.includes('SMTP_URL is not set'));
       expect(warnings).toHaveLength(1);
       expect(JSON.parse(warnings[0] ?? '{}')).toMatchObject({ level: 'warn' });
-      expect(await health(shop)).toMatchObject({ sending: false, waiting: 1, failed: 0 });
+      expect(await inState(shop, 'waiting')).toBe(1);
+      expect(await health(shop)).toEqual({ sending: false, overdue: 0, failed: 0 });
+      // Ten minutes on, it is overdue.
+      await shop.db.kysely
+        .updateTable('outbox')
+        .set({ created_at: Date.now() - 11 * 60_000 })
+        .execute();
+      expect(await health(shop)).toEqual({ sending: false, overdue: 1, failed: 0 });
     } finally {
       await shop.stop();
     }

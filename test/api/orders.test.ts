@@ -217,7 +217,10 @@ describe('reading orders', () => {
     const order = await owner.order('5');
     const stranger = await rider();
     await stranger.order('6');
-    for (const number of [order.number, 'PF-99999999', 'PF-0', 'pf-10001', '10001', 'PF-1e3', 'x'.repeat(300)]) {
+    const numbers = [order.number, 'PF-99999999', 'PF-0', 'pf-10001', '10001', 'PF-1e3', 'x'.repeat(300)];
+    // Beyond the database's integers: not found, never an error of the database.
+    numbers.push('PF-2147483648', 'PF-99999999999', 'PF-999999999999999');
+    for (const number of numbers) {
       expectError(await stranger.json('GET', `/api/orders/${number}`), 404, 'order/not-found');
       expectError(await stranger.json('POST', `/api/orders/${number}/cancel`), 404, 'order/not-found');
     }
@@ -252,6 +255,65 @@ describe('cancelling', () => {
       'order-confirmation',
       'order-cancelled',
     ]);
+  });
+});
+
+describe('races', () => {
+  /** `second` starts `round` tenths of a millisecond after `first`, so that some rounds land inside its transaction. */
+  async function staggered<A, B>(round: number, first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> {
+    const one = first();
+    await new Promise((resolve) => setTimeout(resolve, (round % 20) / 10));
+    return Promise.all([one, second()]);
+  }
+
+  it('an order and the removal of one of its rows, at once: never an order of a row the rider saw removed', async () => {
+    for (let round = 0; round < 20; round++) {
+      const client = await rider();
+      const kept = await client.add('1');
+      const removed = await client.add('2');
+      const [placed, removal] = await staggered(
+        round,
+        () => client.placeOrder({ cartItemIds: [kept.id, removed.id] }),
+        () => client.json('DELETE', `/api/cart/${removed.id}`),
+      );
+      if (placed.status === 201) {
+        // The order came first: it has both rows, and the removal found nothing left to remove.
+        expect(placed.body.order.lines).toHaveLength(2);
+        expectError(removal, 404, 'cart/not-found');
+      } else {
+        expect(removal.status).toBe(204);
+        expectError(placed, 409, 'order/cart-changed');
+        expect((await client.cart()).map((item) => item.id)).toEqual([kept.id]);
+      }
+    }
+  });
+
+  it('an order and the deletion of the account, at once: one of them first, never a 500', async () => {
+    for (let round = 0; round < 20; round++) {
+      const client = await rider();
+      await client.add('5');
+      const [placed, deleted] = await staggered(
+        round,
+        () => client.placeOrder(),
+        () => client.json('DELETE', '/api/account'),
+      );
+      expect(deleted.status).toBe(204);
+      // The deletion first: the session or the cart is gone by the time the order is placed.
+      if (placed.status === 401) expectError(placed, 401, 'auth/unauthenticated');
+      else if (placed.status === 409) expectError(placed, 409, 'order/cart-empty');
+      else expect(placed.status).toBe(201);
+    }
+  });
+
+  it('two cancels of one order at once: one cancels, the other is told it cannot, on either database', async () => {
+    for (let round = 0; round < 5; round++) {
+      const client = await rider();
+      const { number } = await client.order('6');
+      const replies = await Promise.all([1, 2].map(() => client.json('POST', `/api/orders/${number}/cancel`)));
+      expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
+      const refused = replies.find((r) => r.status === 409);
+      if (refused) expectError(refused, 409, 'order/invalid-transition');
+    }
   });
 });
 

@@ -105,6 +105,18 @@ describe('password reset', () => {
     expectError(await confirm(rider, first, 'again-42'), 410, 'auth/reset-link-used');
   });
 
+  it.each([
+    ['an e-mail change', (client: Client) => client.json('PUT', '/api/account/email', { email: randomEmail() })],
+    ['a password change', (client: Client) => client.json('PUT', '/api/account/password', { password: 'other-42' })],
+  ])('spends the open links on %s, so a link sent before cannot undo it', async (_, change) => {
+    const rider = new Client(server.url);
+    const { email } = await rider.signup();
+    const token = await linkFor(email);
+    expect((await change(rider)).status).toBe(204);
+    expectError(await check(rider, token), 410, 'auth/reset-link-used');
+    expectError(await confirm(new Client(server.url), token), 410, 'auth/reset-link-used');
+  });
+
   it('sets the password once when one link is used twice at once', async () => {
     const rider = new Client(server.url);
     const { email } = await rider.signup();

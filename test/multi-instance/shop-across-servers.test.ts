@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Mailbox, startMailbox } from '../../scripts/mailbox';
 import { createRoles } from '../../src/server/auth/roles';
-import { Client } from '../support/client';
-import { EventStream } from '../support/event-stream';
+import { Client, sameBrowserOn } from '../support/client';
+import { EventStream, openRawStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { createTestSchema, type TestSchema } from '../support/postgres';
 import { startTestServer, type TestServer } from '../support/server';
@@ -30,20 +30,12 @@ afterAll(async () => {
   await schema?.drop();
 });
 
-/** The same browser (same cookies) talking to the other server. */
-function sameBrowserOn(server: TestServer, client: Client): Client {
-  const other = new Client(server.url);
-  other.cookies = new Map(client.cookies);
-  other.user = client.user;
-  return other;
-}
-
 describe('two servers, one shop', () => {
   it('an order placed through A empties the cart page served by B', async () => {
     const onA = new Client(a.url);
     await onA.signup();
     await onA.add('1');
-    const stream = await EventStream.open(sameBrowserOn(b, onA));
+    const stream = await EventStream.open(sameBrowserOn(b.url, onA));
     try {
       expect((await stream.next('snapshot')).items).toHaveLength(1);
       await onA.order();
@@ -95,7 +87,7 @@ describe('two servers, one shop', () => {
     const boss = new Client(a.url);
     const { email } = await boss.signup();
     await createRoles(a.db).grant(email);
-    const onB = sameBrowserOn(b, boss);
+    const onB = sameBrowserOn(b.url, boss);
     expect((await onB.json('GET', '/api/admin/orders')).status).toBe(200);
     expect((await onB.session()).body.role).toBe('owner');
     await createRoles(a.db).revoke(email);
@@ -108,24 +100,15 @@ describe('two servers, one shop', () => {
     const boss = new Client(b.url);
     const { email } = await boss.signup();
     await createRoles(b.db).grant(email);
-    const response = await fetch(`${b.url}/api/admin/orders/stream`, { headers: { cookie: boss.cookieHeader } });
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    let text = '';
-    const until = async (pattern: RegExp) => {
-      while (!pattern.test(text)) {
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`stream ended before ${pattern}`);
-        text += new TextDecoder().decode(value);
-      }
-    };
+    const stream = await openRawStream(`${b.url}/api/admin/orders/stream`, boss.cookieHeader);
     try {
-      await until(/event: ready/);
+      await stream.until(/event: ready/);
       const rider = new Client(a.url);
       await rider.signup();
       await rider.order('5');
-      await until(/event: orders/);
+      await stream.until(/event: orders/);
     } finally {
-      await reader.cancel();
+      await stream.close();
     }
   });
 });

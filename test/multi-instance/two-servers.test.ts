@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { throttlePolicy } from '../../src/server/auth/throttle';
 import type { CartEvent, CartItem } from '../../src/shared/api';
 import { limits } from '../../src/shared/limits';
-import { Client } from '../support/client';
+import { Client, sameBrowserOn } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { createTestSchema, type TestSchema } from '../support/postgres';
 import { startTestServer, type TestServer } from '../support/server';
@@ -25,14 +25,6 @@ afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
   await schema?.drop();
 });
-
-/** The same browser (same cookies) talking to the other server. */
-function sameBrowserOn(server: TestServer, client: Client): Client {
-  const other = new Client(server.url);
-  other.cookies = new Map(client.cookies);
-  other.user = client.user;
-  return other;
-}
 
 /** The cart a page would show after applying the stream's events in order. */
 function cartOf(events: CartEvent[]): Map<string, CartItem> {
@@ -75,7 +67,7 @@ describe('two servers on one PostgreSQL database', () => {
     const user = await onA.signup();
     const fresh = new Client(a.url);
     expect((await fresh.login(user.email, 'secret1')).status).toBe(200);
-    const onB = sameBrowserOn(b, fresh);
+    const onB = sameBrowserOn(b.url, fresh);
     const reply = await onB.json('GET', '/api/auth/session');
     expect(reply.status).toBe(200);
     expect(reply.body.user).toEqual(user);
@@ -84,7 +76,7 @@ describe('two servers on one PostgreSQL database', () => {
   it('delivers an add made through A to a live stream on B within 100 ms', async () => {
     const onA = new Client(a.url);
     await onA.signup();
-    const stream = await EventStream.open(sameBrowserOn(b, onA));
+    const stream = await EventStream.open(sameBrowserOn(b.url, onA));
     expect(stream.status).toBe(200);
     await stream.next('snapshot');
 
@@ -132,7 +124,7 @@ describe('two servers on one PostgreSQL database', () => {
     const stream = await EventStream.open(onA);
     await stream.next('snapshot');
 
-    const onB = sameBrowserOn(b, onA);
+    const onB = sameBrowserOn(b.url, onA);
     expect((await onB.json('DELETE', `/api/cart/${item.id}`)).status).toBe(204);
     expect((await stream.next('removed')).id).toBe(item.id);
     expect(await onA.cart()).toEqual([]);
@@ -143,7 +135,7 @@ describe('two servers on one PostgreSQL database', () => {
   it('stops concurrent adds through both servers at exactly the cart limit', async () => {
     const onA = new Client(a.url);
     const user = await onA.signup();
-    const onB = sameBrowserOn(b, onA);
+    const onB = sameBrowserOn(b.url, onA);
     const perServer = 70;
     const replies = await Promise.all(
       Array.from({ length: perServer * 2 }, (_, i) =>
@@ -161,7 +153,7 @@ describe('two servers on one PostgreSQL database', () => {
   it('ends on B the sessions of a user who changed e-mail on A', async () => {
     const onA = new Client(a.url);
     const user = await onA.signup();
-    const sameBrowserOnB = sameBrowserOn(b, onA);
+    const sameBrowserOnB = sameBrowserOn(b.url, onA);
     const otherDeviceOnB = new Client(b.url);
     expect((await otherDeviceOnB.login(user.email, 'secret1')).status).toBe(200);
     const streams = [await EventStream.open(sameBrowserOnB), await EventStream.open(otherDeviceOnB)];
@@ -194,7 +186,7 @@ describe('two servers on one PostgreSQL database', () => {
     const onA = new Client(a.url);
     const user = await onA.signup();
     await a.ageSessions(user.uid, 6);
-    const reply = await sameBrowserOn(b, onA).json('PUT', '/api/account/password', { password: 'secret2' });
+    const reply = await sameBrowserOn(b.url, onA).json('PUT', '/api/account/password', { password: 'secret2' });
     expect(reply.status).toBe(403);
     expect(reply.body.code).toBe('auth/requires-recent-login');
   });
@@ -202,7 +194,7 @@ describe('two servers on one PostgreSQL database', () => {
   it('signs a stream out even when the log-out happened while its server was not listening', async () => {
     const onA = new Client(a.url);
     await onA.signup();
-    const stream = await EventStream.open(sameBrowserOn(b, onA));
+    const stream = await EventStream.open(sameBrowserOn(b.url, onA));
     await stream.next('snapshot');
     await killListener('b');
     expect((await onA.json('POST', '/api/auth/logout')).status).toBe(204);
@@ -214,7 +206,7 @@ describe('two servers on one PostgreSQL database', () => {
     const onA = new Client(a.url);
     await onA.signup();
     const before = await onA.add('1');
-    const stream = await EventStream.open(sameBrowserOn(b, onA));
+    const stream = await EventStream.open(sameBrowserOn(b.url, onA));
     await stream.next('snapshot');
 
     const killedPid = await killListener('b');

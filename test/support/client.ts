@@ -143,6 +143,14 @@ export class Client {
   }
 }
 
+/** The same browser (the same cookies) talking to another server of the shop. */
+export function sameBrowserOn(url: string, client: Client): Client {
+  const other = new Client(url, client.address);
+  other.cookies = new Map(client.cookies);
+  other.user = client.user;
+  return other;
+}
+
 export function randomEmail(): string {
   return `rider-${randomUUID().slice(0, 8)}@example.com`;
 }

@@ -92,3 +92,32 @@ export class EventStream {
     this.#abort.abort();
   }
 }
+
+/**
+ * A stream read as raw text, for streams whose events are not the cart's (the owner's live list): `until` waits
+ * for a pattern in what has arrived, `toEnd` reads until the server ends the stream.
+ */
+export async function openRawStream(url: string, cookie: string) {
+  const response = await fetch(url, { headers: { cookie, accept: 'text/event-stream' } });
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const more = async () => {
+    const { value, done } = await reader.read();
+    if (!done) text += decoder.decode(value, { stream: true });
+    return !done;
+  };
+  return {
+    response,
+    get text() {
+      return text;
+    },
+    async until(pattern: RegExp) {
+      while (!pattern.test(text)) if (!(await more())) throw new Error(`stream ended before ${pattern}`);
+    },
+    async toEnd() {
+      while (await more());
+    },
+    close: () => reader.cancel(),
+  };
+}

@@ -2,7 +2,6 @@ import type { ComponentType } from 'react';
 import {
   createBrowserRouter,
   type DataRouter,
-  data,
   type LoaderFunction,
   type LoaderFunctionArgs,
   type RouteObject,
@@ -11,6 +10,7 @@ import {
 import { type PageAccess, type PageName, pages, startPage } from '../../shared/pages';
 import { NotFound } from '../components/not-found';
 import { ApiError } from '../lib/api';
+import { notFound } from '../lib/not-found';
 import { checkSession, currentRole, currentUser, subscribeToSession } from '../lib/session';
 import { Layout } from './layout';
 import { pageModuleFile } from './page-module';
@@ -42,9 +42,6 @@ async function requireSession(): Promise<void> {
   if (!currentUser()) await checkSession();
   if (!currentUser()) throw redirect(pages.signupLogin.path);
 }
-
-/** Nothing to see here: the Snap! page, as for a path that is no page (docs/product.md §7). */
-const notFound = () => data(null, { status: 404 });
 
 /**
  * The guard of an owner's page: a signed-in rider whose role, as the server says it now, is owner. Anyone else sees

@@ -1,4 +1,5 @@
 import type { DeviceCookies } from '../auth/device-cookie';
+import type { ResetLinks } from '../auth/password-resets';
 import type { Sessions } from '../auth/sessions';
 import type { LoginThrottle } from '../auth/throttle';
 import type { CartStore } from '../cart/cart-store';
@@ -13,6 +14,7 @@ export interface AccountParts {
   cart: CartStore;
   throttle: LoginThrottle;
   outbox: Outbox;
+  resetLinks: ResetLinks;
 }
 
 export type Accounts = ReturnType<typeof createAccounts>;
@@ -22,8 +24,19 @@ export type Accounts = ReturnType<typeof createAccounts>;
  * device cookie of the user: a changed credential leaves no device signed in or trusted (docs/product.md §4).
  * A changed credential is told by e-mail, written in the same unit (docs/product.md §9).
  */
-export function createAccounts({ db, sessions, devices, cart, throttle, outbox }: AccountParts) {
-  /** Stores a new password hash, ends every session and device cookie, and sends the notice, as part of `uow`. */
+export function createAccounts({ db, sessions, devices, cart, throttle, outbox, resetLinks }: AccountParts) {
+  /**
+   * What every change of a credential does, as part of `uow`: ends every session, every device cookie and every
+   * password-reset link of the user (a link sent to an old address, or asked for before a new password, must not
+   * undo the change).
+   */
+  async function endCredentials(uow: UnitOfWork, uid: string): Promise<void> {
+    await sessions.end(uow, { uid });
+    await devices.revokeAll(uow, uid);
+    await resetLinks.spendAll(uow, uid);
+  }
+
+  /** Stores a new password hash, ends the user's credentials (above), and sends the notice, as part of `uow`. */
   async function setPassword(uow: UnitOfWork, uid: string, passwordHash: string): Promise<void> {
     await uow.trx
       .updateTable('account')
@@ -31,8 +44,7 @@ export function createAccounts({ db, sessions, devices, cart, throttle, outbox }
       .where('userId', '=', uid)
       .where('providerId', '=', 'credential')
       .execute();
-    await sessions.end(uow, { uid });
-    await devices.revokeAll(uow, uid);
+    await endCredentials(uow, uid);
     const user = await uow.trx.selectFrom('user').select('email').where('id', '=', uid).executeTakeFirst();
     if (user) await outbox.enqueue(uow, 'password-changed', user.email, {});
   }
@@ -58,8 +70,7 @@ export function createAccounts({ db, sessions, devices, cart, throttle, outbox }
             .set({ email: normalized, updatedAt: db.timestamp(new Date()) })
             .where('id', '=', uid)
             .execute();
-          await sessions.end(uow, { uid });
-          await devices.revokeAll(uow, uid);
+          await endCredentials(uow, uid);
           // Told to the old address: if the change was not the rider's, that is where the rider still reads.
           if (old && old.email !== normalized) await outbox.enqueue(uow, 'email-changed', old.email, {});
           return 'changed';
@@ -82,6 +93,8 @@ export function createAccounts({ db, sessions, devices, cart, throttle, outbox }
      */
     async delete(uid: string): Promise<void> {
       await db.run(async (uow) => {
+        // After any checkout or cart change of the user under way (PostgreSQL would otherwise deadlock them).
+        await uow.lock('cart', uid);
         const user = await uow.trx.selectFrom('user').select('email').where('id', '=', uid).executeTakeFirst();
         await cart.empty(uow, uid);
         await sessions.end(uow, { uid });

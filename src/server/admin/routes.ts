@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { endpoints } from '../../shared/api';
 import type { AppEnv } from '../app-env';
+import type { Roles } from '../auth/roles';
 import type { Sessions } from '../auth/sessions';
 import { HttpError } from '../http/errors';
 import { readJson, readQuery } from '../http/input';
@@ -12,6 +13,7 @@ import { ordersCsv, startOfShopDay } from './csv';
 
 export interface AdminRouteParts {
   sessions: Sessions;
+  roles: Roles;
   orders: OrderStore;
   outbox: Outbox;
   streams: LiveStreams;
@@ -23,7 +25,7 @@ const dayMs = 24 * 60 * 60 * 1000;
  * The back office (docs/product.md §11). Every route checks the owner's role on the server, for each request: a
  * visitor is answered 401, a rider 403 auth/forbidden.
  */
-export function adminRoutes({ sessions, orders, outbox, streams }: AdminRouteParts) {
+export function adminRoutes({ sessions, roles, orders, outbox, streams }: AdminRouteParts) {
   const owner = sessions.require({ owner: true });
   return (
     new Hono<AppEnv>()
@@ -32,15 +34,16 @@ export function adminRoutes({ sessions, orders, outbox, streams }: AdminRoutePar
         return c.json(await orders.list({ page, status, search: q }));
       })
 
-      // The owners' live list: a bare nudge for each change (the page reloads the list it shows, and that request
-      // checks the role again), so a stream left open after a role was taken away tells nothing about an order.
-      .get(endpoints.adminOrdersStream.path, owner, (c) =>
-        streams.open(c, c.get('session'), () => ({
+      // The owners' live list: a bare nudge for each change (the page reloads the list it shows, through the API).
+      // The role is read again before each nudge, and a stream whose owner is one no more ends.
+      .get(endpoints.adminOrdersStream.path, owner, (c) => {
+        const { user } = c.get('session');
+        return streams.open(c, c.get('session'), () => ({
           topic: ordersTopic,
           start: async () => sseFrame('ready'),
-          frame: () => sseFrame('orders'),
-        })),
-      )
+          frame: async () => ((await roles.of(user.uid)) === 'owner' ? sseFrame('orders') : null),
+        }));
+      })
 
       .get(endpoints.adminExport.path, owner, async (c) => {
         const { from, to } = readQuery(c, endpoints.adminExport.query);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Accounts } from '../account/accounts';
-import type { Db } from '../db/database';
+import type { Db, UnitOfWork } from '../db/database';
 import type { Outbox } from '../mail/outbox';
 
 /** A reset link works this long (docs/product.md §10). */
@@ -11,7 +11,10 @@ const keepSpentLinksMs = 24 * 60 * 60 * 1000;
 /** What a link is now: good for a new password, or why not. */
 export type LinkState = 'valid' | 'invalid' | 'expired' | 'used';
 
-/** Only the token's SHA-256 is stored: whoever reads the database cannot use a link that has not been sent yet. */
+/**
+ * Only the token's SHA-256 is kept in `password_reset`; the link itself is in the outbox only until its e-mail is sent
+ * (docs/decisions/0017-password-reset.md).
+ */
 function hashOf(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
@@ -21,6 +24,19 @@ function stateOf(row: { expires_at: number; used_at: number | null } | undefined
   if (row.used_at !== null) return 'used';
   return Number(row.expires_at) <= now ? 'expired' : 'valid';
 }
+
+/** The step every change of a credential takes (src/server/account/accounts.ts): no open link outlives it. */
+export const resetLinks = {
+  async spendAll(uow: UnitOfWork, uid: string): Promise<void> {
+    await uow.trx
+      .updateTable('password_reset')
+      .set({ used_at: Date.now() })
+      .where('uid', '=', uid)
+      .where('used_at', 'is', null)
+      .execute();
+  },
+};
+export type ResetLinks = typeof resetLinks;
 
 export type PasswordResets = ReturnType<typeof createPasswordResets>;
 
@@ -74,8 +90,8 @@ export function createPasswordResets({ db, accounts, outbox }: { db: Db; account
     },
 
     /**
-     * Sets the password `passwordHash` through the link `token`, if it is still good: the link and every other open
-     * link of the user are spent, and `accounts.setPassword` ends the sessions and sends the notice.
+     * Sets the password `passwordHash` through the link `token`, if it is still good: `accounts.setPassword` spends
+     * it with every other open link of the user, ends the sessions and device cookies, and sends the notice.
      */
     async reset(token: string, passwordHash: string): Promise<LinkState> {
       return db.run(async (uow) => {
@@ -84,12 +100,6 @@ export function createPasswordResets({ db, accounts, outbox }: { db: Db; account
         const row = await find(uow.trx, token);
         const state = stateOf(row, Date.now());
         if (state !== 'valid' || !row) return state;
-        await uow.trx
-          .updateTable('password_reset')
-          .set({ used_at: Date.now() })
-          .where('uid', '=', row.uid)
-          .where('used_at', 'is', null)
-          .execute();
         await accounts.setPassword(uow, row.uid, passwordHash);
         return 'valid';
       });

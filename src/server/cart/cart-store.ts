@@ -77,6 +77,8 @@ export function createCartStore(db: Db) {
     /** Removes the row only if it is the rider's; false when there is no such row. */
     remove(uid: string, id: string): Promise<boolean> {
       return db.run(async (uow) => {
+        // After a checkout under way, which must not order a row the rider was told is gone (and before the next).
+        await uow.lock('cart', uid);
         const result = await uow.trx
           .deleteFrom('cart_item')
           .where('id', '=', id)

@@ -32,8 +32,11 @@ export interface StreamSource<Event> {
   topic: Topic<Event>;
   /** The first frame, sent once the stream is subscribed (so no change slips in before it). */
   start(): Promise<string>;
-  /** The frame of a committed change; `lost` when changes may have been missed (start again from the database). */
-  frame(change: Event | Lost): Promise<string> | string;
+  /**
+   * The frame of a committed change; `lost` when changes may have been missed (start again from the database).
+   * `null` ends the stream: its reader may no longer follow it.
+   */
+  frame(change: Event | Lost): Promise<string | null> | string | null;
 }
 
 export interface LiveStreamParts {
@@ -69,7 +72,11 @@ class LiveStream<Event> {
     const { feed, sessions } = this.parts;
     this.#stops.push(
       feed.subscribe(this.source.topic, (change) =>
-        this.#then(async () => this.write(await this.source.frame(change))),
+        this.#then(async () => {
+          const frame = await this.source.frame(change);
+          if (frame === null) this.end();
+          else this.write(frame);
+        }),
       ),
       sessions.watch(this.session, {
         ended: () => {

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { limits } from '../../shared/limits';
 import {
   canMove,
@@ -8,10 +8,12 @@ import {
   type OrderPage,
   type OrderStatus,
   type OrderSummary,
+  orderNumberOf,
   type PlaceOrder,
 } from '../../shared/orders';
 import { orderTotals } from '../../shared/pricing';
 import type { Role } from '../../shared/roles';
+import { settings } from '../../shared/settings';
 import type { CartStore } from '../cart/cart-store';
 import { topic } from '../db/change-feed';
 import type { Db, UnitOfWork } from '../db/database';
@@ -262,11 +264,13 @@ export function createOrderStore({ db, cart, outbox }: OrderStoreParts) {
       if (status) query = query.where('status', '=', status);
       const term = search?.trim().toLowerCase();
       if (term) {
-        const number = /^(?:pf-)?([1-9][0-9]{0,14})$/.exec(term)?.[1];
+        const prefix = settings.orderNumber.prefix.toLowerCase();
+        const number = orderNumberOf(term.startsWith(prefix) ? term.slice(prefix.length) : term);
         query = query.where((eb) =>
           eb.or([
-            eb('email', 'like', `%${likeLiteral(term)}%`),
-            ...(number ? [eb('number', '=', Number(number))] : []),
+            // A backslash escapes LIKE's wildcards: SQLite has no escape character unless told.
+            sql<boolean>`${eb.ref('email')} like ${`%${likeLiteral(term)}%`} escape '\\'`,
+            ...(number !== undefined ? [eb('number', '=', number)] : []),
           ]),
         );
       }
@@ -332,12 +336,15 @@ export function createOrderStore({ db, cart, outbox }: OrderStoreParts) {
           .where('status', '=', status)
           .executeTakeFirst();
         if (Number(moved.numUpdatedRows) === 0) {
+          // Another move won. An owner who named the status seen is told it changed; otherwise the move is judged
+          // from the status now, as if it had come second (which it did).
           const now = await uow.trx
             .selectFrom('shop_order')
             .select('status')
             .where('number', '=', number)
             .executeTakeFirst();
-          return { ok: false, reason: 'status-changed', status: (now?.status ?? status) as OrderStatus } as const;
+          const reason = from === undefined ? 'invalid-transition' : 'status-changed';
+          return { ok: false, reason, status: (now?.status ?? status) as OrderStatus } as const;
         }
         const { last } = await uow.trx
           .selectFrom('order_event')

@@ -1,21 +1,17 @@
 import { type FormEvent, useId, useState } from 'react';
-import { data, Link, type LoaderFunctionArgs, useLoaderData, useRevalidator } from 'react-router';
+import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator } from 'react-router';
 import { formatDateTime } from '../../../shared/dates';
 import { limits } from '../../../shared/limits';
 import { movesFrom, type Order, type OrderStatus, statusLabels } from '../../../shared/orders';
 import { pages, pageTitle } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
 import { OrderDetails } from '../../components/order-details';
-import { ApiError, call, messageOf } from '../../lib/api';
+import { call, messageOf } from '../../lib/api';
+import { orNotFound } from '../../lib/not-found';
 import { AdminNav } from './admin-nav';
 
-export async function loader({ params }: LoaderFunctionArgs) {
-  try {
-    return await call('adminOrder', { params: { number: params.number ?? '' } });
-  } catch (error) {
-    if (error instanceof ApiError && error.code === 'order/not-found') throw data(null, { status: 404 });
-    throw error;
-  }
+export function loader({ params }: LoaderFunctionArgs) {
+  return orNotFound(call('adminOrder', { params: { number: params.number ?? '' } }), 'order/not-found');
 }
 
 /** Each move an owner can make, as its button and the note it asks for. */

@@ -1,18 +1,9 @@
 import { type FormEvent, useEffect } from 'react';
-import {
-  Link,
-  type LoaderFunctionArgs,
-  useLoaderData,
-  useNavigate,
-  useRevalidator,
-  useSearchParams,
-} from 'react-router';
+import { type LoaderFunctionArgs, useLoaderData, useNavigate, useRevalidator, useSearchParams } from 'react-router';
 import { endpoints } from '../../../shared/api';
-import { formatDateTime } from '../../../shared/dates';
-import { formatCents } from '../../../shared/money';
 import { orderStatuses, statusLabels } from '../../../shared/orders';
 import { pages, pageTitle } from '../../../shared/pages';
-import { fillPath } from '../../../shared/paths';
+import { OrdersTable } from '../../components/orders-table';
 import { Pagination } from '../../components/pagination';
 import { call } from '../../lib/api';
 import { AdminNav } from './admin-nav';
@@ -90,38 +81,7 @@ export default function AdminPage() {
       </form>
       <p role="status">{total === 1 ? '1 order' : `${total} orders`}. New orders appear here as they are placed.</p>
       {orders.length > 0 && (
-        <div className="table-scroll">
-          <table className="data-table" aria-labelledby="admin-title">
-            <thead>
-              <tr>
-                <th scope="col">Order</th>
-                <th scope="col">Placed</th>
-                <th scope="col">E-mail</th>
-                <th scope="col" className="number">
-                  Items
-                </th>
-                <th scope="col" className="number">
-                  Total
-                </th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {orders.map((order) => (
-                <tr key={order.number}>
-                  <th scope="row">
-                    <Link to={fillPath(pages.adminOrder.path, { number: order.number })}>{order.number}</Link>
-                  </th>
-                  <td>{formatDateTime(order.placedAt)}</td>
-                  <td>{order.email}</td>
-                  <td className="number">{order.itemCount}</td>
-                  <td className="number">{formatCents(order.totalCents)}</td>
-                  <td>{statusLabels[order.status]}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <OrdersTable labelledBy="admin-title" orders={orders} orderPath={pages.adminOrder.path} withEmail />
       )}
       <Pagination page={page} pages={pageCount} />
       <form method="get" action={endpoints.adminExport.path} className="card filters" aria-labelledby="export-title">

@@ -69,7 +69,8 @@ function NewPasswordForm({ token }: { token: string }) {
       await call('resetPassword', { body: { token, password: form.values.password } });
       // Every session of the account has ended; this browser forgets its user too, and the rider logs in.
       await endSession({ kind: 'status', text: notices.passwordChanged });
-      navigate(pages.signupLogin.path, { state: { form: 'login' } });
+      // In place of the link, so that the spent token leaves the address bar and the history.
+      navigate(pages.signupLogin.path, { state: { form: 'login' }, replace: true });
     } catch (error) {
       if (error instanceof ApiError && error.code.startsWith('auth/reset-link-')) setLink({ failure: error.message });
       else setFailure(messageOf(error));

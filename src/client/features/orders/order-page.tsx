@@ -1,20 +1,16 @@
 import { useState } from 'react';
-import { data, Link, type LoaderFunctionArgs, useLoaderData, useLocation, useRevalidator } from 'react-router';
+import { Link, type LoaderFunctionArgs, useLoaderData, useLocation, useRevalidator } from 'react-router';
 import { formatDateTime } from '../../../shared/dates';
 import { statusLabels } from '../../../shared/orders';
 import { pages, pageTitle } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
 import { OrderDetails } from '../../components/order-details';
-import { ApiError, call, messageOf } from '../../lib/api';
+import { call, messageOf } from '../../lib/api';
+import { orNotFound } from '../../lib/not-found';
 
 /** The order, if it is the rider's; any other number is the Snap! page, as a number that does not exist. */
-export async function loader({ params }: LoaderFunctionArgs) {
-  try {
-    return await call('order', { params: { number: params.number ?? '' } });
-  } catch (error) {
-    if (error instanceof ApiError && error.code === 'order/not-found') throw data(null, { status: 404 });
-    throw error;
-  }
+export function loader({ params }: LoaderFunctionArgs) {
+  return orNotFound(call('order', { params: { number: params.number ?? '' } }), 'order/not-found');
 }
 
 export default function OrderPage() {

@@ -1,21 +1,14 @@
-import { data, Link, type LoaderFunctionArgs, useLoaderData } from 'react-router';
-import { formatDate } from '../../../shared/dates';
-import { formatCents } from '../../../shared/money';
-import { statusLabels } from '../../../shared/orders';
+import { Link, type LoaderFunctionArgs, useLoaderData } from 'react-router';
 import { pages, pageTitle } from '../../../shared/pages';
-import { fillPath } from '../../../shared/paths';
+import { OrdersTable } from '../../components/orders-table';
 import { Pagination } from '../../components/pagination';
-import { ApiError, call } from '../../lib/api';
+import { call } from '../../lib/api';
+import { orNotFound } from '../../lib/not-found';
 
 /** The page of the rider's orders that `?page=` asks for; a page that cannot be is the Snap! page. */
-export async function loader({ request }: LoaderFunctionArgs) {
+export function loader({ request }: LoaderFunctionArgs) {
   const page = new URL(request.url).searchParams.get('page') ?? undefined;
-  try {
-    return await call('orders', { query: { page } });
-  } catch (error) {
-    if (error instanceof ApiError && error.code === 'request/invalid-query') throw data(null, { status: 404 });
-    throw error;
-  }
+  return orNotFound(call('orders', { query: { page } }), 'request/invalid-query');
 }
 
 export default function OrdersPage() {
@@ -27,34 +20,7 @@ export default function OrdersPage() {
       {orders.length === 0 ? (
         <p>You have not placed any orders yet.</p>
       ) : (
-        <table className="data-table" aria-labelledby="orders-title">
-          <thead>
-            <tr>
-              <th scope="col">Order</th>
-              <th scope="col">Date</th>
-              <th scope="col" className="number">
-                Items
-              </th>
-              <th scope="col" className="number">
-                Total
-              </th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {orders.map((order) => (
-              <tr key={order.number}>
-                <th scope="row">
-                  <Link to={fillPath(pages.order.path, { number: order.number })}>{order.number}</Link>
-                </th>
-                <td>{formatDate(order.placedAt)}</td>
-                <td className="number">{order.itemCount}</td>
-                <td className="number">{formatCents(order.totalCents)}</td>
-                <td>{statusLabels[order.status]}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <OrdersTable labelledBy="orders-title" orders={orders} orderPath={pages.order.path} />
       )}
       <Pagination page={page} pages={pageCount} />
       <p>
