@@ -22,6 +22,10 @@ export interface ChildOptions {
   inspect?: boolean;
   /** Keeps every log line in `logs` and `requests`; otherwise the output is only drained. */
   keepLogs?: boolean;
+  /** Runs the built server (`dist-server/main.js`, as `npm start` does) instead of the sources through tsx. */
+  built?: boolean;
+  /** More arguments for node, before the script (e.g. `--cpu-prof`). */
+  nodeArgs?: string[];
 }
 
 export interface ChildServer {
@@ -48,13 +52,19 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-/** Starts `node --import tsx src/server/main.ts` and resolves once it logs that it is listening. */
+/**
+ * Starts `node --import tsx src/server/main.ts` (with `built`, `node dist-server/main.js`) and resolves once it
+ * logs that it is listening.
+ */
 export async function startChild(options: ChildOptions = {}): Promise<ChildServer> {
   const ownDatabase = !options.database;
   const database = options.database ?? (await createDatabase());
   // The inspector listens on 127.0.0.1 only, on a port of its own choosing.
   const inspect = options.inspect ? ['--inspect=127.0.0.1:0'] : [];
-  const child = spawn(process.execPath, [...inspect, '--import', 'tsx', 'src/server/main.ts'], {
+  const entry = options.built
+    ? ['--enable-source-maps', 'dist-server/main.js']
+    : ['--import', 'tsx', 'src/server/main.ts'];
+  const child = spawn(process.execPath, [...inspect, ...(options.nodeArgs ?? []), ...entry], {
     cwd: resolve('.'),
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {

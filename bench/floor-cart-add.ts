@@ -1,0 +1,92 @@
+// The floor of Piaffe's cart add (POST /api/cart) and remove (DELETE /api/cart/:id), written by hand (bench/README.md).
+import { randomUUID } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import type SQLite from 'better-sqlite3';
+import { findProduct, type Product } from '../src/shared/catalogue';
+import { limits } from '../src/shared/limits';
+import {
+  error,
+  type Handler,
+  openFloorDatabase,
+  publish,
+  readJson,
+  reply,
+  riderOf,
+  serveFloor,
+  signUpRoute,
+} from './support/floor-kit';
+
+const idPattern = /^[0-9a-f-]{1,64}$/i;
+
+/** The add and the remove, each one committed transaction (one fsync) and its change event, as Piaffe does. */
+export function cartWriteRoutes(db: SQLite.Database): { add: Handler; remove: Handler } {
+  const count = db.prepare(`select count(*) from "cart_item" where "uid" = ?`).pluck();
+  const insert = db.prepare(
+    `insert into "cart_item" ("id", "uid", "itemid", "name", "price_cents", "details", "created_at") values (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const remove = db.prepare(`delete from "cart_item" where "id" = ? and "uid" = ?`);
+  // Counts the rider's rows and inserts the new one in one transaction, so the limit holds.
+  const add = db.transaction((uid: string, product: Product) => {
+    if ((count.get(uid) as number) >= limits.cartMaxRows) return undefined;
+    const item = {
+      id: randomUUID(),
+      uid,
+      itemid: product.itemid,
+      name: product.name,
+      priceCents: product.priceCents,
+      details: product.details,
+    };
+    insert.run(item.id, uid, item.itemid, item.name, item.priceCents, item.details, Date.now());
+    return item;
+  });
+
+  return {
+    async add(request, response) {
+      const rider = riderOf(request);
+      if (!rider) return error(response, 401, 'auth/unauthenticated');
+      const body = await readJson(request, response);
+      if (body === undefined) return;
+      const { itemid } = (body ?? {}) as { itemid?: unknown };
+      if (typeof itemid !== 'string' || itemid.length > 16 || Object.keys(body as object).length !== 1) {
+        return error(response, 400, 'request/invalid-body');
+      }
+      const product = findProduct(itemid);
+      if (!product) return error(response, 404, 'cart/unknown-item');
+      let item: ReturnType<typeof add>;
+      try {
+        item = add(rider.uid, product);
+      } catch (failure) {
+        // The user row is gone (deleted account): the foreign key refuses the row.
+        if ((failure as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+          return error(response, 401, 'auth/unauthenticated');
+        }
+        throw failure;
+      }
+      if (!item) return error(response, 409, 'cart/full');
+      publish(`cart:${rider.uid}`, { type: 'added', item });
+      reply(response, 201, { item });
+    },
+
+    remove(request, response, id) {
+      const rider = riderOf(request);
+      if (!rider) return error(response, 401, 'auth/unauthenticated');
+      // One statement is one transaction in SQLite: committed (and synced) before the answer.
+      if (!idPattern.test(id) || remove.run(id, rider.uid).changes === 0) return error(response, 404, 'cart/not-found');
+      publish(`cart:${rider.uid}`, { type: 'removed', id });
+      reply(response, 204);
+    },
+  };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const database = openFloorDatabase(process.argv[3]);
+  const cart = cartWriteRoutes(database.db);
+  serveFloor(
+    {
+      'POST /api/auth/signup': signUpRoute(database.db),
+      'POST /api/cart': cart.add,
+      'DELETE /api/cart/': cart.remove,
+    },
+    database.remove,
+  );
+}

@@ -1,0 +1,407 @@
+// The floor of Piaffe's order placement (POST /api/orders), written by hand (bench/README.md).
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type SQLite from 'better-sqlite3';
+import { brand } from '../src/shared/brand';
+import { limits } from '../src/shared/limits';
+import { countryCodes } from '../src/shared/orders';
+import { settings } from '../src/shared/settings';
+import { cartWriteRoutes } from './floor-cart-add';
+import {
+  error,
+  type Handler,
+  openFloorDatabase,
+  publish,
+  readJson,
+  reply,
+  riderOf,
+  serveFloor,
+  signUpRoute,
+} from './support/floor-kit';
+
+const hourMs = 60 * 60 * 1000;
+
+// ---------------------------------------------------------------------------------------------------------
+// The request, checked by hand with the rules of src/shared/orders.ts placeOrderSchema.
+
+interface Address {
+  fullName: string;
+  line1: string;
+  line2: string;
+  city: string;
+  region: string;
+  postalCode: string;
+  country: string;
+  phone: string;
+}
+interface PlaceOrder {
+  address: Address;
+  paymentMethod: string;
+  idempotencyKey: string;
+  cartItemIds: string[];
+}
+
+const fields = { fullName: 100, line1: 100, line2: 100, city: 60, region: 60, postalCode: 16, country: 2, phone: 30 };
+const optional = new Set(['line2', 'phone']);
+const noControlCharacters = /^[^\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]*$/u;
+const postalCode = /^[\p{L}\p{N}][\p{L}\p{N} -]*$|^$/u;
+const phone = /^[0-9+()./ -]*$/;
+const countries = new Set<string>(countryCodes);
+const paymentMethods = new Set<string>(settings.paymentMethods);
+const keyPattern = /^[A-Za-z0-9_-]{16,64}$/;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The order asked for, or the name of the first field that is wrong. */
+function check(body: unknown): PlaceOrder | string {
+  if (!isObject(body)) return 'body';
+  for (const key in body) if (!['address', 'paymentMethod', 'idempotencyKey', 'cartItemIds'].includes(key)) return key;
+  const given = body.address;
+  if (!isObject(given)) return 'address';
+  const address: Record<string, string> = {};
+  for (const key in given) if (!(key in fields)) return 'address';
+  for (const [name, max] of Object.entries(fields)) {
+    const value = given[name] ?? (optional.has(name) ? '' : undefined);
+    if (typeof value !== 'string') return 'address';
+    const text = value.trim();
+    if (text.length > max || (!optional.has(name) && text === '') || !noControlCharacters.test(text)) return 'address';
+    address[name] = text;
+  }
+  if (!postalCode.test(address.postalCode as string) || !phone.test(address.phone as string)) return 'address';
+  if (!countries.has(address.country as string)) return 'address';
+  const { paymentMethod, idempotencyKey, cartItemIds } = body;
+  if (typeof paymentMethod !== 'string' || !paymentMethods.has(paymentMethod)) return 'paymentMethod';
+  if (typeof idempotencyKey !== 'string' || !keyPattern.test(idempotencyKey)) return 'idempotencyKey';
+  if (
+    !Array.isArray(cartItemIds) ||
+    cartItemIds.length > limits.cartMaxRows ||
+    !cartItemIds.every((id) => typeof id === 'string' && id.length <= 64)
+  ) {
+    return 'cartItemIds';
+  }
+  return { address: address as unknown as Address, paymentMethod, idempotencyKey, cartItemIds };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The confirmation e-mail, by hand: the same words as src/server/mail/templates/order-confirmation.ts.
+
+const dollars = (cents: number) =>
+  `$${String(Math.floor(cents / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${String(cents % 100).padStart(2, '0')}`;
+const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c] as string);
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+const label = 'padding:2px 16px 2px 0;color:#7a6a5c;vertical-align:top;';
+const facts = (rows: [string, string][]) => ({
+  text: (() => {
+    const width = Math.max(...rows.map(([l]) => l.length));
+    return rows.map(([l, v]) => `${`${l}:`.padEnd(width + 2)}${v}`).join('\n');
+  })(),
+  html: `<table role="presentation">${rows.map(([l, v]) => `<tr><td style="${label}">${escapeHtml(l)}</td><td>${escapeHtml(v)}</td></tr>`).join('')}</table>`,
+});
+
+function confirmation(order: OrderJson, site: string): { subject: string; text: string; html: string } {
+  const a = order.address;
+  const where = [
+    a.fullName,
+    a.line1,
+    a.line2,
+    `${a.city}, ${a.region} ${a.postalCode}`,
+    regionNames.of(a.country) ?? a.country,
+    a.phone ? `Phone: ${a.phone}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const total = dollars(order.totalCents);
+  const bank = settings.bankTransfer;
+  const pay =
+    order.paymentMethod === 'bank-transfer'
+      ? {
+          intro: `Please transfer ${total} within ${bank.payWithinDays} days to the account below, with your order number as the reference. We send your order once the money has arrived.`,
+          facts: facts([
+            ['Account name', bank.accountName],
+            ['Bank', bank.bankName],
+            ['Routing number', bank.routingNumber],
+            ['Account number', bank.accountNumber],
+            ['Reference', order.number],
+            ['Amount', total],
+          ]),
+        }
+      : {
+          intro: `Collect your order at our yard and pay ${total} there. Please call us first to arrange a time, and bring your order number.`,
+          facts: facts([
+            ['Yard', brand.address],
+            ['Phone', brand.phone],
+            ['Order number', order.number],
+            ['Amount to pay', total],
+          ]),
+        };
+  const lines = facts(order.lines.map((line) => [line.name, dollars(line.priceCents)]));
+  const sums = facts([
+    ['Subtotal', dollars(order.subtotalCents)],
+    ['Shipping', order.shippingCents === 0 ? 'Free' : dollars(order.shippingCents)],
+    ['Total', total],
+  ]);
+  const link = `${site}/orders/${order.number}`;
+  const greeting = `Hello ${a.fullName},`;
+  const intro = `Thank you for your order ${order.number}. This is what you ordered:`;
+  const signature = [`${brand.title} · ${brand.tagline}`, `${brand.address} · ${brand.phone}`];
+  const text = [
+    greeting,
+    intro,
+    lines.text,
+    sums.text,
+    'Prices include any tax.',
+    `Delivery address: ${where}`,
+    'How to pay',
+    pay.intro,
+    pay.facts.text,
+    `See your order: ${link}`,
+    signature.join('\n'),
+  ].join('\n\n');
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Your order ${order.number}</title></head>
+<body style="margin:0;padding:0;background:#f6f3ee;font-family:Georgia,serif;color:#2b2118;"><div style="max-width:560px;margin:0 auto;padding:24px;background:#ffffff;">
+<p style="margin:0;font-size:28px;color:#5b3a29;">${brand.title}</p><p style="margin:0 0 24px;font-size:14px;color:#7a6a5c;">${brand.tagline}</p>
+<p>${escapeHtml(greeting)}</p>
+<p>${intro}</p>${lines.html}${sums.html}<p>Prices include any tax.</p><p>Delivery address: ${escapeHtml(where)}</p><p>How to pay</p><p>${pay.intro}</p>${pay.facts.html}<p><a href="${link}" style="display:inline-block;padding:10px 18px;background:#5b3a29;color:#ffffff;text-decoration:none;border-radius:4px;">See your order</a></p>
+<p style="margin-top:32px;font-size:12px;color:#7a6a5c;">${signature.map((line) => `${escapeHtml(line)}<br>`).join('')}</p>
+</div></body></html>`;
+  return { subject: `Your order ${order.number}`, text: `${text}\n`, html };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The placement: one transaction, one fsync.
+
+interface OrderJson {
+  number: string;
+  placedAt: string;
+  status: string;
+  itemCount: number;
+  totalCents: number;
+  email: string;
+  lines: { itemid: string; name: string; priceCents: number }[];
+  subtotalCents: number;
+  shippingCents: number;
+  address: Address;
+  paymentMethod: string;
+  history: { status: string; at: string; by: string; note: string | null }[];
+}
+
+/** A `shop_order` row as SQLite gives it back. */
+interface OrderRow {
+  number: number;
+  email: string;
+  status: string;
+  payment_method: string;
+  full_name: string;
+  line1: string;
+  line2: string;
+  city: string;
+  region: string;
+  postal_code: string;
+  country: string;
+  phone: string;
+  subtotal_cents: number;
+  shipping_cents: number;
+  total_cents: number;
+  item_count: number;
+  placed_at: number;
+}
+
+type Placed =
+  | { ok: true; created: boolean; order: OrderJson }
+  | { ok: false; status: number; code: string; retryAfter?: number };
+
+export function placeOrderRoute(db: SQLite.Database, site: () => string): Handler {
+  const recent = db.prepare(
+    `select count(*) as "count", min("placed_at") as "oldest" from "shop_order" where "uid" = ? and "placed_at" > ?`,
+  );
+  const cartOf = db.prepare(
+    `select "id", "itemid", "name", "price_cents" as "priceCents" from "cart_item" where "uid" = ? order by "created_at", "id"`,
+  );
+  const bump = db
+    .prepare(`update "counter" set "value" = "value" + 1 where "name" = 'order_number' returning "value"`)
+    .pluck();
+  const insertOrder = db.prepare(
+    `insert into "shop_order" ("number", "uid", "email", "idempotency_key", "status", "payment_method", "full_name", "line1", "line2", "city", "region", "postal_code", "country", "phone", "subtotal_cents", "shipping_cents", "total_cents", "item_count", "placed_at") values (?, ?, ?, ?, 'placed', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertLine = db.prepare(
+    `insert into "order_line" ("order_number", "position", "itemid", "name", "price_cents") values (?, ?, ?, ?, ?)`,
+  );
+  const insertEvent = db.prepare(
+    `insert into "order_event" ("order_number", "seq", "status", "at", "by_role", "by_uid", "by_email", "note") values (?, 1, 'placed', ?, 'rider', ?, ?, null)`,
+  );
+  const emptyCart = db.prepare(`delete from "cart_item" where "uid" = ?`);
+  const insertMail = db.prepare(
+    `insert into "outbox" ("id", "kind", "recipient", "subject", "text_body", "html_body", "state", "attempts", "next_attempt_at", "last_error", "created_at", "sent_at") values (?, 'order-confirmation', ?, ?, ?, ?, 'waiting', 0, ?, null, ?, null)`,
+  );
+  // Only off the usual path: a repeated idempotency key answers the order it made.
+  const earlier = db.prepare(`select * from "shop_order" where "uid" = ? and "idempotency_key" = ?`);
+  const linesOf = db.prepare(
+    `select "itemid", "name", "price_cents" as "priceCents" from "order_line" where "order_number" = ? order by "position"`,
+  );
+  const historyOf = db.prepare(
+    `select "status", "at", "by_role" as "by", "note" from "order_event" where "order_number" = ? order by "seq"`,
+  );
+
+  function earlierOrder(uid: string, key: string): OrderJson | undefined {
+    const row = earlier.get(uid, key) as OrderRow | undefined;
+    if (!row) return undefined;
+    return {
+      number: `${settings.orderNumber.prefix}${row.number}`,
+      placedAt: new Date(row.placed_at).toISOString(),
+      status: row.status,
+      itemCount: row.item_count,
+      totalCents: row.total_cents,
+      email: row.email,
+      lines: linesOf.all(row.number) as OrderJson['lines'],
+      subtotalCents: row.subtotal_cents,
+      shippingCents: row.shipping_cents,
+      address: {
+        fullName: row.full_name,
+        line1: row.line1,
+        line2: row.line2,
+        city: row.city,
+        region: row.region,
+        postalCode: row.postal_code,
+        country: row.country,
+        phone: row.phone,
+      },
+      paymentMethod: row.payment_method,
+      history: (historyOf.all(row.number) as { status: string; at: number; by: string; note: string | null }[]).map(
+        (event) => ({ ...event, at: new Date(event.at).toISOString() }),
+      ),
+    };
+  }
+
+  const place = db.transaction((uid: string, email: string, input: PlaceOrder): Placed => {
+    const now = Date.now();
+    const { count, oldest } = recent.get(uid, now - hourMs) as { count: number; oldest: number };
+    const again = () => {
+      const order = earlierOrder(uid, input.idempotencyKey);
+      return order && ({ ok: true, created: false, order } as const);
+    };
+    if (count >= limits.ordersPerHour) {
+      return (
+        again() ?? {
+          ok: false,
+          status: 429,
+          code: 'order/too-many',
+          retryAfter: Math.max(1, Math.ceil((oldest + hourMs - now) / 1000)),
+        }
+      );
+    }
+    const items = cartOf.all(uid) as { id: string; itemid: string; name: string; priceCents: number }[];
+    if (items.length === 0) return again() ?? { ok: false, status: 409, code: 'order/cart-empty' };
+    const seen = new Set(input.cartItemIds);
+    if (seen.size !== input.cartItemIds.length || seen.size !== items.length || items.some((i) => !seen.has(i.id))) {
+      return again() ?? { ok: false, status: 409, code: 'order/cart-changed' };
+    }
+    const number = bump.get() as number;
+    let subtotalCents = 0;
+    for (const item of items) subtotalCents += item.priceCents;
+    const shippingCents = subtotalCents >= settings.shipping.freeFromCents ? 0 : settings.shipping.flatCents;
+    const totalCents = subtotalCents + shippingCents;
+    const a = input.address;
+    // A repeated key fails here on the unique (uid, idempotency_key): the caller answers the earlier order.
+    insertOrder.run(
+      number,
+      uid,
+      email,
+      input.idempotencyKey,
+      input.paymentMethod,
+      a.fullName,
+      a.line1,
+      a.line2,
+      a.city,
+      a.region,
+      a.postalCode,
+      a.country,
+      a.phone,
+      subtotalCents,
+      shippingCents,
+      totalCents,
+      items.length,
+      now,
+    );
+    const lines = items.map((item, index) => {
+      insertLine.run(number, index + 1, item.itemid, item.name, item.priceCents);
+      return { itemid: item.itemid, name: item.name, priceCents: item.priceCents };
+    });
+    insertEvent.run(number, now, uid, email);
+    emptyCart.run(uid);
+    const placedAt = new Date(now).toISOString();
+    const order: OrderJson = {
+      number: `${settings.orderNumber.prefix}${number}`,
+      placedAt,
+      status: 'placed',
+      itemCount: items.length,
+      totalCents,
+      email,
+      lines,
+      subtotalCents,
+      shippingCents,
+      address: a,
+      paymentMethod: input.paymentMethod,
+      history: [{ status: 'placed', at: placedAt, by: 'rider', note: null }],
+    };
+    const mail = confirmation(order, site());
+    insertMail.run(randomUUID(), email, mail.subject, mail.text, mail.html, now, now);
+    return { ok: true, created: true, order };
+  });
+
+  return async (request, response) => {
+    const rider = riderOf(request);
+    if (!rider) return error(response, 401, 'auth/unauthenticated');
+    const body = await readJson(request, response);
+    if (body === undefined) return;
+    const input = check(body);
+    if (typeof input === 'string') {
+      const code =
+        input === 'address'
+          ? 'order/invalid-address'
+          : input === 'paymentMethod'
+            ? 'order/invalid-payment-method'
+            : 'request/invalid-body';
+      return error(response, 400, code);
+    }
+    let placed: Placed;
+    try {
+      placed = place(rider.uid, rider.email, input);
+    } catch (failure) {
+      const code = (failure as { code?: string }).code;
+      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return error(response, 401, 'auth/unauthenticated');
+      // The same key, placed at the same moment by another request: answer that order.
+      const order = code === 'SQLITE_CONSTRAINT_UNIQUE' && earlierOrder(rider.uid, input.idempotencyKey);
+      if (!order) throw failure;
+      placed = { ok: true, created: false, order };
+    }
+    if (!placed.ok) {
+      const retry = placed.retryAfter ? { 'Retry-After': String(placed.retryAfter) } : undefined;
+      return reply(response, placed.status, { error: { code: placed.code } }, retry);
+    }
+    if (placed.created) {
+      publish(`cart:${rider.uid}`, { type: 'emptied' });
+      publish('outbox', { type: 'enqueued' });
+      publish('orders', { type: 'placed', number: placed.order.number, status: 'placed' });
+    }
+    reply(response, placed.created ? 201 : 200, { order: placed.order });
+  };
+}
+
+const database = openFloorDatabase(process.argv[3]);
+// The links in e-mails start with the shop's address, as Piaffe's do without PUBLIC_URL.
+let site = '';
+const server = serveFloor(
+  {
+    'POST /api/auth/signup': signUpRoute(database.db),
+    'POST /api/cart': cartWriteRoutes(database.db).add,
+    'POST /api/orders': placeOrderRoute(database.db, () => {
+      site ||= `http://localhost:${(server.address() as AddressInfo).port}`;
+      return site;
+    }),
+  },
+  database.remove,
+);
