@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { Accounts } from './account/accounts';
 import { accountRoutes } from './account/routes';
 import { adminRoutes } from './admin/routes';
@@ -19,7 +18,7 @@ import type { Db } from './db/database';
 import { errorResponse, HttpError } from './http/errors';
 import type { LiveStreams } from './http/live-streams';
 import { requestLog } from './http/request-log';
-import { noStore, sameOriginOnly, securityHeaders, withHeaders } from './http/security';
+import { sameOriginOnly } from './http/security';
 import type { Logger } from './log';
 import type { Outbox } from './mail/outbox';
 import type { OrderStore } from './orders/order-store';
@@ -45,8 +44,6 @@ export interface AppParts {
   isClosing: () => boolean;
 }
 
-const maxBodyBytes = 16 * 1024;
-
 /** Builds the whole HTTP app; server.ts gives it a database and a port, tests give it a throwaway one. */
 export function buildApp(parts: AppParts) {
   const { config, log, auth, db, sessions, devices, throttle, roles, accounts, resets, cart, orders, outbox } = parts;
@@ -55,10 +52,8 @@ export function buildApp(parts: AppParts) {
 
   const app = new Hono<AppEnv>();
   app.use(requestLog(log));
-  app.use(withHeaders(securityHeaders(config.publicUrl)));
   // Up while the database answers; e-mail trouble shows in the body (overdue and failed e-mails), never in the status.
   app.get('/healthz', async (c) => {
-    c.header('Cache-Control', 'no-store');
     try {
       const mail = { sending: config.mail.smtpUrl !== undefined, ...(await outbox.health()) };
       return c.json({ status: isClosing() ? 'closing' : 'ok', mail }, isClosing() ? 503 : 200);
@@ -67,11 +62,10 @@ export function buildApp(parts: AppParts) {
     }
   });
 
-  app.use('/api/*', noStore, async (c, next) => {
+  app.use('/api/*', async (c, next) => {
     if (isClosing()) return errorResponse(c, 'server/unavailable', undefined, { Connection: 'close' });
     await next();
   });
-  app.use('/api/*', bodyLimit({ maxSize: maxBodyBytes, onError: (c) => errorResponse(c, 'request/body-too-large') }));
   app.use('/api/*', sameOriginOnly(config.publicUrlIsSet ? config.publicUrl : undefined));
   app.route('/', authRoutes({ auth, db, sessions, throttle, devices, roles, trustProxy: config.trustProxy }));
   app.route('/', resetRoutes({ resets, throttle, hashPassword, trustProxy: config.trustProxy }));

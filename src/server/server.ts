@@ -1,5 +1,6 @@
+import { createServer, type RequestListener, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { createAdaptorServer } from '@hono/node-server';
 import { createAccounts } from './account/accounts';
 import { buildApp } from './app';
 import { createAuth } from './auth/auth';
@@ -14,7 +15,7 @@ import type { Config } from './config';
 import { migrateDatabase, openDatabase } from './db/connect';
 import { createDb, type Db } from './db/database';
 import { LiveStreams } from './http/live-streams';
-import { isHttps, securityHeaders } from './http/security';
+import { isHttps, presetHeaders } from './http/security';
 import { createLogger, type Logger } from './log';
 import { createOutbox } from './mail/outbox';
 import { startMailSender } from './mail/sender';
@@ -56,7 +57,6 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     feed: db.feed,
     sessions,
     log,
-    securityHeaders: securityHeaders(config.publicUrl),
     maxStreams: config.maxLiveStreams,
   });
   let closing = false;
@@ -78,10 +78,19 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     isClosing: () => closing,
   });
 
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host });
+  const preset = presetHeaders(config.publicUrl);
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    createServer: ((options: ServerOptions, listener: RequestListener) =>
+      createServer(options, (req, res) => {
+        preset(req, res);
+        listener(req, res);
+      })) as typeof createServer,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
+    server.listen(config.port, config.host);
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;

@@ -43,8 +43,6 @@ export interface LiveStreamParts {
   feed: ChangeFeed;
   sessions: Sessions;
   log: Logger;
-  /** Sent with every stream, as with every other response. */
-  securityHeaders: Readonly<Record<string, string>>;
   /** Streams this server keeps open at most (MAX_LIVE_STREAMS). */
   maxStreams: number;
 }
@@ -150,8 +148,7 @@ export class LiveStreams {
 
   /** Answers GET on a stream route with a new stream of `source`; HEAD with the headers alone, building nothing. */
   open<Event>(c: Context<AppEnv>, session: Session, source: () => StreamSource<Event>): Response {
-    const headers = { ...this.parts.securityHeaders, ...eventStreamHeaders };
-    if (c.req.method === 'HEAD') return new Response(null, { headers });
+    if (c.req.method === 'HEAD') return new Response(null, { headers: eventStreamHeaders });
     if (this.#closing) throw new HttpError('server/unavailable');
     if ((this.#bySession.get(session.id)?.size ?? 0) >= streamLimits.perSession) {
       throw new HttpError('stream/too-many', undefined, { 'Retry-After': '30' });
@@ -160,7 +157,7 @@ export class LiveStreams {
       throw new HttpError('server/too-many-streams', undefined, { 'Retry-After': '30' });
     }
     const res = c.env.outgoing;
-    res.writeHead(200, headers);
+    res.writeHead(200, eventStreamHeaders);
     this.#opened++;
     const stream = new LiveStream(this, this.parts, res, session, source()) as AnyStream;
     this.#all.add(stream);

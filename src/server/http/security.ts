@@ -1,6 +1,6 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { errorResponse } from './errors';
 
 export function isHttps(publicUrl: string): boolean {
@@ -42,17 +42,19 @@ export function securityHeaders(publicUrl: string): Readonly<Record<string, stri
   });
 }
 
-/** True when the handler wrote to Node's response itself (a live stream), which then carries its own headers. */
-function sentByHandler(c: Context): boolean {
-  return c.res === RESPONSE_ALREADY_SENT;
-}
+/** Paths whose answers are per user and must never be cached by the browser or a proxy. */
+const uncachedPaths = /^\/(api(\/|\?|$)|healthz(\?|$))/;
 
-/** Puts `headers` on every response. */
-export function withHeaders(headers: Readonly<Record<string, string>>): MiddlewareHandler {
-  return async (c, next) => {
-    await next();
-    if (sentByHandler(c)) return;
-    for (const name in headers) c.res.headers.set(name, headers[name] as string);
+/**
+ * Puts the security headers on every response, and `Cache-Control: no-store` on the API's and /healthz's, by
+ * setting them on Node's response before the app runs: computed once, and no answer of the app needs rebuilding
+ * to carry them. Whatever the app sets itself (a page's or an asset's `Cache-Control`) takes their place.
+ */
+export function presetHeaders(publicUrl: string): (req: IncomingMessage, res: ServerResponse) => void {
+  const headers = Object.entries(securityHeaders(publicUrl));
+  return (req, res) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
+    if (uncachedPaths.test(req.url ?? '')) res.setHeader('Cache-Control', 'no-store');
   };
 }
 
@@ -85,9 +87,3 @@ export function sameOriginOnly(publicUrl: string | undefined): MiddlewareHandler
     await next();
   };
 }
-
-/** API answers are per-user and must never be cached by the browser or a proxy. */
-export const noStore: MiddlewareHandler = async (c, next) => {
-  await next();
-  if (!sentByHandler(c)) c.header('Cache-Control', 'no-store');
-};
