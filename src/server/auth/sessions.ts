@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { deleteCookie, getCookie } from 'hono/cookie';
+import { deleteCookie } from 'hono/cookie';
+import { parse } from 'hono/utils/cookie';
 import type { AppEnv } from '../app-env';
 import { topic } from '../db/change-feed';
 import type { Db, UnitOfWork } from '../db/database';
@@ -77,9 +78,15 @@ export async function createSessions(auth: Auth, db: Db, roles: Roles, log: Logg
     }
   });
 
-  /** The session of the request's cookie; null when there is none or it has ended. */
-  async function find(c: Context): Promise<Session | null> {
-    const token = getCookie(c, authCookies.sessionToken.name);
+  const cookieName = authCookies.sessionToken.name;
+
+  /**
+   * The session of the request's cookie; null when there is none or it has ended. The cookie is read from Node's
+   * own headers, so that a cache hit costs no web `Headers` object and no parse of the other cookies.
+   */
+  async function find(c: Context<AppEnv>): Promise<Session | null> {
+    const header = c.env.incoming.headers.cookie;
+    const token = header ? parse(header, cookieName)[cookieName] : undefined;
     if (!token) return null;
     const cached = cache.get(token);
     if (cached) return cached;

@@ -4,6 +4,7 @@ import type { Product } from '../../shared/catalogue';
 import { topic } from '../db/change-feed';
 import type { Db, UnitOfWork } from '../db/database';
 import { isConstraintViolation } from '../db/errors';
+import { precompile } from '../db/precompiled';
 import type { CartItemTable } from '../db/schema';
 
 /** A change to one rider's cart, for that rider's open cart pages. */
@@ -28,17 +29,25 @@ export type CartStore = ReturnType<typeof createCartStore>;
 
 /** The `cart_item` table: each rider's rows, and the changes to them on the feed. */
 export function createCartStore(db: Db) {
+  // The queries of the hot requests (the cart list, the add), compiled once (src/server/db/precompiled.ts).
+  const rowsOf = precompile(1, (uid: string) =>
+    db.kysely.selectFrom('cart_item').selectAll().where('uid', '=', uid).orderBy('created_at').orderBy('id'),
+  );
+  const countOf = precompile(1, (uid: string) =>
+    db.kysely
+      .selectFrom('cart_item')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('uid', '=', uid),
+  );
+  const insert = precompile(7, (...row: [string, string, string, string, number, string, number]) => {
+    const [id, uid, itemid, name, price_cents, details, created_at] = row;
+    return db.kysely.insertInto('cart_item').values({ id, uid, itemid, name, price_cents, details, created_at });
+  });
+
   return {
     /** The rider's rows, oldest first; read inside `uow` when given. */
     async list(uid: string, uow?: UnitOfWork): Promise<CartItem[]> {
-      const rows = await (uow?.trx ?? db.kysely)
-        .selectFrom('cart_item')
-        .selectAll()
-        .where('uid', '=', uid)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
-      return rows.map(toCartItem);
+      return (await rowsOf(uow?.trx ?? db.kysely, uid)).map(toCartItem);
     },
 
     /** Adds one row copied from the catalogue, unless the cart already holds `maxRows`. */
@@ -47,12 +56,8 @@ export function createCartStore(db: Db) {
         return await db.run(async (uow) => {
           // Adds to one cart run one after the other, on every server, so the limit holds.
           await uow.lock('cart', uid);
-          const { count } = await uow.trx
-            .selectFrom('cart_item')
-            .select((eb) => eb.fn.countAll<number | string>().as('count'))
-            .where('uid', '=', uid)
-            .executeTakeFirstOrThrow();
-          if (Number(count) >= maxRows) return { ok: false, reason: 'full' } as const;
+          const [counted] = await countOf(uow.trx, uid);
+          if (Number(counted?.count) >= maxRows) return { ok: false, reason: 'full' } as const;
           const row: CartItemTable = {
             id: randomUUID(),
             uid,
@@ -62,7 +67,7 @@ export function createCartStore(db: Db) {
             details: product.details,
             created_at: Date.now(),
           };
-          await uow.trx.insertInto('cart_item').values(row).execute();
+          await insert(uow.trx, row.id, uid, row.itemid, row.name, row.price_cents, row.details, row.created_at);
           const item = toCartItem(row);
           uow.publish(cartTopic(uid), { type: 'added', item });
           return { ok: true, item } as const;
