@@ -19,6 +19,23 @@ function serializeError(error: unknown): unknown {
   return JSON.parse(withoutEmails(JSON.stringify(serialized)));
 }
 
+let second = -1;
+let secondText = '';
+
+/**
+ * pino's `time` field, ISO 8601 in UTC as `Date#toISOString` writes it, with the date and time up to the second
+ * made once a second: formatting a date for every line cost a busy server a few per cent of its time.
+ */
+function isoTime(): string {
+  const now = Date.now();
+  const thisSecond = Math.floor(now / 1000);
+  if (thisSecond !== second) {
+    second = thisSecond;
+    secondText = new Date(thisSecond * 1000).toISOString().slice(0, 19);
+  }
+  return `,"time":"${secondText}.${String(now % 1000).padStart(3, '0')}Z"`;
+}
+
 /** Lines are buffered up to this many bytes, or this long, then written to stdout in one write. */
 const batchBytes = 4096;
 const batchMs = 200;
@@ -44,7 +61,7 @@ export function createLogger(level: LogLevel, destination: pino.DestinationStrea
     {
       level,
       base: undefined,
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: isoTime,
       formatters: { level: (label) => ({ level: label }) },
       serializers: { err: serializeError },
     },

@@ -1,6 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie } from 'hono/cookie';
-import { parse } from 'hono/utils/cookie';
 import type { AppEnv } from '../app-env';
 import { topic } from '../db/change-feed';
 import type { Db, UnitOfWork } from '../db/database';
@@ -15,6 +14,24 @@ export type { Session } from './session-cache';
 /** Some of the user's sessions ended (log-out, a changed credential, deletion): on every server. */
 export type SessionChange = { type: 'ended'; uid: string };
 export const sessionsTopic = topic<SessionChange>('sessions');
+
+/**
+ * The value of the first cookie called `name` in a Cookie header, as sent (Better Auth reads it the same way on a
+ * cache miss); undefined when there is none.
+ */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  const key = `${name}=`;
+  for (let at = header.indexOf(key); at >= 0; at = header.indexOf(key, at + 1)) {
+    // The name must start a pair: at the very start, or after "; " (or ";" alone).
+    if (at === 0 || header[at - 1] === ';' || (header[at - 1] === ' ' && header[at - 2] === ';')) {
+      const end = header.indexOf(';', at);
+      const value = header.slice(at + key.length, end < 0 ? undefined : end).trim();
+      return value || undefined;
+    }
+  }
+  return undefined;
+}
 
 /** Copies the cookies Better Auth wants set (a new or refreshed session) onto our response. */
 export function forwardCookies(c: Context, headers: Headers): void {
@@ -85,8 +102,7 @@ export async function createSessions(auth: Auth, db: Db, roles: Roles, log: Logg
    * own headers, so that a cache hit costs no web `Headers` object and no parse of the other cookies.
    */
   async function find(c: Context<AppEnv>): Promise<Session | null> {
-    const header = c.env.incoming.headers.cookie;
-    const token = header ? parse(header, cookieName)[cookieName] : undefined;
+    const token = cookieValue(c.env.incoming.headers.cookie, cookieName);
     if (!token) return null;
     const cached = cache.get(token);
     if (cached) return cached;

@@ -4,7 +4,6 @@ import type { Product } from '../../shared/catalogue';
 import { topic } from '../db/change-feed';
 import type { Db, UnitOfWork } from '../db/database';
 import { isConstraintViolation } from '../db/errors';
-import { precompile } from '../db/precompiled';
 import type { CartItemTable } from '../db/schema';
 
 /** A change to one rider's cart, for that rider's open cart pages. */
@@ -30,16 +29,16 @@ export type CartStore = ReturnType<typeof createCartStore>;
 /** The `cart_item` table: each rider's rows, and the changes to them on the feed. */
 export function createCartStore(db: Db) {
   // The queries of the hot requests (the cart list, the add), compiled once (src/server/db/precompiled.ts).
-  const rowsOf = precompile(1, (uid: string) =>
+  const rowsOf = db.precompile(1, (uid: string) =>
     db.kysely.selectFrom('cart_item').selectAll().where('uid', '=', uid).orderBy('created_at').orderBy('id'),
   );
-  const countOf = precompile(1, (uid: string) =>
+  const countOf = db.precompile(1, (uid: string) =>
     db.kysely
       .selectFrom('cart_item')
       .select((eb) => eb.fn.countAll<number | string>().as('count'))
       .where('uid', '=', uid),
   );
-  const insert = precompile(7, (...row: [string, string, string, string, number, string, number]) => {
+  const insert = db.precompile(7, (...row: [string, string, string, string, number, string, number]) => {
     const [id, uid, itemid, name, price_cents, details, created_at] = row;
     return db.kysely.insertInto('cart_item').values({ id, uid, itemid, name, price_cents, details, created_at });
   });
@@ -47,7 +46,7 @@ export function createCartStore(db: Db) {
   return {
     /** The rider's rows, oldest first; read inside `uow` when given. */
     async list(uid: string, uow?: UnitOfWork): Promise<CartItem[]> {
-      return (await rowsOf(uow?.trx ?? db.kysely, uid)).map(toCartItem);
+      return (await rowsOf(uow?.trx, uid)).map(toCartItem);
     },
 
     /** Adds one row copied from the catalogue, unless the cart already holds `maxRows`. */

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type SQLite from 'better-sqlite3';
+import { type Compilable, type Kysely, sql, type Transaction } from 'kysely';
 import type { Logger } from '../log';
 import { type Change, ChangeFeed, type Topic } from './change-feed';
 import type { Dialect, OpenDatabase } from './open';
 import { PostgresChanges } from './postgres-changes';
+import { type DirectRead, type Precompiled, precompile } from './precompiled';
 import type { Sequence, Tables } from './schema';
 
 /** One transaction that several stores share: an order, the cart it empties and its e-mail commit together. */
@@ -28,6 +30,11 @@ export interface Db {
   readonly feed: ChangeFeed;
   /** A date as this database stores Better Auth's date columns. */
   timestamp(date: Date): Date | string;
+  /** A query compiled once (precompiled.ts); `precompiled(uow?.trx, ...args)` runs it. */
+  precompile<Args extends unknown[], Row>(
+    arity: Args['length'],
+    build: (...args: Args) => Compilable<Row>,
+  ): Precompiled<Args, Row>;
   /** Runs `work` in one transaction; its events go out once it has committed, never for a rollback. */
   run<T>(work: (uow: UnitOfWork) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -81,8 +88,28 @@ async function postgresParts(url: string, feed: ChangeFeed, log: Logger): Promis
   };
 }
 
+/**
+ * SQLite: a read runs on the connection directly unless a transaction is open on it (a unit of work between two of
+ * its statements), whose uncommitted writes it must not see; it then waits for it through Kysely. The statements
+ * are prepared once, by their SQL. PostgreSQL reads always go through Kysely's pool.
+ */
+function directReads(sqlite: SQLite.Database | undefined): DirectRead {
+  if (!sqlite) return () => undefined;
+  const statements = new Map<string, SQLite.Statement>();
+  return ({ sql: text, parameters }) => {
+    if (sqlite.inTransaction) return undefined;
+    let statement = statements.get(text);
+    if (!statement) {
+      statement = sqlite.prepare(text);
+      statements.set(text, statement);
+    }
+    return statement.reader ? statement.all(...parameters) : undefined;
+  };
+}
+
 export async function createDb(opened: OpenDatabase, log: Logger): Promise<Db> {
   const { db: kysely } = opened;
+  const direct = directReads(opened.dialect === 'sqlite' ? opened.sqlite : undefined);
   const feed = new ChangeFeed();
   const parts = opened.dialect === 'postgres' ? await postgresParts(opened.url, feed, log) : sqliteParts;
 
@@ -91,6 +118,7 @@ export async function createDb(opened: OpenDatabase, log: Logger): Promise<Db> {
     dialect: opened.dialect,
     feed,
     timestamp: (date) => (opened.dialect === 'sqlite' ? date.toISOString() : date),
+    precompile: (arity, build) => precompile(kysely, direct, arity, build),
     async run(work) {
       const changes: Change[] = [];
       const result = await kysely.transaction().execute(async (trx) => {

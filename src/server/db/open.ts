@@ -9,7 +9,8 @@ import type { Tables } from './schema';
 export type Dialect = 'sqlite' | 'postgres';
 
 export type OpenDatabase =
-  | { db: Kysely<Tables>; dialect: 'sqlite' }
+  /** `sqlite` is the connection under Kysely, for the reads that run on it directly (precompiled.ts). */
+  | { db: Kysely<Tables>; dialect: 'sqlite'; sqlite: SQLite.Database }
   /** `url` is for the connections that live outside the pool (the change listener). */
   | { db: Kysely<Tables>; dialect: 'postgres'; url: string };
 
@@ -25,6 +26,7 @@ export function openSqlite(databaseUrl: string): OpenDatabase {
   return {
     db: new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }),
     dialect: 'sqlite',
+    sqlite: database,
   };
 }
 

@@ -1,33 +1,78 @@
-import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import { describe, expect, it } from 'vitest';
-import { precompile } from './precompiled';
-import type { Tables } from './schema';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../log';
+import { createDb, type Db } from './database';
+import { migrate } from './migrations';
+import { openSqlite } from './open';
 
-const kysely = new Kysely<Tables>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
+let dir: string;
+let db: Db;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'piaffe-precompiled-'));
+  const opened = openSqlite(`file:${join(dir, 'shop.db')}`);
+  // Our migrations refer to Better Auth's user table; these tests need only login_attempt.
+  await opened.db.schema
+    .createTable('user')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .execute();
+  await migrate(opened.db, 'sqlite');
+  db = await createDb(opened, createLogger('silent'));
+});
+afterAll(async () => {
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const attempt = (key: string, failures: number) => ({ key, failures, window_started_at: 7 });
 
 describe('precompile', () => {
   it('runs the query compiled once with each call’s arguments, keeping the query’s own values', async () => {
-    await kysely.schema
-      .createTable('login_attempt')
-      .addColumn('key', 'text', (c) => c.primaryKey())
-      .addColumn('failures', 'integer')
-      .addColumn('window_started_at', 'bigint')
-      .execute();
-    const insert = precompile(2, (key: string, failures: number) =>
-      kysely.insertInto('login_attempt').values({ key, failures, window_started_at: 7 }),
+    const insert = db.precompile(2, (key: string, failures: number) =>
+      db.kysely.insertInto('login_attempt').values(attempt(key, failures)),
     );
-    const find = precompile(1, (key: string) =>
-      kysely.selectFrom('login_attempt').selectAll().where('key', '=', key).where('failures', '>', 0),
+    const find = db.precompile(1, (key: string) =>
+      db.kysely.selectFrom('login_attempt').selectAll().where('key', '=', key).where('failures', '>', 0),
     );
-    await insert(kysely, 'a', 1);
-    await insert(kysely, 'b', 0);
-    expect(await find(kysely, 'a')).toEqual([{ key: 'a', failures: 1, window_started_at: 7 }]);
-    expect(await find(kysely, 'b')).toEqual([]);
+    await db.run(async (uow) => {
+      await insert(uow.trx, 'a', 1);
+      await insert(uow.trx, 'b', 0);
+      expect(await find(uow.trx, 'a')).toEqual([attempt('a', 1)]);
+    });
+    expect(await find(undefined, 'a')).toEqual([attempt('a', 1)]);
+    expect(await find(undefined, 'b')).toEqual([]);
+  });
+
+  it('never reads what a transaction under way has not committed: it waits for the transaction', async () => {
+    const find = db.precompile(1, (key: string) =>
+      db.kysely.selectFrom('login_attempt').selectAll().where('key', '=', key),
+    );
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let inserted = () => {};
+    const written = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    const rolledBack = db
+      .run(async (uow) => {
+        await uow.trx.insertInto('login_attempt').values(attempt('uncommitted', 1)).execute();
+        inserted();
+        await held;
+        throw new Error('roll back');
+      })
+      .catch(() => 'rolled back');
+    await written;
+    const read = find(undefined, 'uncommitted');
+    release();
+    expect(await read).toEqual([]);
+    expect(await rolledBack).toBe('rolled back');
   });
 
   it('refuses a query that does not bind an argument', () => {
-    expect(() => precompile(1, (_key: string) => kysely.selectFrom('login_attempt').selectAll())).toThrow(
+    expect(() => db.precompile(1, (_key: string) => db.kysely.selectFrom('login_attempt').selectAll())).toThrow(
       /Argument 0 of a precompiled query is not a bound value/,
     );
   });

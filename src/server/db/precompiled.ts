@@ -1,20 +1,35 @@
-import type { Compilable, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { Tables } from './schema';
 
 /** What stands for argument `i` while a query is compiled: a text no caller could send. */
 const marker = (i: number) => `\u0000piaffe-argument-${i}`;
 
 /**
+ * Runs a compiled read straight on the database's connection and gives its rows, when that is safe now; undefined
+ * when the query must go through Kysely (SQLite: a transaction is open on the connection; PostgreSQL: always).
+ */
+export type DirectRead = (query: CompiledQuery) => unknown[] | undefined;
+
+/** A precompiled query: run on the database, or inside a unit of work's transaction. */
+export type Precompiled<Args extends unknown[], Row> = (
+  executor: Kysely<Tables> | undefined,
+  ...args: Args
+) => Promise<Row[]>;
+
+/**
  * A query built and compiled once, for the hot requests: Kysely would otherwise build its tree and compile its SQL
  * anew on every call. `build` receives stand-ins for its `arity` arguments and must use each only as a bound value
  * (a `where` operand, an inserted value), never to shape the query (no `in` list of varying length, no `limit`).
- * Each call runs the compiled SQL with the real arguments, on `executor`: the database, or a unit of work's
- * transaction (the same dialect as the query was compiled for).
+ * Each call runs the compiled SQL with the real arguments on `executor` (a unit of work's transaction), or on
+ * the database (`undefined`): there a read may run directly on the connection (`direct`), without Kysely's
+ * asynchronous layers around a synchronous driver.
  */
 export function precompile<Args extends unknown[], Row>(
+  kysely: Kysely<Tables>,
+  direct: DirectRead,
   arity: Args['length'],
   build: (...args: Args) => Compilable<Row>,
-): (executor: Kysely<Tables>, ...args: Args) => Promise<Row[]> {
+): Precompiled<Args, Row> {
   const markers = Array.from({ length: arity }, (_, i) => marker(i));
   const compiled = build(...(markers as Args)).compile();
   // For each parameter of the SQL: the index of the argument it takes, or -1 for a value of the query's own.
@@ -28,6 +43,11 @@ export function precompile<Args extends unknown[], Row>(
       const argument = argumentAt[at] ?? -1;
       return argument >= 0 ? args[argument] : value;
     });
-    return (await executor.executeQuery<Row>({ ...compiled, parameters })).rows;
+    const query = { ...compiled, parameters };
+    if (!executor) {
+      const rows = direct(query);
+      if (rows) return rows as Row[];
+    }
+    return (await (executor ?? kysely).executeQuery<Row>(query)).rows;
   };
 }
