@@ -38,10 +38,16 @@ export function createCartStore(db: Db) {
       .select((eb) => eb.fn.countAll<number | string>().as('count'))
       .where('uid', '=', uid),
   );
-  const insert = db.precompile(7, (...row: [string, string, string, string, number, string, number]) => {
-    const [id, uid, itemid, name, price_cents, details, created_at] = row;
-    return db.kysely.insertInto('cart_item').values({ id, uid, itemid, name, price_cents, details, created_at });
+  const insert = db.precompileInsert('cart_item', {
+    id: true,
+    uid: true,
+    itemid: true,
+    name: true,
+    price_cents: true,
+    details: true,
+    created_at: true,
   });
+  const emptyOf = db.precompile(1, (uid: string) => db.kysely.deleteFrom('cart_item').where('uid', '=', uid));
 
   return {
     /** The rider's rows, oldest first; read inside `uow` when given. */
@@ -66,7 +72,7 @@ export function createCartStore(db: Db) {
             details: product.details,
             created_at: Date.now(),
           };
-          await insert(uow.trx, row.id, uid, row.itemid, row.name, row.price_cents, row.details, row.created_at);
+          await insert(uow.trx, row);
           const item = toCartItem(row);
           uow.publish(cartTopic(uid), { type: 'added', item });
           return { ok: true, item } as const;
@@ -96,7 +102,7 @@ export function createCartStore(db: Db) {
 
     /** Removes every row of the rider's cart, as part of `uow`. */
     async empty(uow: UnitOfWork, uid: string): Promise<void> {
-      await uow.trx.deleteFrom('cart_item').where('uid', '=', uid).execute();
+      await emptyOf(uow.trx, uid);
       uow.publish(cartTopic(uid), { type: 'emptied' });
     },
   };

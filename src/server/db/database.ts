@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type SQLite from 'better-sqlite3';
-import { type Compilable, type Kysely, sql, type Transaction } from 'kysely';
+import { type Compilable, type Insertable, type Kysely, sql, type Transaction } from 'kysely';
 import type { Logger } from '../log';
 import { type Change, ChangeFeed, type Topic } from './change-feed';
 import type { Dialect, OpenDatabase } from './open';
@@ -35,6 +35,11 @@ export interface Db {
     arity: Args['length'],
     build: (...args: Args) => Compilable<Row>,
   ): Precompiled<Args, Row>;
+  /** An insert of one whole row into `table`, compiled once; `columns` names every column of the table, each `true`. */
+  precompileInsert<T extends keyof Tables>(
+    table: T,
+    columns: Record<keyof Tables[T] & string, true>,
+  ): (executor: Kysely<Tables>, row: Tables[T]) => Promise<void>;
   /** Runs `work` in one transaction; its events go out once it has committed, never for a rollback. */
   run<T>(work: (uow: UnitOfWork) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -119,6 +124,20 @@ export async function createDb(opened: OpenDatabase, log: Logger): Promise<Db> {
     feed,
     timestamp: (date) => (opened.dialect === 'sqlite' ? date.toISOString() : date),
     precompile: (arity, build) => precompile(kysely, direct, arity, build),
+    precompileInsert(table, columnSet) {
+      const columns = Object.keys(columnSet);
+      const insert = precompile(kysely, direct, columns.length, (...values: unknown[]) =>
+        // Any table: Kysely cannot type an insert whose table is a type parameter.
+        kysely
+          .insertInto(table as 'cart_item')
+          .values(
+            Object.fromEntries(columns.map((column, i) => [column, values[i]])) as Insertable<Tables['cart_item']>,
+          ),
+      );
+      return async (executor, row) => {
+        await insert(executor, ...columns.map((column) => (row as Record<string, unknown>)[column]));
+      };
+    },
     async run(work) {
       const changes: Change[] = [];
       const result = await kysely.transaction().execute(async (trx) => {

@@ -110,28 +110,40 @@ export function createOutbox(db: Db, site: Site) {
     return { ...tried, outcome: 'sent' };
   }
 
+  const insert = db.precompileInsert('outbox', {
+    id: true,
+    kind: true,
+    recipient: true,
+    subject: true,
+    text_body: true,
+    html_body: true,
+    state: true,
+    attempts: true,
+    next_attempt_at: true,
+    last_error: true,
+    created_at: true,
+    sent_at: true,
+  });
+
   return {
     /** Writes an e-mail of `kind` to `to`, as part of `uow`: it is sent only if and once the unit commits. */
     async enqueue<K extends MailKind>(uow: UnitOfWork, kind: K, to: string, data: MailData<K>): Promise<void> {
       const message = render(kind, data, site);
       const now = Date.now();
-      await uow.trx
-        .insertInto('outbox')
-        .values({
-          id: randomUUID(),
-          kind,
-          recipient: to,
-          subject: message.subject,
-          text_body: message.text,
-          html_body: message.html,
-          state: 'waiting',
-          attempts: 0,
-          next_attempt_at: now,
-          last_error: null,
-          created_at: now,
-          sent_at: null,
-        })
-        .execute();
+      await insert(uow.trx, {
+        id: randomUUID(),
+        kind,
+        recipient: to,
+        subject: message.subject,
+        text_body: message.text,
+        html_body: message.html,
+        state: 'waiting',
+        attempts: 0,
+        next_attempt_at: now,
+        last_error: null,
+        created_at: now,
+        sent_at: null,
+      });
       uow.publish(outboxTopic, { type: 'enqueued' });
     },
 
