@@ -74,7 +74,7 @@ export function riderOf(request: IncomingMessage): Rider | undefined {
   return sessions.get(end < 0 ? header.slice(start) : header.slice(start, end));
 }
 
-/** The headers of every API answer of Piaffe's (src/server/http/security.ts, `noStore`), over plain http. */
+/** The headers of every API answer of Piaffe's (`presetHeaders` in src/server/http/security.ts), over plain http. */
 const apiHeaders = {
   'Content-Type': 'application/json',
   'Cache-Control': 'no-store',

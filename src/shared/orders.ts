@@ -19,9 +19,15 @@ export const countryCodes =
 export const defaultCountry = 'US';
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+const countryNames = new Map<string, string>();
 /** A country's English name, e.g. "United States" for US. */
 export function countryName(code: string): string {
-  return regionNames.of(code) ?? code;
+  let name = countryNames.get(code);
+  if (name === undefined) {
+    name = regionNames.of(code) ?? code;
+    countryNames.set(code, name);
+  }
+  return name;
 }
 
 /** Each field of the delivery address: its label, whether it is required, and its longest value. */

@@ -143,15 +143,16 @@ export function createOrderStore({ db, cart, outbox }: OrderStoreParts) {
   }
 
   // The placing's queries, compiled once (src/server/db/precompiled.ts): it is the busiest write of the shop.
-  const earlierOrder = db.precompile(2, (uid: string, key: string) =>
-    db.kysely.selectFrom('shop_order').select('number').where('uid', '=', uid).where('idempotency_key', '=', key),
-  );
-  const ordersSince = db.precompile(2, (uid: string, since: number) =>
+  // In one look at the rider's orders: the one this key made, if any, and how many were placed since `since`.
+  const ordersOf = db.precompile(3, (uid: string, key: string, since: number) =>
     db.kysely
       .selectFrom('shop_order')
-      .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.min('placed_at').as('oldest')])
-      .where('uid', '=', uid)
-      .where('placed_at', '>', since),
+      .select((eb) => [
+        eb.fn.max(eb.case().when('idempotency_key', '=', key).then(eb.ref('number')).end()).as('earlier'),
+        eb.fn.sum<number | string>(eb.case().when('placed_at', '>', since).then(1).else(0).end()).as('count'),
+        eb.fn.min(eb.case().when('placed_at', '>', since).then(eb.ref('placed_at')).end()).as('oldest'),
+      ])
+      .where('uid', '=', uid),
   );
   const insertOrder = db.precompileInsert('shop_order', {
     number: true,
@@ -197,15 +198,14 @@ export function createOrderStore({ db, cart, outbox }: OrderStoreParts) {
     return db.run(async (uow) => {
       // Checkouts and cart changes of one rider run one after the other, on every server.
       await uow.lock('cart', uid);
-      const [earlier] = await earlierOrder(uow.trx, uid, input.idempotencyKey);
-      if (earlier) {
-        const order = await read(uow.trx, Number(earlier.number), false);
+      const now = Date.now();
+      const [mine] = await ordersOf(uow.trx, uid, input.idempotencyKey, now - hourMs);
+      if (mine?.earlier !== null && mine?.earlier !== undefined) {
+        const order = await read(uow.trx, Number(mine.earlier), false);
         if (order) return { ok: true, created: false, order } as const;
       }
-      const now = Date.now();
-      const [recent] = await ordersSince(uow.trx, uid, now - hourMs);
-      if (Number(recent?.count) >= limits.ordersPerHour) {
-        const retryAfter = Math.max(1, Math.ceil((Number(recent?.oldest) + hourMs - now) / 1000));
+      if (Number(mine?.count ?? 0) >= limits.ordersPerHour) {
+        const retryAfter = Math.max(1, Math.ceil((Number(mine?.oldest) + hourMs - now) / 1000));
         return { ok: false, reason: 'too-many', retryAfter } as const;
       }
 
