@@ -140,6 +140,8 @@ function groupOf(frame: CallFrame, source: { file: string } | undefined): string
   if (/src\/server\/http\/(security|request-log|errors)\.ts|src\/server\/app\.ts/.test(file)) return groups.middleware;
   if (file.includes('src/server/http/input.ts')) return groups.validation;
   if (file.includes('src/server/log.ts')) return groups.pino;
+  // A precompiled read on SQLite calls better-sqlite3 from here (db.precompile); its native time is SQLite's.
+  if (name === 'readDirectly') return groups.sqlite;
   if (file.includes('src/server/db/')) return groups.ourDb;
   return groups.ours;
 }

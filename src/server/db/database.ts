@@ -101,7 +101,7 @@ async function postgresParts(url: string, feed: ChangeFeed, log: Logger): Promis
 function directReads(sqlite: SQLite.Database | undefined): DirectRead {
   if (!sqlite) return () => undefined;
   const statements = new Map<string, SQLite.Statement>();
-  return ({ sql: text, parameters }) => {
+  return function readDirectly({ sql: text, parameters }) {
     if (sqlite.inTransaction) return undefined;
     let statement = statements.get(text);
     if (!statement) {
