@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
+import { securityHeaders } from '../../src/server/http/security';
 
 /**
  * Piaffe's tables, as its migrations create them on SQLite (src/server/db/migrations.ts; `user` as Better Auth
@@ -78,19 +79,8 @@ export function riderOf(request: IncomingMessage): Rider | undefined {
 const apiHeaders = {
   'Content-Type': 'application/json',
   'Cache-Control': 'no-store',
-  'Content-Security-Policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'Origin-Agent-Cluster': '?1',
-  'Referrer-Policy': 'strict-origin-when-cross-origin',
-  'X-Content-Type-Options': 'nosniff',
-  'X-DNS-Prefetch-Control': 'off',
-  'X-Download-Options': 'noopen',
-  'X-Frame-Options': 'DENY',
-  'X-Permitted-Cross-Domain-Policies': 'none',
-  'X-XSS-Protection': '0',
-} as const;
+  ...securityHeaders('http://localhost:3000'),
+};
 
 /** Answers `body` as JSON (none for 204). */
 export function reply(response: ServerResponse, status: number, body?: unknown, extra?: Record<string, string>): void {
