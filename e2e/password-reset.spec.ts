@@ -1,4 +1,15 @@
-import { expect, logIn, logInForm, mailTo, newRider, pageOnAnotherDevice, showLogIn, signUp, test } from './support';
+import {
+  expect,
+  logIn,
+  logInForm,
+  mailTo,
+  newRider,
+  pageOnAnotherDevice,
+  receivedMails,
+  showLogIn,
+  signUp,
+  test,
+} from './support';
 
 /** The reset link of the e-mail that arrived for `email`. */
 async function resetLink(email: string): Promise<string> {
@@ -64,7 +75,7 @@ test('an address without an account gets the same answer and no e-mail', async (
   await page.goto('/reset-password');
   await askForLink(page, known.email);
   await mailTo(known.email, 'Reset your password');
-  const mails = (await (await fetch(`${process.env.E2E_MAILBOX_URL}/mails.json`)).json()) as Array<{ to: string[] }>;
+  const mails = await receivedMails();
   expect(mails.filter((mail) => mail.to.includes(nobody.email))).toEqual([]);
 });
 

@@ -126,6 +126,11 @@ export interface Mail {
   html: string;
 }
 
+/** Every e-mail the shop's mailbox has received over SMTP so far. */
+export async function receivedMails(): Promise<Mail[]> {
+  return (await (await fetch(`${process.env.E2E_MAILBOX_URL}/mails.json`)).json()) as Mail[];
+}
+
 /** The first e-mail to `email` whose subject matches, as the shop's mailbox received it over SMTP. */
 export async function mailTo(email: string, subject: string | RegExp): Promise<Mail> {
   const matches = (mail: Mail) =>
@@ -134,8 +139,7 @@ export async function mailTo(email: string, subject: string | RegExp): Promise<M
   await expect
     .poll(
       async () => {
-        const mails = (await (await fetch(`${process.env.E2E_MAILBOX_URL}/mails.json`)).json()) as Mail[];
-        found = mails.find(matches);
+        found = (await receivedMails()).find(matches);
         return found !== undefined;
       },
       { message: `an e-mail to ${email}: ${subject}`, timeout: 10_000 },

@@ -10,8 +10,8 @@ export const limits = {
   cartMaxRows: 100,
   /** Orders one rider may place in an hour. */
   ordersPerHour: 20,
-  /** Orders to a page, in the rider's list and the back office. */
-  ordersPerPage: 50,
+  /** Rows to a page of a list: the rider's orders, the back office's orders and e-mails. */
+  pageSize: 50,
   /** The longest note an owner may add to a move (a tracking number, a reason). */
   noteMax: 500,
 } as const;

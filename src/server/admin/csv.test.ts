@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../shared/orders';
-import { ordersCsv, startOfShopDay } from './csv';
+import { ordersCsv, shopDays, startOfShopDay } from './csv';
 
 const order: Order = {
   number: 'PF-10001',
@@ -62,5 +62,12 @@ describe('startOfShopDay', () => {
     expect(new Date(startOfShopDay('2026-11-01', 'America/New_York')).toISOString()).toBe('2026-11-01T04:00:00.000Z');
     expect(new Date(startOfShopDay('2026-11-24', 'Asia/Kolkata')).toISOString()).toBe('2026-11-23T18:30:00.000Z');
     expect(new Date(startOfShopDay('2026-11-24', 'UTC')).toISOString()).toBe('2026-11-24T00:00:00.000Z');
+  });
+
+  it('gives a range of days from the first instant of the first to the first instant after the last', () => {
+    expect(shopDays('2026-11-01', '2026-11-30', 'America/New_York').map((ms) => new Date(ms).toISOString())).toEqual([
+      '2026-11-01T04:00:00.000Z',
+      '2026-12-01T05:00:00.000Z',
+    ]);
   });
 });

@@ -91,6 +91,12 @@ function offsetAt(instant: number, timeZone: string): number {
   return wall - Math.floor(instant / 1000) * 1000;
 }
 
+/** The days `from` to `to` (`2026-11-24`), both included, in the shop's time zone: [first instant, end) in epoch ms. */
+export function shopDays(from: string, to: string, timeZone: string = brand.timeZone): [number, number] {
+  const dayAfter = new Date(Date.parse(`${to}T00:00:00Z`) + 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+  return [startOfShopDay(from, timeZone), startOfShopDay(dayAfter, timeZone)];
+}
+
 /** The first instant of the day `date` (`2026-11-24`) in the shop's time zone, as epoch ms. */
 export function startOfShopDay(date: string, timeZone: string = brand.timeZone): number {
   const midnightUtc = Date.parse(`${date}T00:00:00Z`);

@@ -9,7 +9,7 @@ import { type LiveStreams, sseFrame } from '../http/live-streams';
 import type { Outbox } from '../mail/outbox';
 import { type OrderStore, ordersTopic } from '../orders/order-store';
 import { moveRefusal, orderNumberParam } from '../orders/routes';
-import { ordersCsv, startOfShopDay } from './csv';
+import { ordersCsv, shopDays } from './csv';
 
 export interface AdminRouteParts {
   sessions: Sessions;
@@ -18,8 +18,6 @@ export interface AdminRouteParts {
   outbox: Outbox;
   streams: LiveStreams;
 }
-
-const dayMs = 24 * 60 * 60 * 1000;
 
 /**
  * The back office (docs/product.md §11). Every route checks the owner's role on the server, for each request: a
@@ -47,8 +45,7 @@ export function adminRoutes({ sessions, roles, orders, outbox, streams }: AdminR
 
       .get(endpoints.adminExport.path, owner, async (c) => {
         const { from, to } = readQuery(c, endpoints.adminExport.query);
-        const until = startOfShopDay(new Date(Date.parse(`${to}T00:00:00Z`) + dayMs).toISOString().slice(0, 10));
-        const csv = ordersCsv(await orders.placedBetween(startOfShopDay(from), until));
+        const csv = ordersCsv(await orders.placedBetween(...shopDays(from, to)));
         return c.body(csv, 200, {
           'Content-Type': 'text/csv; charset=utf-8',
           'Content-Disposition': `attachment; filename="piaffe-orders-${from}-to-${to}.csv"`,

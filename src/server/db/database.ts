@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type SQLite from 'better-sqlite3';
 import { type Compilable, type Insertable, type Kysely, sql, type Transaction } from 'kysely';
 import type { Logger } from '../log';
 import { type Change, ChangeFeed, type Topic } from './change-feed';
-import type { Dialect, OpenDatabase } from './open';
+import type { Dialect, OpenDatabase, SqliteConnection } from './open';
 import { PostgresChanges } from './postgres-changes';
 import { type DirectRead, type Precompiled, precompile } from './precompiled';
 import type { Sequence, Tables } from './schema';
@@ -94,20 +93,15 @@ async function postgresParts(url: string, feed: ChangeFeed, log: Logger): Promis
 }
 
 /**
- * SQLite: a read runs on the connection directly unless a transaction is open on it (a unit of work between two of
- * its statements), whose uncommitted writes it must not see; it then waits for it through Kysely. The statements
- * are prepared once, by their SQL. PostgreSQL reads always go through Kysely's pool.
+ * SQLite: a read runs on the connection directly (with the statements Kysely's queries share) unless a transaction
+ * is open on it (a unit of work between two of its statements), whose uncommitted writes it must not see; it then
+ * waits for it through Kysely. PostgreSQL reads always go through Kysely's pool.
  */
-function directReads(sqlite: SQLite.Database | undefined): DirectRead {
+function directReads(sqlite: SqliteConnection | undefined): DirectRead {
   if (!sqlite) return () => undefined;
-  const statements = new Map<string, SQLite.Statement>();
   return function readDirectly({ sql: text, parameters }) {
     if (sqlite.inTransaction) return undefined;
-    let statement = statements.get(text);
-    if (!statement) {
-      statement = sqlite.prepare(text);
-      statements.set(text, statement);
-    }
+    const statement = sqlite.prepare(text);
     return statement.reader ? statement.all(...parameters) : undefined;
   };
 }

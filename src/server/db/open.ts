@@ -8,9 +8,15 @@ import type { Tables } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** The SQLite connection under Kysely, its statements prepared once each; also for the reads that run on it directly. */
+export interface SqliteConnection extends SqliteDatabase {
+  prepare(sql: string): SQLite.Statement;
+  /** Whether a transaction is open on the connection now. */
+  readonly inTransaction: boolean;
+}
+
 export type OpenDatabase =
-  /** `sqlite` is the connection under Kysely, for the reads that run on it directly (precompiled.ts). */
-  | { db: Kysely<Tables>; dialect: 'sqlite'; sqlite: SQLite.Database }
+  | { db: Kysely<Tables>; dialect: 'sqlite'; sqlite: SqliteConnection }
   /** `url` is for the connections that live outside the pool (the change listener). */
   | { db: Kysely<Tables>; dialect: 'postgres'; url: string };
 
@@ -23,10 +29,11 @@ export function openSqlite(databaseUrl: string): OpenDatabase {
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
+  const connection = withStatementCache(database);
   return {
-    db: new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }),
+    db: new Kysely<Tables>({ dialect: new SqliteDialect({ database: connection }) }),
     dialect: 'sqlite',
-    sqlite: database,
+    sqlite: connection,
   };
 }
 
@@ -36,10 +43,13 @@ const maxCachedStatements = 256;
  * Kysely prepares every query anew, and preparing costs more than running our small queries, so the
  * prepared statements are kept by their SQL text (a bounded set: our queries and Better Auth's).
  */
-function withStatementCache(database: SQLite.Database): SqliteDatabase {
+function withStatementCache(database: SQLite.Database): SqliteConnection {
   const statements = new Map<string, SQLite.Statement>();
   return {
     close: () => database.close(),
+    get inTransaction() {
+      return database.inTransaction;
+    },
     prepare(sql) {
       let statement = statements.get(sql);
       if (!statement) {

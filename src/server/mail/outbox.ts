@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { OutboxEmail, OutboxPage } from '../../shared/admin';
-import { limits } from '../../shared/limits';
 import type { MailKind, OutboxState } from '../../shared/mail';
 import { topic } from '../db/change-feed';
 import type { Db, UnitOfWork } from '../db/database';
+import { pageCount, rowsOfPage } from '../db/paging';
 import type { OutboxTable, Tables } from '../db/schema';
 import type { Site } from './message';
 import { type MailData, render, secretKinds } from './templates';
@@ -189,14 +189,9 @@ export function createOutbox(db: Db, site: Site) {
       const total = state ? counts[state] : counts.waiting + counts.sent + counts.failed;
       let query = db.kysely.selectFrom('outbox').select(visible);
       if (state) query = query.where('state', '=', state);
-      const emails = await query
-        .orderBy('created_at', 'desc')
-        .orderBy('id')
-        .limit(limits.ordersPerPage)
-        .offset((page - 1) * limits.ordersPerPage)
-        .execute();
-      const pages = Math.max(1, Math.ceil(total / limits.ordersPerPage));
-      return { emails: emails.map(toOutboxEmail), page, pages, total, counts };
+      const { limit, offset } = rowsOfPage(page);
+      const emails = await query.orderBy('created_at', 'desc').orderBy('id').limit(limit).offset(offset).execute();
+      return { emails: emails.map(toOutboxEmail), page, pages: pageCount(total), total, counts };
     },
 
     /**

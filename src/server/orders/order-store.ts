@@ -18,6 +18,7 @@ import type { CartStore } from '../cart/cart-store';
 import { topic } from '../db/change-feed';
 import type { Db, UnitOfWork } from '../db/database';
 import { isConstraintViolation } from '../db/errors';
+import { pageCount, rowsOfPage } from '../db/paging';
 import { type OrderEventTable, type OrderLineTable, type ShopOrderTable, sequences, type Tables } from '../db/schema';
 import type { Outbox } from '../mail/outbox';
 
@@ -310,14 +311,9 @@ export function createOrderStore({ db, cart, outbox }: OrderStoreParts) {
         .select((eb) => eb.fn.countAll<number | string>().as('count'))
         .executeTakeFirstOrThrow();
       const total = Number(count);
-      const pages = Math.max(1, Math.ceil(total / limits.ordersPerPage));
-      const rows = await query
-        .selectAll()
-        .orderBy('number', 'desc')
-        .limit(limits.ordersPerPage)
-        .offset((page - 1) * limits.ordersPerPage)
-        .execute();
-      return { orders: rows.map(toSummary), page, pages, total };
+      const { limit, offset } = rowsOfPage(page);
+      const rows = await query.selectAll().orderBy('number', 'desc').limit(limit).offset(offset).execute();
+      return { orders: rows.map(toSummary), page, pages: pageCount(total), total };
     },
 
     /** Every order placed from `from` until before `until` (epoch ms), oldest first, each with its lines. */
