@@ -15,6 +15,7 @@ import type { CartStore } from './cart/cart-store';
 import { cartRoutes } from './cart/routes';
 import type { Config } from './config';
 import type { Db } from './db/database';
+import { DatabaseBusyError, isBusy } from './db/sqlite-driver';
 import { errorResponse, HttpError } from './http/errors';
 import type { LiveStreams } from './http/live-streams';
 import { requestLog } from './http/request-log';
@@ -80,6 +81,10 @@ export function buildApp(parts: AppParts) {
 
   app.onError((error, c) => {
     if (error instanceof HttpError) return errorResponse(c, error.code, error.message, error.headers);
+    // Another program held the SQLite file longer than a request waits for it (db/sqlite-driver.ts).
+    if (error instanceof DatabaseBusyError || isBusy(error)) {
+      return errorResponse(c, 'server/busy', undefined, { 'Retry-After': '1' });
+    }
     (c.get('log') ?? log).error({ err: error, method: c.req.method, path: c.req.path }, 'unhandled error');
     return errorResponse(c, 'server/internal');
   });

@@ -59,6 +59,7 @@ export const errorCatalogue = {
   'request/not-found': { status: 404, message: 'There is no such API route.' },
   'request/invalid-query': { status: 400, message: 'The query string does not have the expected parameters.' },
   'server/unavailable': { status: 503, message: 'The server is shutting down. Please try again.' },
+  'server/busy': { status: 503, message: 'The shop is busy right now. Please try again in a moment.' },
   'server/too-many-streams': {
     status: 503,
     message: 'The shop has too many live pages open right now. Please try again in a minute.',

@@ -6,6 +6,7 @@ import type { Dialect, OpenDatabase, SqliteConnection } from './open';
 import { PostgresChanges } from './postgres-changes';
 import { type DirectRead, type Precompiled, precompile } from './precompiled';
 import type { Sequence, Tables } from './schema';
+import { isBusy } from './sqlite-driver';
 
 /** One transaction that several stores share: an order, the cart it empties and its e-mail commit together. */
 export interface UnitOfWork {
@@ -94,15 +95,21 @@ async function postgresParts(url: string, feed: ChangeFeed, log: Logger): Promis
 
 /**
  * SQLite: a read runs on the connection directly (with the statements Kysely's queries share) unless a transaction
- * is open on it (a unit of work between two of its statements), whose uncommitted writes it must not see; it then
- * waits for it through Kysely. PostgreSQL reads always go through Kysely's pool.
+ * is open on it (a unit of work between two of its statements), whose uncommitted writes it must not see, or the
+ * file is busy; it then goes through Kysely, which waits. PostgreSQL reads always go through Kysely's pool.
  */
 function directReads(sqlite: SqliteConnection | undefined): DirectRead {
   if (!sqlite) return () => undefined;
   return function readDirectly({ sql: text, parameters }) {
     if (sqlite.inTransaction) return undefined;
     const statement = sqlite.prepare(text);
-    return statement.reader ? statement.all(...parameters) : undefined;
+    if (!statement.reader) return undefined;
+    try {
+      return statement.all(...parameters);
+    } catch (error) {
+      if (isBusy(error)) return undefined;
+      throw error;
+    }
   };
 }
 

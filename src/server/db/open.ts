@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../log';
 import type { Tables } from './schema';
+import { WaitingSqliteDialect } from './sqlite-driver';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -20,18 +21,23 @@ export type OpenDatabase =
   /** `url` is for the connections that live outside the pool (the change listener). */
   | { db: Kysely<Tables>; dialect: 'postgres'; url: string };
 
-/** Opens the SQLite file named by a `file:` URL, creating its folder; WAL mode, full fsync on commit. */
+/**
+ * Opens the SQLite file named by a `file:` URL, creating its folder; WAL mode, full fsync on commit. Once open,
+ * a statement that finds the file locked fails at once, and the dialect waits for it without blocking
+ * (sqlite-driver.ts); only the opening itself waits in SQLite's own busy handler.
+ */
 export function openSqlite(databaseUrl: string): OpenDatabase {
   const path = resolve(databaseUrl.slice('file:'.length));
   mkdirSync(dirname(path), { recursive: true });
   const database = new SQLite(path);
+  database.pragma('busy_timeout = 5000');
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
+  database.pragma('busy_timeout = 0');
   const connection = withStatementCache(database);
   return {
-    db: new Kysely<Tables>({ dialect: new SqliteDialect({ database: connection }) }),
+    db: new Kysely<Tables>({ dialect: new WaitingSqliteDialect(connection) }),
     dialect: 'sqlite',
     sqlite: connection,
   };
