@@ -14,10 +14,12 @@ import { createCartStore } from './cart/cart-store';
 import type { Config } from './config';
 import { migrateDatabase, openDatabase } from './db/connect';
 import { createDb, type Db } from './db/database';
+import { answerClientErrors } from './http/client-errors';
 import { LiveStreams } from './http/live-streams';
-import { isHttps, presetHeaders } from './http/security';
+import { isHttps, presetHeaders, securityHeaders } from './http/security';
 import { createLogger, type Logger } from './log';
 import { createOutbox } from './mail/outbox';
+import { createSeal } from './mail/seal';
 import { startMailSender } from './mail/sender';
 import { createOrderStore } from './orders/order-store';
 
@@ -48,7 +50,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const devices = createDeviceCookies(config.authSecret, isHttps(config.publicUrl), db);
   const cart = createCartStore(db);
   const throttle = createLoginThrottle(createLoginAttemptStore(db));
-  const outbox = createOutbox(db, { publicUrl: config.publicUrl });
+  const outbox = createOutbox(db, { publicUrl: config.publicUrl }, createSeal(config.authSecret));
   const accounts = createAccounts({ db, sessions, devices, cart, throttle, outbox, resetLinks });
   const resets = createPasswordResets({ db, accounts, outbox });
   const orders = createOrderStore({ db, cart, outbox });
@@ -87,6 +89,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         listener(req, res);
       })) as typeof createServer,
   });
+  server.on('clientError', answerClientErrors(securityHeaders(config.publicUrl)));
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -57,6 +57,11 @@ export const errorCatalogue = {
   'request/unsupported-media-type': { status: 415, message: 'Send the request body as application/json.' },
   'request/cross-origin': { status: 403, message: 'Cross-origin requests are not allowed.' },
   'request/not-found': { status: 404, message: 'There is no such API route.' },
+  'request/header-too-large': {
+    status: 431,
+    message: 'The request headers are too large: the address or the cookies are too long.',
+  },
+  'request/malformed': { status: 400, message: 'The request is not valid HTTP.' },
   'request/invalid-query': { status: 400, message: 'The query string does not have the expected parameters.' },
   'server/unavailable': { status: 503, message: 'The server is shutting down. Please try again.' },
   'server/busy': { status: 503, message: 'The shop is busy right now. Please try again in a moment.' },

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
 import { type ErrorCode, errorCatalogue } from '../../src/shared/errors';
 import { limits } from '../../src/shared/limits';
-import { address, Client, orderKey, type Reply, randomEmail } from '../support/client';
+import { address, Client, orderKey, type Reply, randomEmail, rawRequest } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
@@ -172,6 +172,9 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
   'request/cross-origin': async () =>
     (await signedIn()).json('POST', '/api/cart', { itemid: '1' }, { origin: 'https://evil.example' }),
   'request/not-found': () => new Client(server.url).json('GET', '/api/nowhere'),
+  'request/header-too-large': () =>
+    new Client(server.url).raw('GET', '/api/cart', { headers: { cookie: `crumbs=${'x'.repeat(20_000)}` } }),
+  'request/malformed': () => rawRequest(server.url, 'NOT HTTP\r\n\r\n'),
   'request/invalid-query': async () => (await signedIn()).json('GET', '/api/orders?page=0'),
   'server/too-many-streams': async () => {
     const small = await startTestServer({ MAX_LIVE_STREAMS: '1' });

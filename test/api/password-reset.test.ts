@@ -1,9 +1,11 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Mailbox, startMailbox } from '../../scripts/mailbox';
 import { throttlePolicy } from '../../src/server/auth/throttle';
 import { Client, randomEmail } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
+import { createDatabase } from '../support/test-database';
 
 let mailbox: Mailbox;
 let server: TestServer;
@@ -154,6 +156,39 @@ describe('password reset', () => {
       .toMatchObject({ state: 'sent', text_body: expect.not.stringContaining(token) });
     const stored = await server.db.kysely.selectFrom('password_reset').select('token_hash').execute();
     for (const row of stored) expect(row.token_hash).not.toBe(token);
+  });
+});
+
+describe('the link at rest', () => {
+  it('is never in the database in plain text, before or after it is sent, nor in the SQLite file or its WAL', async () => {
+    // A shop of its own on a SQLite file, read byte by byte; the outbox holds the e-mail until SMTP is reachable.
+    const database = await createDatabase();
+    const shop = await startTestServer({ DATABASE_URL: database.url, SMTP_URL: mailbox.url });
+    try {
+      const rider = new Client(shop.url);
+      const { email } = await rider.signup();
+      const before = mailbox.mails.length;
+      expect((await ask(new Client(shop.url), email)).status).toBe(204);
+      const mail = await mailbox.waitFor((m) => m.to.includes(email), { after: before });
+      const token = /#token=([A-Za-z0-9_-]+)/.exec(mail.parsed.text ?? '')?.[1] ?? '';
+      expect(token.length).toBeGreaterThan(20);
+      const bodies = await database.query<{ text_body: string; html_body: string }>(
+        "select text_body, html_body from outbox where kind = 'password-reset'",
+      );
+      expect(bodies).toHaveLength(1);
+      for (const body of bodies) expect(JSON.stringify(body)).not.toContain(token);
+      if (database.backend === 'sqlite') {
+        const file = database.url.slice('file:'.length);
+        for (const path of [file, `${file}-wal`]) {
+          if (existsSync(path)) expect(readFileSync(path).includes(token), path).toBe(false);
+        }
+      }
+      // The rider's link works all the same.
+      expect((await check(rider, token)).status).toBe(204);
+    } finally {
+      await shop.stop();
+      await database.drop();
+    }
   });
 });
 

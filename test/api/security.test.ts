@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CartItem, SessionUser } from '../../src/shared/api';
-import { Client, type Reply, randomEmail } from '../support/client';
+import { Client, type Reply, randomEmail, rawRequest } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -133,6 +133,7 @@ describe('cross-origin state changes are refused', () => {
 
 describe('response headers', () => {
   const json = { 'content-type': 'application/json' };
+  const bigCookie = { cookie: `crumbs=${'x'.repeat(20_000)}` };
   /** A sample of every kind of response: API successes and errors, the stream, pages, files, redirects. */
   async function sample(): Promise<Array<[string, Reply]>> {
     const member = new Client(server.url);
@@ -167,6 +168,8 @@ describe('response headers', () => {
       ['POST /api/cart 400 (bad JSON)', await member.raw('POST', '/api/cart', { body: '{', headers: json })],
       ['GET /pictures/anky-bridle.svg', await anonymous.raw('GET', '/pictures/anky-bridle.svg')],
       ['POST /home (not a page method)', await anonymous.raw('POST', '/home')],
+      ['GET /api/cart 431', await anonymous.raw('GET', '/api/cart', { headers: bigCookie })],
+      ['malformed request 400', await rawRequest(server.url, 'NOT HTTP\r\n\r\n')],
     ];
     const index = String(replies.find(([name]) => name === 'GET /home')?.[1].body ?? '');
     const script = /<script[^>]*\bsrc="([^"]+)"/.exec(index)?.[1];
@@ -227,6 +230,12 @@ describe('response headers', () => {
     const api = replies.filter(([name]) => /\/api\/|\/healthz/.test(name));
     expect(api.length).toBeGreaterThan(10);
     for (const [name, reply] of api) expect(reply.headers.get('cache-control'), name).toBe('no-store');
+  });
+
+  it("requests Node's parser refuses get our error shape too: a 20 KB cookie 431, a malformed request 400", () => {
+    const answer = (name: string) => replies.find(([n]) => n === name)?.[1] as Reply;
+    expectError(answer('GET /api/cart 431'), 431, 'request/header-too-large');
+    expectError(answer('malformed request 400'), 400, 'request/malformed');
   });
 
   it('API errors are JSON, never HTML', () => {

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import type { CartItem, SessionUser } from '../../src/shared/api';
 import type { Address, Order } from '../../src/shared/orders';
 
@@ -149,6 +150,36 @@ export function sameBrowserOn(url: string, client: Client): Client {
   other.cookies = new Map(client.cookies);
   other.user = client.user;
   return other;
+}
+
+/**
+ * Sends `text` as it is on a new connection (what no well-behaved HTTP client would send) and reads the one
+ * answer until the server closes the connection.
+ */
+export async function rawRequest(url: string, text: string): Promise<Reply> {
+  const { port } = new URL(url);
+  const socket = connect(Number(port), '127.0.0.1');
+  const chunks: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+  socket.end(text);
+  await new Promise((resolve, reject) => {
+    socket.on('close', resolve);
+    socket.on('error', reject);
+  });
+  const answer = Buffer.concat(chunks).toString('utf8');
+  const [head = '', ...rest] = answer.split('\r\n\r\n');
+  const [statusLine = '', ...headerLines] = head.split('\r\n');
+  const headers = new Headers();
+  for (const line of headerLines) {
+    const colon = line.indexOf(':');
+    headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+  }
+  const bodyText = rest.join('\r\n\r\n');
+  let body: unknown = bodyText;
+  try {
+    body = JSON.parse(bodyText);
+  } catch {}
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
 }
 
 export function randomEmail(): string {

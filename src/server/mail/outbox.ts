@@ -7,6 +7,7 @@ import type { Db, UnitOfWork } from '../db/database';
 import { pageCount, rowsOfPage } from '../db/paging';
 import type { OutboxTable, Tables } from '../db/schema';
 import type { Site } from './message';
+import type { Seal } from './seal';
 import { type MailData, render, secretKinds } from './templates';
 
 /** An e-mail was written to the outbox: every server's sender wakes up (the first to claim it sends it). */
@@ -72,7 +73,7 @@ export type Outbox = ReturnType<typeof createOutbox>;
  * The `outbox` table (docs/product.md §9): e-mails are written in the unit of work of the change that causes
  * them, and leave later through the sender (sender.ts). See docs/decisions/0016-the-e-mail-outbox.md.
  */
-export function createOutbox(db: Db, site: Site) {
+export function createOutbox(db: Db, site: Site, seal: Seal) {
   const due = (executor: Kysely<Tables>, now: number) =>
     executor
       .selectFrom('outbox')
@@ -95,7 +96,7 @@ export function createOutbox(db: Db, site: Site) {
     const cleared = secretKinds.has(row.kind as MailKind) ? { text_body: clearedBody, html_body: clearedBody } : {};
     const update = executor.updateTable('outbox').where('id', '=', row.id);
     try {
-      await deliver(row);
+      await deliver({ ...row, text_body: seal.open(row.text_body), html_body: seal.open(row.html_body) });
     } catch (failure) {
       const error = describe(failure);
       const delay = retryDelaysMs[attempts - 1];
@@ -129,14 +130,15 @@ export function createOutbox(db: Db, site: Site) {
     /** Writes an e-mail of `kind` to `to`, as part of `uow`: it is sent only if and once the unit commits. */
     async enqueue<K extends MailKind>(uow: UnitOfWork, kind: K, to: string, data: MailData<K>): Promise<void> {
       const message = render(kind, data, site);
+      const secret = secretKinds.has(kind);
       const now = Date.now();
       await insert(uow.trx, {
         id: randomUUID(),
         kind,
         recipient: to,
         subject: message.subject,
-        text_body: message.text,
-        html_body: message.html,
+        text_body: secret ? seal.seal(message.text) : message.text,
+        html_body: secret ? seal.seal(message.html) : message.html,
         state: 'waiting',
         attempts: 0,
         next_attempt_at: now,
