@@ -60,6 +60,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     sessions,
     log,
     maxStreams: config.maxLiveStreams,
+    trustProxy: config.trustProxy,
   });
   let closing = false;
   const app = buildApp({

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRoles } from '../../src/server/auth/roles';
 import { maxSessionsPerUser } from '../../src/server/auth/sessions';
 import { throttlePolicy } from '../../src/server/auth/throttle';
 import { cartTopic } from '../../src/server/cart/cart-store';
@@ -109,6 +110,66 @@ describe('live streams', () => {
       expectError(refused as Reply, 503, 'server/too-many-streams');
       for (const stream of open) stream.close();
     } finally {
+      await small.stop();
+    }
+  });
+
+  it('caps streams per account and per address, and keeps a share for owners: a few accounts cannot take every slot', async () => {
+    // The measured attack: accounts with many log-ins each, opening every stream they may. MAX_LIVE_STREAMS=80
+    // leaves riders 72 and owners 8 more; each account may hold 20, each address 40.
+    const small = await startTestServer({ MAX_LIVE_STREAMS: '80', TRUST_PROXY: '1' });
+    const opened: EventStream[] = [];
+    const tryOpen = async (client: Client, path?: string) => {
+      const stream = await EventStream.open(client, path);
+      opened.push(stream);
+      return stream.status;
+    };
+    /** An account with `logIns` log-ins from `address`, each opening 10 streams: how many got each status. */
+    const attacker = async (address: string, logIns: number) => {
+      const first = new Client(small.url, address);
+      const { email } = await first.signup();
+      const clients = [first];
+      for (let i = 1; i < logIns; i++) {
+        const again = new Client(small.url, address);
+        expect((await again.login(email, 'secret1')).status).toBe(200);
+        clients.push(again);
+      }
+      const statuses: Record<number, number> = {};
+      for (const client of clients) {
+        for (let i = 0; i < 10; i++) {
+          const status = await tryOpen(client);
+          statuses[status] = (statuses[status] ?? 0) + 1;
+        }
+      }
+      return statuses;
+    };
+    try {
+      // One account, three log-ins: 20 streams, then 429 for the account.
+      expect(await attacker(loopbackAddress(), 3)).toEqual({ 200: 20, 429: 10 });
+      // Two more accounts from one address: 40 for the address in all.
+      const sharedAddress = loopbackAddress();
+      expect(await attacker(sharedAddress, 3)).toEqual({ 200: 20, 429: 10 });
+      expect(await attacker(sharedAddress, 3)).toEqual({ 200: 20, 429: 10 });
+      expect(small.streams.size).toBe(60);
+
+      // The rider they would have shut out, and the owner, still get their pages.
+      const victim = new Client(small.url);
+      await victim.signup();
+      expect(await tryOpen(victim)).toBe(200);
+      const boss = new Client(small.url);
+      const { email } = await boss.signup();
+      await createRoles(small.db).grant(email);
+      expect(await tryOpen(boss, '/api/admin/orders/stream')).toBe(200);
+
+      // Riders fill their part (72): then 503 for riders, while an owner still gets one of the 8 kept for owners.
+      expect(await attacker(loopbackAddress(), 2)).toEqual({ 200: 10, 503: 10 });
+      const late = new Client(small.url);
+      await late.signup();
+      expect(await tryOpen(late)).toBe(503);
+      expect(await tryOpen(boss, '/api/admin/orders/stream')).toBe(200);
+      expect(small.streams.size).toBe(73);
+    } finally {
+      for (const stream of opened) stream.close();
       await small.stop();
     }
   });

@@ -10,10 +10,14 @@ export class EventStream {
 
   private constructor(readonly status: number) {}
 
-  static async open(client: Client): Promise<EventStream> {
+  /**
+   * Opens `path` (the cart's stream unless told) as `client`. fetch cannot choose its source address, so the
+   * client's address also rides in X-Forwarded-For, which a server with TRUST_PROXY=1 counts it under.
+   */
+  static async open(client: Client, path = '/api/cart/stream'): Promise<EventStream> {
     const controller = new AbortController();
-    const response = await fetch(`${client.baseUrl}/api/cart/stream`, {
-      headers: { cookie: client.cookieHeader, accept: 'text/event-stream' },
+    const response = await fetch(`${client.baseUrl}${path}`, {
+      headers: { cookie: client.cookieHeader, accept: 'text/event-stream', 'x-forwarded-for': client.address },
       signal: controller.signal,
     });
     const stream = new EventStream(response.status);

@@ -36,11 +36,16 @@ export function adminRoutes({ sessions, roles, orders, outbox, streams }: AdminR
       // The role is read again before each nudge, and a stream whose owner is one no more ends.
       .get(endpoints.adminOrdersStream.path, owner, (c) => {
         const { user } = c.get('session');
-        return streams.open(c, c.get('session'), () => ({
-          topic: ordersTopic,
-          start: async () => sseFrame('ready'),
-          frame: async () => ((await roles.of(user.uid)) === 'owner' ? sseFrame('orders') : null),
-        }));
+        return streams.open(
+          c,
+          c.get('session'),
+          () => ({
+            topic: ordersTopic,
+            start: async () => sseFrame('ready'),
+            frame: async () => ((await roles.of(user.uid)) === 'owner' ? sseFrame('orders') : null),
+          }),
+          { forOwner: true },
+        );
       })
 
       .get(endpoints.adminExport.path, owner, async (c) => {

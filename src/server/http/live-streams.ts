@@ -5,12 +5,19 @@ import type { AppEnv } from '../app-env';
 import type { Session, Sessions } from '../auth/sessions';
 import type { ChangeFeed, Lost, Topic } from '../db/change-feed';
 import type { Logger } from '../log';
+import { addressGroup, clientAddress } from './client-address';
 import { HttpError } from './errors';
 
 /** How many streams may be open, and how far one may fall behind (docs/SECURITY.md, "Live streams"). */
-const streamLimits = {
+export const streamLimits = {
   /** Per log-in, of every kind together: more than a browser opens for its tabs (six connections per host). */
   perSession: 10,
+  /** Per account, over all its log-ins: a rider's phone, laptop and tablet, each with a few tabs. */
+  perAccount: 20,
+  /** Per client address (an IPv6 /64): a yard or a household behind one router, several riders each. */
+  perAddress: 40,
+  /** The share of MAX_LIVE_STREAMS that only owners' streams may take, so riders never starve the back office. */
+  ownerShare: 0.1,
   /** Unsent data beyond this means the reader is gone or too slow: the stream is cut, the page reconnects. */
   maxUnsentBytes: 64 * 1024,
   heartbeatMs: 25_000,
@@ -45,6 +52,8 @@ export interface LiveStreamParts {
   log: Logger;
   /** Streams this server keeps open at most (MAX_LIVE_STREAMS). */
   maxStreams: number;
+  /** TRUST_PROXY: whose address a stream counts under (client-address.ts). */
+  trustProxy: boolean;
 }
 
 /**
@@ -63,6 +72,8 @@ class LiveStream<Event> {
     private readonly parts: LiveStreamParts,
     private readonly res: ServerResponse,
     readonly session: Session,
+    /** What the stream counts against: its log-in, account and address (`LiveStreams.open`). */
+    readonly keys: readonly string[],
     private readonly source: StreamSource<Event>,
   ) {}
 
@@ -121,15 +132,22 @@ class LiveStream<Event> {
 
 type AnyStream = LiveStream<unknown>;
 
-/** Every open live stream of this server (cart pages, the owners' order list), capped per session and in all. */
+/**
+ * Every open live stream of this server (cart pages, the owners' order list), capped per log-in, per account, per
+ * client address and in all; riders' streams leave a share of the total to owners.
+ */
 export class LiveStreams {
   readonly #all = new Set<AnyStream>();
-  readonly #bySession = new Map<string, Set<AnyStream>>();
+  /** How many open streams count against each key: `session:<id>`, `account:<uid>`, `address:<group>`. */
+  readonly #counts = new Map<string, number>();
   readonly #heartbeat: NodeJS.Timeout;
+  /** Streams riders' pages may take: MAX_LIVE_STREAMS less the owners' share. */
+  readonly #ridersMax: number;
   #closing = false;
   #opened = 0;
 
   constructor(private readonly parts: LiveStreamParts) {
+    this.#ridersMax = parts.maxStreams - Math.floor(parts.maxStreams * streamLimits.ownerShare);
     this.#heartbeat = setInterval(() => {
       for (const stream of this.#all) stream.write(': keep-alive\n\n');
     }, streamLimits.heartbeatMs);
@@ -146,37 +164,52 @@ export class LiveStreams {
     return this.#opened;
   }
 
-  /** Answers GET on a stream route with a new stream of `source`; HEAD with the headers alone, building nothing. */
-  open<Event>(c: Context<AppEnv>, session: Session, source: () => StreamSource<Event>): Response {
+  /**
+   * Answers GET on a stream route with a new stream of `source`; HEAD with the headers alone, building nothing.
+   * `forOwner`: the route has checked the owner's role, and the stream may take the owners' share.
+   */
+  open<Event>(
+    c: Context<AppEnv>,
+    session: Session,
+    source: () => StreamSource<Event>,
+    { forOwner = false }: { forOwner?: boolean } = {},
+  ): Response {
     if (c.req.method === 'HEAD') return new Response(null, { headers: eventStreamHeaders });
     if (this.#closing) throw new HttpError('server/unavailable');
-    if ((this.#bySession.get(session.id)?.size ?? 0) >= streamLimits.perSession) {
-      throw new HttpError('stream/too-many', undefined, { 'Retry-After': '30' });
+    const address = addressGroup(clientAddress(c, this.parts.trustProxy));
+    const counted = [
+      [`session:${session.id}`, streamLimits.perSession, 'this log-in'],
+      [`account:${session.user.uid}`, streamLimits.perAccount, 'this account'],
+      [`address:${address}`, streamLimits.perAddress, 'your network'],
+    ] as const;
+    for (const [key, cap, whose] of counted) {
+      if ((this.#counts.get(key) ?? 0) >= cap) {
+        const message = `Too many live pages are open for ${whose}. Close some and try again.`;
+        throw new HttpError('stream/too-many', message, { 'Retry-After': '30' });
+      }
     }
-    if (this.#all.size >= this.parts.maxStreams) {
+    const keys = counted.map(([key]) => key);
+    if (this.#all.size >= (forOwner ? this.parts.maxStreams : this.#ridersMax)) {
       throw new HttpError('server/too-many-streams', undefined, { 'Retry-After': '30' });
     }
     const res = c.env.outgoing;
     res.writeHead(200, eventStreamHeaders);
     this.#opened++;
-    const stream = new LiveStream(this, this.parts, res, session, source()) as AnyStream;
+    const stream = new LiveStream(this, this.parts, res, session, keys, source()) as AnyStream;
     this.#all.add(stream);
-    let ofSession = this.#bySession.get(session.id);
-    if (!ofSession) {
-      ofSession = new Set();
-      this.#bySession.set(session.id, ofSession);
-    }
-    ofSession.add(stream);
+    for (const key of keys) this.#counts.set(key, (this.#counts.get(key) ?? 0) + 1);
     stream.start();
     return RESPONSE_ALREADY_SENT;
   }
 
   /** Called by a stream as it ends. */
   forget(stream: AnyStream): void {
-    this.#all.delete(stream);
-    const ofSession = this.#bySession.get(stream.session.id);
-    ofSession?.delete(stream);
-    if (ofSession?.size === 0) this.#bySession.delete(stream.session.id);
+    if (!this.#all.delete(stream)) return;
+    for (const key of stream.keys) {
+      const left = (this.#counts.get(key) ?? 1) - 1;
+      if (left > 0) this.#counts.set(key, left);
+      else this.#counts.delete(key);
+    }
   }
 
   /** Ends every stream, for a graceful shutdown; browsers reconnect to another server. */
