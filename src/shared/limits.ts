@@ -8,7 +8,7 @@ export const limits = {
   passwordMin: 6,
   passwordMax: 16,
   cartMaxRows: 100,
-  /** Orders one rider may place in an hour. */
+  /** Orders that may be placed in an hour for one e-mail address, over every account that had it. */
   ordersPerHour: 20,
   /** Rows to a page of a list: the rider's orders, the back office's orders and e-mails. */
   pageSize: 50,

@@ -4,6 +4,7 @@ import { createRoles } from '../../src/server/auth/roles';
 import { maxSessionsPerUser } from '../../src/server/auth/sessions';
 import { throttlePolicy } from '../../src/server/auth/throttle';
 import { cartTopic } from '../../src/server/cart/cart-store';
+import { limits } from '../../src/shared/limits';
 import { Client, loopbackAddress, type Reply, randomEmail } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
@@ -338,6 +339,39 @@ describe('device cookies end with what they vouch for', () => {
     await lockEmail(email);
     browser.cookies.set('piaffe.device', device);
     expectTooMany(await browser.login(email, 'other-1'));
+  });
+});
+
+describe("another person's mailbox", () => {
+  it(`gets at most ${2 * limits.ordersPerHour} order e-mails an hour, however often the account is deleted and made again`, async () => {
+    // The measured attack: sign up with the victim's address, order and cancel up to the cap, delete the account,
+    // sign up again with the same address, and go on.
+    const victim = randomEmail();
+    const attacker = new Client(server.url);
+    const refusals: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      await attacker.signup(victim);
+      for (let i = 0; i < limits.ordersPerHour; i++) {
+        await attacker.add('8');
+        const placed = await attacker.placeOrder();
+        if (placed.status !== 201) {
+          refusals.push(placed.status);
+          expectError(placed, 429, 'order/too-many');
+          await attacker.json('DELETE', `/api/cart/${(await attacker.cart())[0]?.id}`);
+          continue;
+        }
+        const number = placed.body.order.number;
+        expect((await attacker.json('POST', `/api/orders/${number}/cancel`)).status).toBe(200);
+      }
+      expect((await attacker.json('DELETE', '/api/account')).status).toBe(204);
+    }
+    expect(refusals).toHaveLength(limits.ordersPerHour);
+    const mails = await server.db.kysely
+      .selectFrom('outbox')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('recipient', '=', victim)
+      .executeTakeFirstOrThrow();
+    expect(Number(mails.n)).toBe(2 * limits.ordersPerHour);
   });
 });
 

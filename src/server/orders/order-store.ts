@@ -144,16 +144,29 @@ export function createOrderStore({ db, cart, outbox }: OrderStoreParts) {
   }
 
   // The placing's queries, compiled once (src/server/db/precompiled.ts): it is the busiest write of the shop.
-  // In one look at the rider's orders: the one this key made, if any, and how many were placed since `since`.
-  const ordersOf = db.precompile(3, (uid: string, key: string, since: number) =>
+  // In one look at the orders of the rider and of the rider's e-mail address: the one this key made, if any, and how
+  // many were placed for the address since `since`. The hourly cap counts by address, not by account, so that
+  // deleting the account and signing up again with the address starts nothing afresh: detached orders keep it.
+  const ordersOf = db.precompile(4, (uid: string, key: string, email: string, since: number) =>
     db.kysely
       .selectFrom('shop_order')
-      .select((eb) => [
-        eb.fn.max(eb.case().when('idempotency_key', '=', key).then(eb.ref('number')).end()).as('earlier'),
-        eb.fn.sum<number | string>(eb.case().when('placed_at', '>', since).then(1).else(0).end()).as('count'),
-        eb.fn.min(eb.case().when('placed_at', '>', since).then(eb.ref('placed_at')).end()).as('oldest'),
-      ])
-      .where('uid', '=', uid),
+      .select((eb) => {
+        const recentForEmail = eb.and([eb('email', '=', email), eb('placed_at', '>', since)]);
+        return [
+          eb.fn
+            .max(
+              eb
+                .case()
+                .when(eb.and([eb('uid', '=', uid), eb('idempotency_key', '=', key)]))
+                .then(eb.ref('number'))
+                .end(),
+            )
+            .as('earlier'),
+          eb.fn.sum<number | string>(eb.case().when(recentForEmail).then(1).else(0).end()).as('count'),
+          eb.fn.min(eb.case().when(recentForEmail).then(eb.ref('placed_at')).end()).as('oldest'),
+        ];
+      })
+      .where((eb) => eb.or([eb('uid', '=', uid), eb('email', '=', email)])),
   );
   const insertOrder = db.precompileInsert('shop_order', {
     number: true,
@@ -200,7 +213,7 @@ export function createOrderStore({ db, cart, outbox }: OrderStoreParts) {
       // Checkouts and cart changes of one rider run one after the other, on every server.
       await uow.lock('cart', uid);
       const now = Date.now();
-      const [mine] = await ordersOf(uow.trx, uid, input.idempotencyKey, now - hourMs);
+      const [mine] = await ordersOf(uow.trx, uid, input.idempotencyKey, rider.email, now - hourMs);
       if (mine?.earlier !== null && mine?.earlier !== undefined) {
         const order = await read(uow.trx, Number(mine.earlier), false);
         if (order) return { ok: true, created: false, order } as const;

@@ -8,7 +8,7 @@ import { links } from './links';
 export function orderCancelled({ order, note, by }: { order: Order; note: string; by: Role }, site: Site): Letter {
   return {
     subject: `Your order ${order.number} is cancelled`,
-    greeting: `Hello ${order.address.fullName},`,
+    greeting: 'Hello,',
     blocks: [
       by === 'rider'
         ? `As you asked, we have cancelled your order ${order.number}.`

@@ -9,7 +9,7 @@ export function orderConfirmation({ order }: { order: Order }, site: Site): Lett
   const pay = findPaymentMethod(order.paymentMethod)?.howToPay({ number: order.number, totalCents: order.totalCents });
   return {
     subject: `Your order ${order.number}`,
-    greeting: `Hello ${order.address.fullName},`,
+    greeting: 'Hello,',
     blocks: [
       `Thank you for your order ${order.number}. This is what you ordered:`,
       ...orderBlocks(order),

@@ -6,7 +6,7 @@ import { links } from './links';
 export function orderPaid({ order }: { order: Order }, site: Site): Letter {
   return {
     subject: `We have your payment for order ${order.number}`,
-    greeting: `Hello ${order.address.fullName},`,
+    greeting: 'Hello,',
     blocks: [
       `Thank you: your payment for order ${order.number} has arrived. We are packing your order now and will write again when it is on its way.`,
       { link: links.order(site, order.number), label: 'See your order' },

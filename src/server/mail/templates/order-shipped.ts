@@ -6,7 +6,7 @@ import { links } from './links';
 export function orderShipped({ order, note }: { order: Order; note: string }, site: Site): Letter {
   return {
     subject: `Your order ${order.number} is on its way`,
-    greeting: `Hello ${order.address.fullName},`,
+    greeting: 'Hello,',
     blocks: [
       `Your order ${order.number} has left our yard.`,
       ...(note ? [{ facts: [['Note from the shop', note]] as const }] : []),
