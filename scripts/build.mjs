@@ -11,6 +11,7 @@ const inputs = ['src', 'public', 'index.html', 'vite.config.ts', 'package-lock.j
 export const serverDir = 'dist-server';
 export const serverEntry = join(serverDir, 'main.js');
 export const ownerEntry = join(serverDir, 'owner-cli.js');
+export const backupEntry = join(serverDir, 'backup-cli.js');
 /** Written after a successful build: the hash of the inputs it was built from. */
 const stampFile = join(serverDir, '.sources');
 
@@ -38,9 +39,15 @@ export async function build() {
     logLevel: 'warn',
     publicDir: false,
     build: {
-      // The server, and the owners' command line (npm run owner), which shares most of its code.
+      // The server, and the command lines (npm run owner, backup, restore), which share its code.
       ssr: true,
-      rolldownOptions: { input: { main: 'src/server/main.ts', 'owner-cli': 'src/server/owner-cli.ts' } },
+      rolldownOptions: {
+        input: {
+          main: 'src/server/main.ts',
+          'owner-cli': 'src/server/owner-cli.ts',
+          'backup-cli': 'src/server/backup-cli.ts',
+        },
+      },
       outDir: serverDir,
       emptyOutDir: true,
       target: 'node20',
@@ -56,6 +63,7 @@ export async function buildIfStale() {
     existsSync(stampFile) &&
     existsSync(serverEntry) &&
     existsSync(ownerEntry) &&
+    existsSync(backupEntry) &&
     existsSync(join('dist', 'index.html'));
   if (built && readFileSync(stampFile, 'utf8') === sourcesHash()) return;
   process.stderr.write('Building Piaffe (the sources changed since the last build)...\n');

@@ -152,6 +152,12 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   },
 });
 
+/** The names of our migrations, oldest first: a database that has applied any other comes from a newer Piaffe. */
+export const migrationNames: readonly string[] = Object.keys(migrations('sqlite'));
+
+/** The table in which the migrator records what it applied: its presence marks a Piaffe database. */
+export const migrationTable = 'piaffe_migration';
+
 /**
  * Applies our migrations; Kysely's migrator takes a lock, so concurrent starts are safe. On PostgreSQL,
  * `schema` names the schema the tables live in: Kysely looks its bookkeeping tables up in every schema
@@ -161,7 +167,7 @@ export async function migrate(db: Kysely<Tables>, dialect: Dialect, schema?: str
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations(dialect) },
-    migrationTableName: 'piaffe_migration',
+    migrationTableName: migrationTable,
     migrationLockTableName: 'piaffe_migration_lock',
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
