@@ -10,5 +10,7 @@ export interface AppEnv {
     log: Logger;
     /** Set by `sessions.require()`. */
     session: Session;
+    /** The payment method of the order being placed, for the metrics (http/metrics.ts). */
+    paymentMethod?: string;
   };
 }

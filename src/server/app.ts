@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { endpoints } from '../shared/api';
 import type { Accounts } from './account/accounts';
 import { accountRoutes } from './account/routes';
 import { adminRoutes } from './admin/routes';
@@ -18,6 +19,7 @@ import type { Db } from './db/database';
 import { DatabaseBusyError, isBusy } from './db/sqlite-driver';
 import { errorResponse, HttpError } from './http/errors';
 import type { LiveStreams } from './http/live-streams';
+import { createMetrics } from './http/metrics';
 import { requestLog } from './http/request-log';
 import { sameOriginOnly } from './http/security';
 import type { Logger } from './log';
@@ -52,7 +54,13 @@ export function buildApp(parts: AppParts) {
   const hashPassword = async (password: string) => (await auth.$context).password.hash(password);
 
   const app = new Hono<AppEnv>();
+  const metrics = config.metricsToken ? createMetrics({ token: config.metricsToken, streams, outbox }) : undefined;
   app.use(requestLog(log));
+  if (metrics) {
+    app.use(metrics.requests);
+    app.get('/metrics', metrics.route);
+    app.post(endpoints.placeOrder.path, metrics.orders);
+  }
   // Up while the database answers; e-mail trouble shows in the body (overdue and failed e-mails), never in the status.
   app.get('/healthz', async (c) => {
     try {

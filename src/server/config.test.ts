@@ -22,8 +22,10 @@ describe('loadConfig', () => {
       SMTP_URL: 'smtps://shop:pw@mail.example.com:465',
       MAIL_FROM: 'Piaffe Shop <orders@shop.example.com>',
       MAIL_RETRY_DELAYS: '1, 2.5,60',
+      METRICS_TOKEN: 'm'.repeat(16),
     });
     expect(config).toMatchObject({
+      metricsToken: 'm'.repeat(16),
       port: 8080,
       host: '127.0.0.1',
       publicUrl: 'https://shop.example.com',
@@ -69,6 +71,8 @@ describe('loadConfig', () => {
     [{ MAIL_FROM: 'Shop <shop@example.com>\r\nBcc: x@example.com' }, /^MAIL_FROM must be an address/],
     [{ MAIL_RETRY_DELAYS: '30,soon' }, /^MAIL_RETRY_DELAYS must be up to 20 pauses/],
     [{ MAIL_RETRY_DELAYS: '0' }, /^MAIL_RETRY_DELAYS must be up to 20 pauses/],
+    [{ METRICS_TOKEN: 'short' }, /^METRICS_TOKEN must be at least 16 printable characters/],
+    [{ METRICS_TOKEN: 'a token with spaces in it' }, /^METRICS_TOKEN must be at least 16 printable characters/],
   ])('refuses %o with one line that says what is wrong', (bad, message) => {
     const load = () => loadConfig({ ...sqlite, ...bad });
     expect(load).toThrow(ConfigError);

@@ -19,6 +19,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Live cart streams this server keeps open at most. */
   maxLiveStreams: number;
+  /** METRICS_TOKEN: the bearer token GET /metrics asks for; without it there are no metrics. */
+  metricsToken: string | undefined;
   /** Where the built client lives. */
   distDir: string;
   mail: MailConfig;
@@ -140,6 +142,18 @@ function retryDelays(value: string | undefined): number[] {
   return seconds.map((s) => Math.round(s * 1000));
 }
 
+const minMetricsTokenLength = 16;
+
+function metricsToken(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value.length < minMetricsTokenLength || !/^[\x21-\x7e]+$/.test(value)) {
+    throw new ConfigError(
+      `METRICS_TOKEN must be at least ${minMetricsTokenLength} printable characters without spaces (such as the output of openssl rand -hex 32).`,
+    );
+  }
+  return value;
+}
+
 function logLevel(value: string | undefined): LogLevel {
   if (value === undefined || value === '') return 'info';
   if ((logLevels as readonly string[]).includes(value)) return value as LogLevel;
@@ -188,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: flag('TRUST_PROXY', env.TRUST_PROXY),
     logLevel: logLevel(env.LOG_LEVEL),
     maxLiveStreams: count('MAX_LIVE_STREAMS', env.MAX_LIVE_STREAMS, 10_000),
+    metricsToken: metricsToken(env.METRICS_TOKEN),
     distDir: resolve(env.DIST_DIR ?? 'dist'),
     mail: {
       smtpUrl: smtpUrl(env.SMTP_URL),

@@ -223,6 +223,23 @@ export function createOutbox(db: Db, site: Site, seal: Seal) {
      * how many failed. Password-reset e-mails are left out, since whether one was written tells whether an account
      * exists; so is what was written in the last minutes, which would show the shop's business as it happens.
      */
+    /** For the operator's metrics: e-mails waiting and failed, and when the oldest waiting one was written. */
+    async backlog(): Promise<{ waiting: number; failed: number; oldestWaitingAt: number | undefined }> {
+      const rows = await db.kysely
+        .selectFrom('outbox')
+        .select((eb) => ['state', eb.fn.countAll<number | string>().as('count'), eb.fn.min('created_at').as('oldest')])
+        .where('state', 'in', ['waiting', 'failed'])
+        .groupBy('state')
+        .execute();
+      const of = (state: OutboxState) => rows.find((row) => row.state === state);
+      const oldest = of('waiting')?.oldest;
+      return {
+        waiting: Number(of('waiting')?.count ?? 0),
+        failed: Number(of('failed')?.count ?? 0),
+        oldestWaitingAt: oldest === undefined || oldest === null ? undefined : Number(oldest),
+      };
+    },
+
     async health(): Promise<{ overdue: number; failed: number }> {
       const rows = await db.kysely
         .selectFrom('outbox')

@@ -47,6 +47,7 @@ export function orderRoutes(sessions: Sessions, orders: OrderStore) {
         address: 'order/invalid-address',
         paymentMethod: 'order/invalid-payment-method',
       });
+      c.set('paymentMethod', input.paymentMethod);
       const result = await orders.place(c.get('session').user, input);
       if (!result.ok) throw placeRefusal(result);
       // A repeated key answers the order it made the first time.
