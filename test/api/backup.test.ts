@@ -6,8 +6,8 @@ import { promisify } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
-import { createDatabase, type TestDatabase } from '../support/test-database';
+import { startTestServer } from '../support/server';
+import { createDatabase, serverOnOwnDatabase } from '../support/test-database';
 
 /** `npm run backup` and `npm run restore` (src/server/backup-cli.ts) as child processes; SQLite only. */
 describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', () => {
@@ -38,21 +38,12 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
   }
 
   describe('a backup taken while riders add and order', () => {
-    let database: TestDatabase;
-    let server: TestServer;
-    beforeAll(async () => {
-      database = await createDatabase('sqlite');
-      server = await startTestServer({ DATABASE_URL: database.url });
-    });
-    afterAll(async () => {
-      await server?.stop();
-      await database?.drop();
-    });
+    const shop = serverOnOwnDatabase('sqlite');
 
     it('restores into a shop where every order acknowledged before it began is whole', async () => {
       const riders = await Promise.all(
         Array.from({ length: 3 }, async () => {
-          const rider = new Client(server.url);
+          const rider = new Client(shop.server.url);
           await rider.signup();
           return rider;
         }),
@@ -72,7 +63,7 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
       while (acknowledged.length < 6) await new Promise((resolve) => setTimeout(resolve, 10));
       const before = [...acknowledged];
       const file = join(dir, 'running.db');
-      const backedUp = await command(database.url, 'backup', file);
+      const backedUp = await command(shop.database.url, 'backup', file);
       stop = true;
       await load;
       expect(backedUp.code).toBe(0);
@@ -83,8 +74,8 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
       // Restored into a new place, the shop starts on it, and every order from before the backup is there, whole.
       const restoredUrl = `file:${join(dir, 'restored', 'shop.db')}`;
       expect((await command(restoredUrl, 'restore', file)).code).toBe(0);
-      const shop = await startTestServer({ DATABASE_URL: restoredUrl });
-      await shop.stop();
+      const restoredShop = await startTestServer({ DATABASE_URL: restoredUrl });
+      await restoredShop.stop();
       const restored = new SQLite(restoredUrl.slice('file:'.length), { readonly: true });
       try {
         for (const number of before) {
@@ -105,9 +96,9 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
 
     it('refuses to restore over the running shop, in one line', async () => {
       const file = join(dir, 'for-running.db');
-      expect((await command(database.url, 'backup', file)).code).toBe(0);
+      expect((await command(shop.database.url, 'backup', file)).code).toBe(0);
       expectRefusal(
-        await command(database.url, 'restore', file, '--force'),
+        await command(shop.database.url, 'restore', file, '--force'),
         /^The shop is running on .*: stop it first/,
       );
     });

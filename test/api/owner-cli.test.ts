@@ -1,22 +1,12 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Client, randomEmail } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
-import { createDatabase, type TestDatabase } from '../support/test-database';
+import { serverOnOwnDatabase } from '../support/test-database';
 
 /** `npm run owner -- ...` (src/server/owner-cli.ts) as a child process, against a database a server also runs on. */
-let database: TestDatabase;
-let server: TestServer;
-beforeAll(async () => {
-  database = await createDatabase();
-  server = await startTestServer({ DATABASE_URL: database.url });
-});
-afterAll(async () => {
-  await server?.stop();
-  await database?.drop();
-});
+const shop = serverOnOwnDatabase();
 
 async function owner(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
@@ -27,7 +17,7 @@ async function owner(...args: string[]): Promise<{ code: number; stdout: string;
         cwd: resolve('.'),
         env: {
           ...process.env,
-          DATABASE_URL: database.url,
+          DATABASE_URL: shop.database.url,
           AUTH_SECRET: 'cli-test-secret-0123456789abcdef01234',
           LOG_LEVEL: 'warn',
         },
@@ -42,7 +32,7 @@ async function owner(...args: string[]): Promise<{ code: number; stdout: string;
 
 describe('npm run owner', () => {
   it('makes an account an owner, lists the owners, and ends the role; the server checks it at once', async () => {
-    const boss = new Client(server.url);
+    const boss = new Client(shop.server.url);
     const { email } = await boss.signup();
     expect((await boss.json('GET', '/api/admin/orders')).status).toBe(403);
 

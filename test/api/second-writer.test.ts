@@ -1,11 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { busyWaitMs } from '../../src/server/db/sqlite-driver';
 import { Client, type Reply } from '../support/client';
 import { expectError } from '../support/expect-error';
-import { startTestServer, type TestServer } from '../support/server';
-import { createDatabase, type TestDatabase } from '../support/test-database';
+import { serverOnOwnDatabase } from '../support/test-database';
 
 /**
  * Another program writing the shop's SQLite file while the shop runs (the owner command, a stock or backup
@@ -13,16 +12,7 @@ import { createDatabase, type TestDatabase } from '../support/test-database';
  * acknowledged (docs/decisions/0020-waiting-for-the-sqlite-file.md): it answers 503 only when the file stays locked past the wait.
  */
 describe.runIf(process.env.TEST_BACKEND !== 'postgres')('a second writer on the SQLite file', () => {
-  let database: TestDatabase;
-  let server: TestServer;
-  beforeAll(async () => {
-    database = await createDatabase('sqlite');
-    server = await startTestServer({ DATABASE_URL: database.url });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await database?.drop();
-  });
+  const shop = serverOnOwnDatabase('sqlite');
 
   /**
    * A child process that writes the file in a loop for at most `ms`: each round takes the write lock
@@ -59,7 +49,7 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('a second writer on the 
   }
 
   it('riders add, delete and order while it writes: no 5xx, and every acknowledged write is there', async () => {
-    const writer = secondWriter(database.url.slice('file:'.length), 30_000);
+    const writer = secondWriter(shop.database.url.slice('file:'.length), 30_000);
     let rounds = '';
     writer.stdout?.on('data', (chunk: Buffer) => {
       rounds += chunk.toString();
@@ -67,7 +57,7 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('a second writer on the 
     // Signing up (Better Auth's own writes) while it writes, too.
     const riders = await Promise.all(
       Array.from({ length: 4 }, async () => {
-        const rider = new Client(server.url);
+        const rider = new Client(shop.server.url);
         await rider.signup();
         return rider;
       }),
@@ -119,16 +109,16 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('a second writer on the 
       const orders = (await rider.json('GET', '/api/orders')).body.orders;
       expect(orders).toHaveLength(3);
     }
-    const lines = await database.query<{ n: number }>('select count(*) as n from order_line');
+    const lines = await shop.database.query<{ n: number }>('select count(*) as n from order_line');
     expect(Number(lines[0]?.n)).toBe([...ordered.values()].reduce((sum, ids) => sum + ids.size, 0));
     expect(deleted.size).toBeGreaterThan(0);
   });
 
   it('answers 503 server/busy with Retry-After when the file stays locked, and serves reads meanwhile', async () => {
-    const rider = new Client(server.url);
+    const rider = new Client(shop.server.url);
     await rider.signup();
     const item = await rider.add('1');
-    const holder = lockHolder(database.url.slice('file:'.length), busyWaitMs + 2_000);
+    const holder = lockHolder(shop.database.url.slice('file:'.length), busyWaitMs + 2_000);
     await once(holder.stdout as NodeJS.ReadableStream, 'data');
 
     const add = rider.json('POST', '/api/cart', { itemid: '2' });

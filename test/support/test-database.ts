@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
+import { afterAll, beforeAll } from 'vitest';
 import { createTestSchema } from './postgres';
-import { type Backend, backend as configuredBackend } from './server';
+import { type Backend, backend as configuredBackend, startTestServer, type TestServer } from './server';
 
 /** A throwaway database of the backend under test, readable by the test while a server runs on it. */
 export interface TestDatabase {
@@ -63,4 +64,24 @@ export async function createDatabase(backend: Backend = configuredBackend): Prom
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * For the tests of one describe block: a server on a throwaway database that the test can read too, and another
+ * program (a command line, a second writer) can open by its URL. Started before the block, removed after it.
+ */
+export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
+  readonly database: TestDatabase;
+  readonly server: TestServer;
+} {
+  const parts = {} as { database: TestDatabase; server: TestServer };
+  beforeAll(async () => {
+    parts.database = await createDatabase(backend);
+    parts.server = await startTestServer({ DATABASE_URL: parts.database.url });
+  });
+  afterAll(async () => {
+    await parts.server?.stop();
+    await parts.database?.drop();
+  });
+  return parts;
 }
