@@ -9,7 +9,7 @@ import { addressGroup, clientAddress } from './client-address';
 import { HttpError } from './errors';
 
 /** How many streams may be open, and how far one may fall behind (docs/SECURITY.md, "Live streams"). */
-export const streamLimits = {
+const streamLimits = {
   /** Per log-in, of every kind together: more than a browser opens for its tabs (six connections per host). */
   perSession: 10,
   /** Per account, over all its log-ins: a rider's phone, laptop and tablet, each with a few tabs. */
