@@ -10,8 +10,9 @@ import { pathToFileURL } from 'node:url';
 const inputs = ['src', 'public', 'index.html', 'vite.config.ts', 'package-lock.json'];
 export const serverDir = 'dist-server';
 export const serverEntry = join(serverDir, 'main.js');
-export const ownerEntry = join(serverDir, 'owner-cli.js');
-export const backupEntry = join(serverDir, 'backup-cli.js');
+/** The shop's command lines: `npm run owner`, `stock`, `backup` and `restore` (src/server/<name>-cli.ts). */
+const cliNames = ['owner', 'stock', 'backup'];
+export const cliEntry = (name) => join(serverDir, `${name}-cli.js`);
 /** Written after a successful build: the hash of the inputs it was built from. */
 const stampFile = join(serverDir, '.sources');
 
@@ -39,13 +40,12 @@ export async function build() {
     logLevel: 'warn',
     publicDir: false,
     build: {
-      // The server, and the command lines (npm run owner, backup, restore), which share its code.
+      // The server, and the command lines (npm run owner, stock, backup, restore), which share its code.
       ssr: true,
       rolldownOptions: {
         input: {
           main: 'src/server/main.ts',
-          'owner-cli': 'src/server/owner-cli.ts',
-          'backup-cli': 'src/server/backup-cli.ts',
+          ...Object.fromEntries(cliNames.map((name) => [`${name}-cli`, `src/server/${name}-cli.ts`])),
         },
       },
       outDir: serverDir,
@@ -62,8 +62,7 @@ export async function buildIfStale() {
   const built =
     existsSync(stampFile) &&
     existsSync(serverEntry) &&
-    existsSync(ownerEntry) &&
-    existsSync(backupEntry) &&
+    cliNames.every((name) => existsSync(cliEntry(name))) &&
     existsSync(join('dist', 'index.html'));
   if (built && readFileSync(stampFile, 'utf8') === sourcesHash()) return;
   process.stderr.write('Building Piaffe (the sources changed since the last build)...\n');

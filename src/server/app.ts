@@ -27,6 +27,8 @@ import type { Outbox } from './mail/outbox';
 import type { OrderStore } from './orders/order-store';
 import { orderRoutes } from './orders/routes';
 import { staticFiles } from './static-files';
+import { stockRoutes } from './stock/routes';
+import type { StockStore } from './stock/stock-store';
 
 export interface AppParts {
   config: Config;
@@ -40,6 +42,7 @@ export interface AppParts {
   accounts: Accounts;
   resets: PasswordResets;
   cart: CartStore;
+  stock: StockStore;
   orders: OrderStore;
   outbox: Outbox;
   streams: LiveStreams;
@@ -49,7 +52,8 @@ export interface AppParts {
 
 /** Builds the whole HTTP app; server.ts gives it a database and a port, tests give it a throwaway one. */
 export function buildApp(parts: AppParts) {
-  const { config, log, auth, db, sessions, devices, throttle, roles, accounts, resets, cart, orders, outbox } = parts;
+  const { config, log, auth, db, sessions, devices, throttle, roles, accounts, resets, cart, stock, orders, outbox } =
+    parts;
   const { streams, isClosing } = parts;
   const hashPassword = async (password: string) => (await auth.$context).password.hash(password);
 
@@ -79,7 +83,8 @@ export function buildApp(parts: AppParts) {
   app.route('/', authRoutes({ auth, db, sessions, throttle, devices, roles, trustProxy: config.trustProxy }));
   app.route('/', resetRoutes({ resets, throttle, hashPassword, trustProxy: config.trustProxy }));
   app.route('/', accountRoutes({ accounts, sessions, devices, hashPassword }));
-  app.route('/', cartRoutes(sessions, cart, streams));
+  app.route('/', stockRoutes(sessions, stock, streams));
+  app.route('/', cartRoutes(sessions, cart, stock, streams));
   app.route('/', orderRoutes(sessions, orders));
   app.route('/', adminRoutes({ sessions, roles, orders, outbox, streams }));
   app.all('/api/*', (c) => errorResponse(c, 'request/not-found'));
@@ -88,7 +93,7 @@ export function buildApp(parts: AppParts) {
   app.all('*', (c) => errorResponse(c, 'request/not-found'));
 
   app.onError((error, c) => {
-    if (error instanceof HttpError) return errorResponse(c, error.code, error.message, error.headers);
+    if (error instanceof HttpError) return errorResponse(c, error.code, error.message, error.headers, error.fields);
     // Another program held the SQLite file longer than a request waits for it (db/sqlite-driver.ts).
     if (error instanceof DatabaseBusyError || isBusy(error)) {
       return errorResponse(c, 'server/busy', undefined, { 'Retry-After': '1' });

@@ -22,6 +22,7 @@ import { createOutbox } from './mail/outbox';
 import { createSeal } from './mail/seal';
 import { startMailSender } from './mail/sender';
 import { createOrderStore } from './orders/order-store';
+import { createStockStore } from './stock/stock-store';
 
 export interface RunningServer {
   url: string;
@@ -53,7 +54,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const outbox = createOutbox(db, { publicUrl: config.publicUrl }, createSeal(config.authSecret));
   const accounts = createAccounts({ db, sessions, devices, cart, throttle, outbox, resetLinks });
   const resets = createPasswordResets({ db, accounts, outbox });
-  const orders = createOrderStore({ db, cart, outbox });
+  const stock = createStockStore(db);
+  const orders = createOrderStore({ db, cart, stock, outbox });
   const mailSender = startMailSender(config, { outbox, feed: db.feed, log });
   const streams = new LiveStreams({
     feed: db.feed,
@@ -75,6 +77,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     accounts,
     resets,
     cart,
+    stock,
     orders,
     outbox,
     streams,

@@ -36,6 +36,8 @@ export const cartItemSchema = z.object({
   /** Integer cents. */
   priceCents: z.number().int(),
   details: z.string(),
+  /** The size chosen; null for a row added before the shop had sizes (checkout asks for one). */
+  size: z.string().nullable(),
 });
 export type CartItem = z.infer<typeof cartItemSchema>;
 
@@ -53,6 +55,37 @@ export type CartEventType = keyof typeof cartEventSchemas;
 export type CartEvent = {
   [T in CartEventType]: { type: T } & z.infer<(typeof cartEventSchemas)[T]>;
 }[CartEventType];
+
+/** How many of one size of a product are on the shelf. */
+export const stockSchema = z.object({ itemid: z.string(), size: z.string(), stock: z.number().int() });
+export type Stock = z.infer<typeof stockSchema>;
+
+/** A product as the home page shows it: the catalogue's facts, and its sizes in order with their stock. */
+export const catalogueProductSchema = z.object({
+  itemid: z.string(),
+  name: z.string(),
+  /** Integer cents. */
+  priceCents: z.number().int(),
+  details: z.string(),
+  pic: z.string(),
+  largepic: z.string(),
+  sizes: z.array(z.object({ size: z.string(), stock: z.number().int() })),
+});
+export type CatalogueProduct = z.infer<typeof catalogueProductSchema>;
+
+/**
+ * The events of the live stock stream (GET /api/catalogue/stream): every size's stock first, then each change;
+ * every size's stock again whenever changes may have been missed.
+ */
+export const stockEventSchemas = {
+  snapshot: z.object({ stock: z.array(stockSchema) }),
+  stock: stockSchema,
+  'signed-out': z.looseObject({}),
+} as const;
+export type StockEventType = keyof typeof stockEventSchemas;
+export type StockEvent = {
+  [T in StockEventType]: { type: T } & z.infer<(typeof stockEventSchemas)[T]>;
+}[StockEventType];
 
 /** Who is signed in, and whether they may open the back office. */
 const userReply = z.object({ user: sessionUserSchema, role: z.enum(roles) });
@@ -84,6 +117,10 @@ export const endpoints = {
   changeEmail: { method: 'PUT', path: '/api/account/email', body: newEmailSchema },
   changePassword: { method: 'PUT', path: '/api/account/password', body: newPasswordSchema },
   deleteAccount: { method: 'DELETE', path: '/api/account' },
+  /** The products with their sizes and stock; open to everyone. */
+  catalogue: { method: 'GET', path: '/api/catalogue', reply: z.object({ products: z.array(catalogueProductSchema) }) },
+  /** Server-Sent Events: `stockEventSchemas`. */
+  catalogueStream: { method: 'GET', path: '/api/catalogue/stream' },
   cart: { method: 'GET', path: '/api/cart', reply: z.object({ items: z.array(cartItemSchema) }) },
   addToCart: { method: 'POST', path: '/api/cart', body: addToCartSchema, reply: z.object({ item: cartItemSchema }) },
   removeFromCart: { method: 'DELETE', path: '/api/cart/:id' },

@@ -26,12 +26,24 @@ export const errorCatalogue = {
     message: 'This link to reset the password has already been used. Please ask for a new one.',
   },
   'cart/unknown-item': { status: 400, message: 'There is no product with this item number.' },
+  'cart/invalid-size': { status: 400, message: 'Please choose one of the sizes this product comes in.' },
+  'cart/sold-out': { status: 409, message: 'Sorry, that size is sold out.' },
   'cart/full': { status: 409, message: `Your cart is full: it holds at most ${limits.cartMaxRows} items.` },
   'cart/not-found': { status: 404, message: 'There is no such item in your cart.' },
   'order/cart-empty': { status: 409, message: 'Your cart is empty, so there is nothing to order.' },
   'order/cart-changed': {
     status: 409,
     message: 'Your cart has changed since this page showed it. Please check your order and place it again.',
+  },
+  'order/sold-out': {
+    status: 409,
+    message:
+      'Sorry, some of your items have sold out since you put them in your cart. Please remove them and order again.',
+  },
+  'order/size-missing': {
+    status: 409,
+    message:
+      'Some of your items were put in your cart before the shop had sizes. Please remove them and add them again in your size.',
   },
   'order/invalid-address': { status: 400, message: 'The delivery address is not complete.' },
   'order/invalid-payment-method': { status: 400, message: 'Choose one of the payment methods offered.' },
@@ -78,4 +90,6 @@ export type ErrorCode = keyof typeof errorCatalogue;
 export interface ErrorBody {
   code: ErrorCode;
   message: string;
+  /** `order/sold-out` and `order/size-missing`: the ids of the cart rows concerned. */
+  rows?: string[];
 }

@@ -189,7 +189,13 @@ export const placeOrderSchema = z.strictObject({
 
 export type PlaceOrder = z.infer<typeof placeOrderSchema>;
 
-export const orderLineSchema = z.object({ itemid: z.string(), name: z.string(), priceCents: z.number().int() });
+export const orderLineSchema = z.object({
+  itemid: z.string(),
+  name: z.string(),
+  priceCents: z.number().int(),
+  /** The size bought in; null for an order placed before the shop had sizes. */
+  size: z.string().nullable(),
+});
 export type OrderLine = z.infer<typeof orderLineSchema>;
 
 export const historyEntrySchema = z.object({

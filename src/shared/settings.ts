@@ -21,6 +21,8 @@ export const settings = {
     routingNumber: '000000000',
     accountNumber: '0000 1234 5678',
   },
+  /** The home page says 'Only N left' for a size with this many or fewer on the shelf. */
+  fewLeft: 3,
   /** Order numbers read `PF-10001`, `PF-10002`, ... */
   orderNumber: { prefix: 'PF-', first: 10001 },
 } as const;

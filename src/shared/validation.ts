@@ -50,6 +50,9 @@ export const addToCartSchema = z.strictObject({
   // Any string up to 16 characters is a well-formed item number; one not in the catalogue, the empty
   // string included, is the route's `cart/unknown-item`.
   itemid: z.string({ error: 'itemid must be a string.' }).max(16),
+  // Any string up to 32 characters is a well-formed size; one the product does not come in, or none for a product
+  // with several, is the route's `cart/invalid-size`.
+  size: z.string({ error: 'size must be a string.' }).max(32).optional(),
 });
 
 export type Credentials = z.infer<typeof credentialsSchema>;

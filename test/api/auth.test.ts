@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, randomEmail } from '../support/client';
+import { Client, randomEmail, withSize } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -176,7 +176,7 @@ describe('log-out', () => {
       new Client(server.url).json(method, path, body, { cookie: oldCookie });
     expectError(await replay('GET', '/api/auth/session'), 401, 'auth/unauthenticated');
     expectError(await replay('GET', '/api/cart'), 401, 'auth/unauthenticated');
-    expectError(await replay('POST', '/api/cart', { itemid: '1' }), 401, 'auth/unauthenticated');
+    expectError(await replay('POST', '/api/cart', withSize('1')), 401, 'auth/unauthenticated');
     expectError(await replay('DELETE', '/api/account'), 401, 'auth/unauthenticated');
     expect(await server.rowsOf(user.uid, user.email)).toMatchObject({ user: 1, session: 1, cart_item: 0 });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionUser } from '../../src/shared/api';
 import type { ErrorCode } from '../../src/shared/errors';
-import { Client, type Reply, randomEmail } from '../support/client';
+import { Client, type Reply, randomEmail, withSize } from '../support/client';
 import { expectClientError, expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -66,7 +66,7 @@ const routes: Route[] = [
     method: 'POST',
     path: '/api/cart',
     client: () => member,
-    valid: () => ({ itemid: '1' }),
+    valid: () => withSize('1'),
     fields: { itemid: 'request/invalid-body' },
   },
 ];
@@ -359,7 +359,7 @@ describe('well-formed variants are accepted', () => {
     'accepts Content-Type %j',
     async (type) => {
       const reply = await member.raw('POST', '/api/cart', {
-        body: '{"itemid":"3"}',
+        body: '{"itemid":"3","size":"8"}',
         headers: { 'content-type': type },
       });
       expect(reply.status).toBe(201);
@@ -368,7 +368,10 @@ describe('well-formed variants are accepted', () => {
   );
 
   it('accepts JSON with surrounding white space', async () => {
-    const reply = await member.raw('POST', '/api/cart', { body: ' \n{ "itemid" : "3" }\n ', headers: json });
+    const reply = await member.raw('POST', '/api/cart', {
+      body: ' \n{ "itemid" : "3", "size": "8" }\n ',
+      headers: json,
+    });
     expect(reply.status).toBe(201);
     expect((await member.json('DELETE', `/api/cart/${reply.body.item.id}`)).status).toBe(204);
   });

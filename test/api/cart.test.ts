@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CartItem } from '../../src/shared/api';
 import { catalogue } from '../../src/shared/catalogue';
 import { limits } from '../../src/shared/limits';
-import { Client } from '../support/client';
+import { Client, withSize } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
@@ -35,7 +35,7 @@ describe('add', () => {
     const client = new Client(server.url);
     const user = await client.signup();
     for (const product of catalogue) {
-      const reply = await client.json('POST', '/api/cart', { itemid: product.itemid });
+      const reply = await client.json('POST', '/api/cart', withSize(product.itemid));
       expect(reply.status).toBe(201);
       expect(reply.body).toEqual({
         item: {
@@ -45,6 +45,7 @@ describe('add', () => {
           name: product.name,
           priceCents: product.priceCents,
           details: product.details,
+          size: withSize(product.itemid).size,
         },
       });
     }
@@ -66,7 +67,7 @@ describe('add', () => {
       { quantity: 2 },
     ];
     for (const extra of extras) {
-      expectError(await client.json('POST', '/api/cart', { itemid: '2', ...extra }), 400, 'request/invalid-body');
+      expectError(await client.json('POST', '/api/cart', { ...withSize('2'), ...extra }), 400, 'request/invalid-body');
     }
     expect(await client.cart()).toEqual([]);
     expect((await server.rowsOf(other.uid, other.email)).cart_item).toBe(0);
@@ -89,7 +90,7 @@ describe('add', () => {
   });
 
   it('answers 401 auth/unauthenticated without a session, adding nothing', async () => {
-    expectError(await new Client(server.url).json('POST', '/api/cart', { itemid: '1' }), 401, 'auth/unauthenticated');
+    expectError(await new Client(server.url).json('POST', '/api/cart', withSize('1')), 401, 'auth/unauthenticated');
     expectError(await new Client(server.url).json('GET', '/api/cart'), 401, 'auth/unauthenticated');
     expectError(
       await new Client(server.url).json('DELETE', `/api/cart/${crypto.randomUUID()}`),
@@ -154,12 +155,12 @@ describe('100-row limit', () => {
     const client = new Client(server.url);
     const user = await client.signup();
     const statuses = await pool(limits.cartMaxRows, 8, async (i) => {
-      const reply = await client.json('POST', '/api/cart', { itemid: String((i % 8) + 1) });
+      const reply = await client.json('POST', '/api/cart', withSize(String((i % 8) + 1)));
       return reply.status;
     });
     expect(statuses.filter((s) => s === 201)).toHaveLength(100);
 
-    const full = await client.json('POST', '/api/cart', { itemid: '1' });
+    const full = await client.json('POST', '/api/cart', withSize('1'));
     expectError(full, 409, 'cart/full');
     expect(full.body.message).toMatch(/100/);
     expect(await client.cart()).toHaveLength(100);
@@ -169,7 +170,7 @@ describe('100-row limit', () => {
     const items = await client.cart();
     for (const item of items.slice(0, 5))
       expect((await client.json('DELETE', `/api/cart/${item.id}`)).status).toBe(204);
-    const race = await Promise.all(Array.from({ length: 10 }, () => client.json('POST', '/api/cart', { itemid: '3' })));
+    const race = await Promise.all(Array.from({ length: 10 }, () => client.json('POST', '/api/cart', withSize('3'))));
     expect(race.filter((r) => r.status === 201)).toHaveLength(5);
     for (const reply of race.filter((r) => r.status !== 201)) expectError(reply, 409, 'cart/full');
     expect(await client.cart()).toHaveLength(100);
@@ -178,7 +179,7 @@ describe('100-row limit', () => {
     // The limit is per user: another user's cart is not full.
     const other = new Client(server.url);
     await other.signup();
-    expect((await other.json('POST', '/api/cart', { itemid: '1' })).status).toBe(201);
+    expect((await other.json('POST', '/api/cart', withSize('1'))).status).toBe(201);
   });
 });
 

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
 import { type ErrorCode, errorCatalogue } from '../../src/shared/errors';
 import { limits } from '../../src/shared/limits';
-import { address, Client, orderKey, type Reply, randomEmail, rawRequest } from '../support/client';
+import { address, Client, orderKey, type Reply, randomEmail, rawRequest, withSize } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
-import { startTestServer, type TestServer } from '../support/server';
+import { rowWithoutSize, startTestServer, type TestServer } from '../support/server';
 import { requestsDuringShutdown } from '../support/shutdown';
 
 /**
@@ -101,11 +101,16 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     await client.json('POST', '/api/auth/password-reset/confirm', { token, password: 'fresh-42' });
     return client.json('POST', '/api/auth/password-reset/check', { token });
   },
-  'cart/unknown-item': async () => (await signedIn()).json('POST', '/api/cart', { itemid: '9' }),
+  'cart/unknown-item': async () => (await signedIn()).json('POST', '/api/cart', withSize('9')),
   'cart/full': async () => {
     const client = await signedIn();
     for (let row = 0; row < limits.cartMaxRows; row++) await client.add('1');
-    return client.json('POST', '/api/cart', { itemid: '1' });
+    return client.json('POST', '/api/cart', withSize('1'));
+  },
+  'cart/invalid-size': async () => (await signedIn()).json('POST', '/api/cart', { itemid: '1', size: 'XXL' }),
+  'cart/sold-out': async () => {
+    await server.stock.set(0, { itemid: '4', size: 'XS' });
+    return (await signedIn()).json('POST', '/api/cart', { itemid: '4', size: 'XS' });
   },
   'cart/not-found': async () => (await signedIn()).json('DELETE', `/api/cart/${randomUUID()}`),
   'stream/too-many': async () => {
@@ -122,6 +127,17 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     const client = await signedIn();
     await client.add('1');
     return client.placeOrder({ cartItemIds: [] });
+  },
+  'order/sold-out': async () => {
+    const client = await signedIn();
+    await client.add('4', 'S');
+    await server.stock.set(0, { itemid: '4', size: 'S' });
+    return client.placeOrder();
+  },
+  'order/size-missing': async () => {
+    const client = await signedIn();
+    await rowWithoutSize(server, client.user?.uid ?? '');
+    return client.placeOrder();
   },
   'order/invalid-address': async () => {
     const client = await signedIn();
@@ -164,13 +180,13 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
       body: '{"itemid":',
       headers: { 'content-type': 'application/json' },
     }),
-  'request/invalid-body': async () => (await signedIn()).json('POST', '/api/cart', { itemid: '1', priceCents: 1 }),
+  'request/invalid-body': async () => (await signedIn()).json('POST', '/api/cart', { ...withSize('1'), priceCents: 1 }),
   'request/body-too-large': async () =>
-    (await signedIn()).json('POST', '/api/cart', { itemid: '1', pad: 'x'.repeat(17 * 1024) }),
+    (await signedIn()).json('POST', '/api/cart', { ...withSize('1'), pad: 'x'.repeat(17 * 1024) }),
   'request/unsupported-media-type': async () =>
     (await signedIn()).raw('POST', '/api/cart', { body: '{"itemid":"1"}', headers: { 'content-type': 'text/plain' } }),
   'request/cross-origin': async () =>
-    (await signedIn()).json('POST', '/api/cart', { itemid: '1' }, { origin: 'https://evil.example' }),
+    (await signedIn()).json('POST', '/api/cart', withSize('1'), { origin: 'https://evil.example' }),
   'request/not-found': () => new Client(server.url).json('GET', '/api/nowhere'),
   'request/header-too-large': () =>
     new Client(server.url).raw('GET', '/api/cart', { headers: { cookie: `crumbs=${'x'.repeat(20_000)}` } }),

@@ -51,7 +51,7 @@ describe('placing an order', () => {
       shippingCents: 0,
       totalCents: subtotal,
       email: client.user?.email,
-      lines: [first, second].map(({ itemid, name, priceCents }) => ({ itemid, name, priceCents })),
+      lines: [first, second].map(({ itemid, name, priceCents, size }) => ({ itemid, name, priceCents, size })),
       address,
       paymentMethod: 'collection',
       history: [{ status: 'placed', at: order.placedAt, by: 'rider', note: null }],

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { busyWaitMs } from '../../src/server/db/sqlite-driver';
-import { Client, type Reply } from '../support/client';
+import { Client, type Reply, withSize } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { serverOnOwnDatabase } from '../support/test-database';
 
@@ -72,7 +72,7 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('a second writer on the 
         const mine = kept.get(rider) as Set<string>;
         for (let round = 0; round < 3; round++) {
           for (let i = 0; i < 12; i++) {
-            const added = await rider.json('POST', '/api/cart', { itemid: String(1 + (i % 8)) });
+            const added = await rider.json('POST', '/api/cart', withSize(String(1 + (i % 8))));
             replies.push(added);
             if (added.status === 201) mine.add(added.body.item.id);
             if (added.status === 201 && i % 3 === 0) {
@@ -121,7 +121,7 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('a second writer on the 
     const holder = lockHolder(shop.database.url.slice('file:'.length), busyWaitMs + 2_000);
     await once(holder.stdout as NodeJS.ReadableStream, 'data');
 
-    const add = rider.json('POST', '/api/cart', { itemid: '2' });
+    const add = rider.json('POST', '/api/cart', withSize('2'));
     // While the writes wait, the event loop is free: a read is answered at once.
     const started = Date.now();
     expect((await rider.cart()).map((row) => row.id)).toEqual([item.id]);
@@ -131,7 +131,7 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('a second writer on the 
     expectError(refused, 503, 'server/busy');
     expect(refused.headers.get('retry-after')).toBe('1');
     await once(holder, 'exit');
-    expect((await rider.json('POST', '/api/cart', { itemid: '2' })).status).toBe(201);
+    expect((await rider.json('POST', '/api/cart', withSize('2'))).status).toBe(201);
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CartItem, SessionUser } from '../../src/shared/api';
-import { Client, type Reply, randomEmail, rawRequest } from '../support/client';
+import { Client, type Reply, randomEmail, rawRequest, withSize } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -45,7 +45,7 @@ describe('cross-origin state changes are refused', () => {
     ['PUT', 'new e-mail', () => '/api/account/email', () => ({ email: randomEmail() })],
     ['PUT', 'new password', () => '/api/account/password', () => ({ password: 'new-pass' })],
     ['DELETE', 'delete account', () => '/api/account', () => undefined],
-    ['POST', 'cart add', () => '/api/cart', () => ({ itemid: '1' })],
+    ['POST', 'cart add', () => '/api/cart', () => withSize('1')],
     ['DELETE', 'cart delete', () => `/api/cart/${item.id}`, () => undefined],
   ];
 
@@ -76,11 +76,7 @@ describe('cross-origin state changes are refused', () => {
     ['a look-alike host', () => `${server.url}.evil.example`],
   ] as const)('refuses Origin: %s', async (_name, origin) => {
     const value = typeof origin === 'function' ? origin() : origin;
-    expectError(
-      await client.json('POST', '/api/cart', { itemid: '1' }, { origin: value }),
-      403,
-      'request/cross-origin',
-    );
+    expectError(await client.json('POST', '/api/cart', withSize('1'), { origin: value }), 403, 'request/cross-origin');
     await expectUntouched();
   });
 
@@ -88,7 +84,7 @@ describe('cross-origin state changes are refused', () => {
     const { port } = new URL(server.url);
     for (const host of [`evil.example:${port}`, 'evil.example']) {
       const forged = { host, origin: `http://${host}` };
-      expectError(await client.json('POST', '/api/cart', { itemid: '1' }, forged), 403, 'request/cross-origin');
+      expectError(await client.json('POST', '/api/cart', withSize('1'), forged), 403, 'request/cross-origin');
     }
     await expectUntouched();
   });
@@ -96,13 +92,13 @@ describe('cross-origin state changes are refused', () => {
   it("accepts the server's own origins (PUBLIC_URL is unset), and same-origin or user-initiated fetch metadata", async () => {
     const { port } = new URL(server.url);
     for (const own of [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`]) {
-      const added = await client.json('POST', '/api/cart', { itemid: '2' }, { origin: own });
+      const added = await client.json('POST', '/api/cart', withSize('2'), { origin: own });
       expect(added.status, own).toBe(201);
       const removed = await client.json('DELETE', `/api/cart/${added.body.item.id}`, undefined, { origin: own });
       expect(removed.status, own).toBe(204);
     }
     for (const site of ['same-origin', 'none']) {
-      const reply = await client.json('POST', '/api/cart', { itemid: '2' }, { 'sec-fetch-site': site });
+      const reply = await client.json('POST', '/api/cart', withSize('2'), { 'sec-fetch-site': site });
       expect(reply.status).toBe(201);
       expect((await client.json('DELETE', `/api/cart/${reply.body.item.id}`)).status).toBe(204);
     }
@@ -149,11 +145,11 @@ describe('response headers', () => {
       ['GET /api/auth/session 200', await member.session()],
       ['GET /api/auth/session 401', await new Client(server.url).session()],
       ['GET /api/cart 200', await member.json('GET', '/api/cart')],
-      ['POST /api/cart 201', await member.json('POST', '/api/cart', { itemid: '2' })],
+      ['POST /api/cart 201', await member.json('POST', '/api/cart', withSize('2'))],
       ['DELETE /api/cart/:id 204', await member.json('DELETE', `/api/cart/${item.id}`)],
-      ['POST /api/cart 400', await member.json('POST', '/api/cart', { itemid: '0' })],
-      ['POST /api/cart 403', await member.json('POST', '/api/cart', { itemid: '1' }, { origin: evil })],
-      ['POST /api/cart 413', await member.json('POST', '/api/cart', { itemid: 'x'.repeat(20_000) })],
+      ['POST /api/cart 400', await member.json('POST', '/api/cart', withSize('0'))],
+      ['POST /api/cart 403', await member.json('POST', '/api/cart', withSize('1'), { origin: evil })],
+      ['POST /api/cart 413', await member.json('POST', '/api/cart', withSize('x'.repeat(20_000)))],
       ['POST /api/cart 415', await member.raw('POST', '/api/cart', { body: '{"itemid":"1"}' })],
       ['GET /api/nope 404', await anonymous.raw('GET', '/api/nope')],
       ['POST /api/auth/logout 204', await anonymous.json('POST', '/api/auth/logout')],
@@ -316,7 +312,7 @@ describe('served over https (PUBLIC_URL=https://shop.example)', () => {
 
     // Everything else works for requests that come from the public origin...
     expect((await client.session()).body).toEqual({ user, role: 'rider' });
-    const added = await client.json('POST', '/api/cart', { itemid: '3' }, origin);
+    const added = await client.json('POST', '/api/cart', withSize('3'), origin);
     expect(added.status).toBe(201);
     expect((await client.json('DELETE', `/api/cart/${added.body.item.id}`, undefined, origin)).status).toBe(204);
     const again = new Client(secure.url);
@@ -332,7 +328,7 @@ describe('served over https (PUBLIC_URL=https://shop.example)', () => {
       { origin: `http://127.0.0.1:${port}` },
       { origin: `http://localhost:${port}`, host: `localhost:${port}` },
     ]) {
-      const reply = await client.json('POST', '/api/cart', { itemid: '3' }, headers);
+      const reply = await client.json('POST', '/api/cart', withSize('3'), headers);
       expectError(reply, 403, 'request/cross-origin');
     }
     const oldCookie = client.cookieHeader;

@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Mailbox, startMailbox } from '../../scripts/mailbox';
 import { createRoles } from '../../src/server/auth/roles';
 import { Client, sameBrowserOn } from '../support/client';
-import { EventStream, openRawStream } from '../support/event-stream';
+import { EventStream, openRawStream, openStockStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { createTestSchema, type TestSchema } from '../support/postgres';
 import { startTestServer, type TestServer } from '../support/server';
+import { raceForTheLastUnits, ridersWantingOneSize } from '../support/stock-race';
 
 /**
  * Orders, roles and e-mail across two servers on one PostgreSQL schema, as behind a load balancer: both send the
@@ -31,6 +32,28 @@ afterAll(async () => {
 });
 
 describe('two servers, one shop', () => {
+  it('fifty riders through both servers at once for five left: exactly five orders, forty-five order/sold-out', async () => {
+    const riders = await ridersWantingOneSize([a.url, b.url], 50);
+    for (let round = 0; round < 3; round++) await raceForTheLastUnits(riders, a.stock, 5);
+  }, 60_000);
+
+  it('a sale through A reaches the live stock of a page served by B', async () => {
+    await a.stock.set(3, { itemid: '4', size: 'L' });
+    const watcher = new Client(b.url);
+    await watcher.signup();
+    const stream = await openStockStream(watcher);
+    try {
+      await stream.next('snapshot');
+      const buyer = new Client(a.url);
+      await buyer.signup();
+      await buyer.add('4', 'L');
+      await buyer.order();
+      expect(await stream.next('stock')).toEqual({ type: 'stock', itemid: '4', size: 'L', stock: 2 });
+    } finally {
+      stream.close();
+    }
+  });
+
   it('an order placed through A empties the cart page served by B', async () => {
     const onA = new Client(a.url);
     await onA.signup();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { throttlePolicy } from '../../src/server/auth/throttle';
 import type { CartEvent, CartItem } from '../../src/shared/api';
 import { limits } from '../../src/shared/limits';
-import { Client, sameBrowserOn } from '../support/client';
+import { Client, sameBrowserOn, withSize } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { createTestSchema, type TestSchema } from '../support/postgres';
 import { startTestServer, type TestServer } from '../support/server';
@@ -139,7 +139,7 @@ describe('two servers on one PostgreSQL database', () => {
     const perServer = 70;
     const replies = await Promise.all(
       Array.from({ length: perServer * 2 }, (_, i) =>
-        (i % 2 === 0 ? onA : onB).json('POST', '/api/cart', { itemid: String((i % 8) + 1) }),
+        (i % 2 === 0 ? onA : onB).json('POST', '/api/cart', withSize(String((i % 8) + 1))),
       ),
     );
     const statuses = replies.map((r) => r.status);
@@ -254,6 +254,7 @@ describe('two servers starting at the same moment on an empty schema', () => {
           '0004-outbox',
           '0005-password-reset',
           '0006-owner-role',
+          '0007-sizes-and-stock',
         ]);
         const user = await new Client(one.url).signup();
         expect((await new Client(two.url).login(user.email, 'secret1')).status).toBe(200);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CartItem, SessionUser } from '../../src/shared/api';
 import { type ChildServer, startChild } from '../support/child-server';
-import { Client, type Reply, randomEmail } from '../support/client';
+import { Client, type Reply, randomEmail, withSize } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { createDatabase, type TestDatabase } from '../support/test-database';
@@ -95,8 +95,8 @@ describe('IDOR: user B against each of A’s items, through every route', () => 
   });
 
   it('B cannot add to A’s cart or act on A’s account by naming A', async () => {
-    expectError(await bob.json('POST', '/api/cart', { itemid: '2', uid: a.uid }), 400, 'request/invalid-body');
-    const added = await bob.json('POST', `/api/cart?uid=${a.uid}`, { itemid: '2' }, { 'x-user-id': a.uid });
+    expectError(await bob.json('POST', '/api/cart', { ...withSize('2'), uid: a.uid }), 400, 'request/invalid-body');
+    const added = await bob.json('POST', `/api/cart?uid=${a.uid}`, withSize('2'), { 'x-user-id': a.uid });
     expect(added.status).toBe(201);
     expect(added.body.item.uid).toBe(b.uid);
     expect((await bob.json('DELETE', `/api/cart/${added.body.item.id}`)).status).toBe(204);
@@ -128,7 +128,7 @@ describe('IDOR: user B against each of A’s items, through every route', () => 
     const attempts: Array<[string, string, unknown?]> = [
       ['GET', '/api/auth/session'],
       ['GET', '/api/cart'],
-      ['POST', '/api/cart', { itemid: '1' }],
+      ['POST', '/api/cart', withSize('1')],
       ['DELETE', `/api/cart/${aliceItems[0]?.id}`],
       ['GET', '/api/cart/stream'],
       ['PUT', '/api/account/email', { email: randomEmail() }],
@@ -149,7 +149,7 @@ describe('ending a session ends it on the server: the old cookie stops working e
     const routes: Array<[string, string, unknown?]> = [
       ['GET', '/api/auth/session'],
       ['GET', '/api/cart'],
-      ['POST', '/api/cart', { itemid: '1' }],
+      ['POST', '/api/cart', withSize('1')],
       ['DELETE', `/api/cart/${itemId}`],
       ['GET', '/api/cart/stream'],
       ['PUT', '/api/account/email', { email: randomEmail() }],

@@ -4,7 +4,7 @@ import type { CartItem } from '../../src/shared/api';
 import { catalogue } from '../../src/shared/catalogue';
 import { limits } from '../../src/shared/limits';
 import { type ChildServer, startChild } from '../support/child-server';
-import { Client, type Reply } from '../support/client';
+import { Client, type Reply, withSize } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { createDatabase, type TestDatabase } from '../support/test-database';
 
@@ -142,7 +142,7 @@ describe('crash durability', () => {
     // And the shop works on.
     const again = new Client(server.url);
     again.cookies = new Map(clients[0]?.cookies);
-    expect((await again.json('POST', '/api/cart', { itemid: '1' })).status).toBe(201);
+    expect((await again.json('POST', '/api/cart', withSize('1'))).status).toBe(201);
     console.info(
       `[crash ${database.backend}] ${outcomes.length} concurrent adds; SIGKILL at the ${killAfterAcks}th acknowledgement; ` +
         `${acknowledged.length} acknowledged in all, ` +
@@ -160,7 +160,7 @@ describe('crash durability', () => {
     // Requests that are certainly in flight when the signal comes: their headers are in, half the body is not.
     const { port } = new URL(server.url);
     const slow = clients.map((client) => {
-      const body = JSON.stringify({ itemid: '7' });
+      const body = JSON.stringify(withSize('7'));
       let finish = () => {};
       const reply = new Promise<Reply>((done, fail) => {
         const req = request(

@@ -21,6 +21,28 @@ export function orderKey(): string {
   return randomBytes(16).toString('base64url');
 }
 
+/** A size each product of a new shop comes in (docs/product.md §12): the one tests add unless they choose. */
+const testSizes: Record<string, string> = {
+  '1': 'Full',
+  '2': '17"',
+  '3': '8',
+  '4': 'M',
+  '5': '8',
+  '6': 'Full',
+  '7': 'M',
+  '8': 'Full',
+};
+
+/** The size tests add of `itemid`; an item the shop does not sell gets one no product has. */
+export function sizeOf(itemid: string): string {
+  return testSizes[itemid] ?? 'One size';
+}
+
+/** The body of an add to the cart: the item in the size tests use. */
+export function withSize(itemid: string): { itemid: string; size: string } {
+  return { itemid, size: sizeOf(itemid) };
+}
+
 export interface Reply {
   status: number;
   headers: Headers;
@@ -111,8 +133,9 @@ export class Client {
     return this.json('GET', '/api/auth/session');
   }
 
-  async add(itemid: string): Promise<CartItem> {
-    const reply = await this.json('POST', '/api/cart', { itemid });
+  /** Adds a row of the product, in `size` (by default the one `sizeOf` gives). */
+  async add(itemid: string, size = sizeOf(itemid)): Promise<CartItem> {
+    const reply = await this.json('POST', '/api/cart', { itemid, size });
     if (reply.status !== 201) throw new Error(`add failed: ${reply.status} ${JSON.stringify(reply.body)}`);
     return reply.body.item;
   }

@@ -1,9 +1,12 @@
-import type { CartEvent } from '../../src/shared/api';
+import type { CartEvent, StockEvent } from '../../src/shared/api';
 import type { Client } from './client';
 
-/** An open live cart stream, read the way EventSource would, with a wait for the next event of a type. */
-export class EventStream {
-  readonly events: CartEvent[] = [];
+/**
+ * An open live stream (the cart's, unless `open` is told another path and its event type), read the way EventSource
+ * would, with a wait for the next event of a type.
+ */
+export class EventStream<Event extends { type: string } = CartEvent> {
+  readonly events: Event[] = [];
   closed = false;
   #waiters: Array<() => void> = [];
   #abort = new AbortController();
@@ -14,13 +17,16 @@ export class EventStream {
    * Opens `path` (the cart's stream unless told) as `client`. fetch cannot choose its source address, so the
    * client's address also rides in X-Forwarded-For, which a server with TRUST_PROXY=1 counts it under.
    */
-  static async open(client: Client, path = '/api/cart/stream'): Promise<EventStream> {
+  static async open<E extends { type: string } = CartEvent>(
+    client: Client,
+    path = '/api/cart/stream',
+  ): Promise<EventStream<E>> {
     const controller = new AbortController();
     const response = await fetch(`${client.baseUrl}${path}`, {
       headers: { cookie: client.cookieHeader, accept: 'text/event-stream', 'x-forwarded-for': client.address },
       signal: controller.signal,
     });
-    const stream = new EventStream(response.status);
+    const stream = new EventStream<E>(response.status);
     stream.#abort = controller;
     if (response.ok && response.body) void stream.#read(response.body);
     else stream.closed = true;
@@ -56,7 +62,7 @@ export class EventStream {
       else if (line.startsWith('data: ')) data += line.slice(6);
     }
     if (!type) return;
-    this.events.push({ type, ...JSON.parse(data) } as CartEvent);
+    this.events.push({ type, ...JSON.parse(data) } as Event);
     this.#wake();
   }
 
@@ -65,11 +71,11 @@ export class EventStream {
   }
 
   /** Resolves with the first event of `type` after the first `skip` ones, or rejects after `ms`. */
-  async next<T extends CartEvent['type']>(type: T, ms = 3000, skip = 0): Promise<Extract<CartEvent, { type: T }>> {
+  async next<T extends Event['type']>(type: T, ms = 3000, skip = 0): Promise<Extract<Event, { type: T }>> {
     const deadline = Date.now() + ms;
     for (;;) {
       const found = this.events.filter((e) => e.type === type)[skip];
-      if (found) return found as Extract<CartEvent, { type: T }>;
+      if (found) return found as Extract<Event, { type: T }>;
       if (this.closed) throw new Error(`stream closed before a ${type} event`);
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`no ${type} event within ${ms} ms`);
@@ -95,6 +101,11 @@ export class EventStream {
   close() {
     this.#abort.abort();
   }
+}
+
+/** The live stock stream (GET /api/catalogue/stream) of `client`. */
+export function openStockStream(client: Client): Promise<EventStream<StockEvent>> {
+  return EventStream.open<StockEvent>(client, '/api/catalogue/stream');
 }
 
 /**

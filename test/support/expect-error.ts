@@ -3,15 +3,18 @@ import { type ErrorCode, errorCatalogue } from '../../src/shared/errors';
 import type { Reply } from './client';
 
 /**
- * Asserts that a reply is the error `code` with exactly `status`: a JSON body of exactly `{code, message}`,
- * both non-empty strings. `status` is spelled out in each test and also checked against the catalogue, so
+ * Asserts that a reply is the error `code` with exactly `status`: a JSON body of exactly `{code, message}` (and the rows,
+ * for the codes that name some), both non-empty strings. `status` is spelled out in each test and also checked against the catalogue, so
  * a test fails if either the server or the catalogue drifts. With `message`, the message must match too.
  */
 export function expectError(reply: Reply, status: number, code: ErrorCode, message?: string | RegExp): void {
   expect(errorCatalogue[code]?.status, `catalogue status of ${code}`).toBe(status);
   expect({ status: reply.status, body: reply.body }).toMatchObject({ status, body: { code } });
   expect(reply.headers.get('content-type') ?? '').toMatch(/^application\/json\b/);
-  expect(Object.keys(reply.body).sort()).toEqual(['code', 'message']);
+  // `order/sold-out` and `order/size-missing` also name the cart rows concerned.
+  const rows = code === 'order/sold-out' || code === 'order/size-missing';
+  expect(Object.keys(reply.body).sort()).toEqual(rows ? ['code', 'message', 'rows'] : ['code', 'message']);
+  if (rows) expect(reply.body.rows).toEqual(expect.arrayContaining([expect.any(String)]));
   expect(typeof reply.body.message).toBe('string');
   expect(reply.body.message.length).toBeGreaterThan(0);
   if (typeof message === 'string') expect(reply.body.message).toBe(message);

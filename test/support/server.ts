@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,8 @@ import { sessionsTopic } from '../../src/server/auth/sessions';
 import { type Config, loadConfig } from '../../src/server/config';
 import { createLogger, type Logger } from '../../src/server/log';
 import { type RunningServer, startServer } from '../../src/server/server';
+import { createStockStore, type StockStore } from '../../src/server/stock/stock-store';
+import { catalogue } from '../../src/shared/catalogue';
 import { createTestSchema, type TestSchema } from './postgres';
 
 export type Backend = 'sqlite' | 'postgres';
@@ -18,8 +21,16 @@ export interface TestServer extends RunningServer {
   ageSessions(uid: string, minutes: number): Promise<void>;
   /** Row counts of every table that may hold the user's data, by table. */
   rowsOf(uid: string, email: string): Promise<Record<string, number>>;
+  /** The shop's stock, changed as the owner's command line does (the change reaches the live pages). */
+  stock: StockStore;
   stop(): Promise<void>;
 }
+
+/**
+ * The stock of every size in a test shop, unless `seededStock`: enough that tests of other things never run out
+ * (a new shop has 5 of a size, 2 of a saddle's).
+ */
+export const testStock = 1000;
 
 export interface TestServerOptions {
   /**
@@ -30,6 +41,8 @@ export interface TestServerOptions {
   name?: string;
   /** Keeps the server's log lines (at LOG_LEVEL, `debug` unless the env says otherwise) in `logLines`. */
   captureLog?: boolean;
+  /** Keeps the stock a new shop starts with (docs/product.md §12) rather than `testStock` of every size. */
+  seededStock?: boolean;
 }
 
 /** The server's logger: the default one, or one that keeps its lines in `lines`. */
@@ -45,10 +58,18 @@ export async function startTestServer(
   env: Record<string, string> = {},
   options: TestServerOptions = {},
 ): Promise<TestServer> {
-  return backend === 'postgres' || options.schema ? startOnPostgres(env, options) : startOnSqlite(env, options);
+  const server = await (backend === 'postgres' || options.schema
+    ? startOnPostgres(env, options)
+    : startOnSqlite(env, options));
+  const stock = createStockStore(server.db);
+  if (!options.seededStock) await stock.set(testStock);
+  return { ...server, stock };
 }
 
-async function startOnSqlite(env: Record<string, string>, options: TestServerOptions): Promise<TestServer> {
+async function startOnSqlite(
+  env: Record<string, string>,
+  options: TestServerOptions,
+): Promise<Omit<TestServer, 'stock'>> {
   const dir = mkdtempSync(join(tmpdir(), 'piaffe-test-'));
   const file = join(dir, 'shop.db');
   const config = loadConfig({
@@ -94,7 +115,10 @@ async function startOnSqlite(env: Record<string, string>, options: TestServerOpt
   };
 }
 
-async function startOnPostgres(env: Record<string, string>, options: TestServerOptions): Promise<TestServer> {
+async function startOnPostgres(
+  env: Record<string, string>,
+  options: TestServerOptions,
+): Promise<Omit<TestServer, 'stock'>> {
   const owned = !options.schema;
   const schema = options.schema ?? (await createTestSchema());
   const logLines: string[] = [];
@@ -148,4 +172,25 @@ async function startOnPostgres(env: Record<string, string>, options: TestServerO
  */
 async function announceSessionChange(server: RunningServer, uid: string): Promise<void> {
   await server.db.run(async (uow) => uow.publish(sessionsTopic, { type: 'ended', uid }));
+}
+
+/** Puts a row in the rider's cart as the shop made them before it had sizes (no size): an upgraded shop's cart. */
+export async function rowWithoutSize(server: RunningServer, uid: string, itemid = '1'): Promise<string> {
+  const product = catalogue.find((p) => p.itemid === itemid);
+  if (!product) throw new Error(`no product ${itemid}`);
+  const id = randomUUID();
+  await server.db.kysely
+    .insertInto('cart_item')
+    .values({
+      id,
+      uid,
+      itemid,
+      name: product.name,
+      price_cents: product.priceCents,
+      details: product.details,
+      size: null,
+      created_at: Date.now(),
+    })
+    .execute();
+  return id;
 }

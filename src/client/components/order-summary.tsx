@@ -1,16 +1,20 @@
+import type { ReactNode } from 'react';
 import { formatCents } from '../../shared/money';
 import type { OrderLine } from '../../shared/orders';
 import type { OrderTotals } from '../../shared/pricing';
+import { itemWithSize } from '../../shared/sizes';
 
 interface OrderSummaryProps {
   /** The id of the heading that names the table. */
   labelledBy: string;
   lines: readonly OrderLine[];
   totals: OrderTotals;
+  /** What to say under a line, if anything (checkout: a row that cannot be ordered, and its remove button). */
+  noteOn?: (line: OrderLine, index: number) => ReactNode;
 }
 
 /** What is ordered and what it costs: a line per item, then the subtotal, the shipping and the total. */
-export function OrderSummary({ labelledBy, lines, totals }: OrderSummaryProps) {
+export function OrderSummary({ labelledBy, lines, totals, noteOn }: OrderSummaryProps) {
   return (
     <table className="data-table" aria-labelledby={labelledBy}>
       <thead>
@@ -26,7 +30,10 @@ export function OrderSummary({ labelledBy, lines, totals }: OrderSummaryProps) {
           // Lines may repeat an item (one row per click); their place in the order tells them apart.
           // biome-ignore lint/suspicious/noArrayIndexKey: the list is never reordered
           <tr key={index}>
-            <td>{line.name}</td>
+            <td>
+              {itemWithSize(line.name, line.size)}
+              {noteOn?.(line, index)}
+            </td>
             <td className="number">{formatCents(line.priceCents)}</td>
           </tr>
         ))}

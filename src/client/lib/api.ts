@@ -6,12 +6,15 @@ import { fillPath } from '../../shared/paths';
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
+  /** The cart rows concerned (`order/sold-out`, `order/size-missing`); empty for other errors. */
+  readonly rows: readonly string[];
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, rows: readonly string[] = []) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.rows = rows;
   }
 }
 
@@ -42,7 +45,7 @@ const networkError = () => new ApiError(0, 'network/unavailable', notices.unreac
  */
 const unexpectedReply = (status: number) => new ApiError(status, 'reply/unexpected', notices.unexpected);
 
-function isErrorBody(value: unknown): value is { code: string; message: string } {
+function isErrorBody(value: unknown): value is { code: string; message: string; rows?: unknown } {
   return (
     typeof value === 'object' &&
     value !== null &&
@@ -51,9 +54,14 @@ function isErrorBody(value: unknown): value is { code: string; message: string }
   );
 }
 
+/** The ids of the rows an error names; none when it names none (or not as a list of strings). */
+function rowsOf(rows: unknown): string[] {
+  return Array.isArray(rows) ? rows.filter((row): row is string => typeof row === 'string') : [];
+}
+
 async function toApiError(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
-  if (isErrorBody(body)) return new ApiError(response.status, body.code, body.message);
+  if (isErrorBody(body)) return new ApiError(response.status, body.code, body.message, rowsOf(body.rows));
   return new ApiError(response.status, 'server/internal', notices.unexpected);
 }
 

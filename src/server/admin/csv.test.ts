@@ -10,8 +10,9 @@ const order: Order = {
   totalCents: 60199,
   email: 'ada@example.com',
   lines: [
-    { itemid: '1', name: 'Anky Bridle', priceCents: 30299 },
-    { itemid: '6', name: 'Crochet Saddle Blanket', priceCents: 29900 },
+    { itemid: '1', name: 'Anky Bridle', priceCents: 30299, size: 'Cob' },
+    // A line of an order placed before the shop had sizes.
+    { itemid: '6', name: 'Crochet Saddle Blanket', priceCents: 29900, size: null },
   ],
   subtotalCents: 60199,
   shippingCents: 0,
@@ -33,13 +34,13 @@ describe('ordersCsv', () => {
   it('writes one row per order line, with the order repeated, in the shop time zone, with a BOM and CRLF', () => {
     const lines = ordersCsv([order]).split('\r\n');
     expect(lines[0]).toBe(
-      '\uFEFF"Order","Date","E-mail","Name","Address","Item no.","Item","Price","Shipping","Total","Status"',
+      '\uFEFF"Order","Date","E-mail","Name","Address","Item no.","Item","Size","Price","Shipping","Total","Status"',
     );
     expect(lines[1]).toBe(
       '"PF-10001","2026-11-24 17:03","ada@example.com","\'=HYPERLINK(""http://evil.example"",""click"")",' +
-        '"\'+1 Stable ""Row"", Wellington, FL 33414, United States, Phone: @SUM(1)","1","Anky Bridle",302.99,0.00,601.99,"Paid"',
+        '"\'+1 Stable ""Row"", Wellington, FL 33414, United States, Phone: @SUM(1)","1","Anky Bridle","Cob",302.99,0.00,601.99,"Paid"',
     );
-    expect(lines[2]).toContain('"6","Crochet Saddle Blanket",299.00,0.00,601.99,"Paid"');
+    expect(lines[2]).toContain('"6","Crochet Saddle Blanket","",299.00,0.00,601.99,"Paid"');
     expect(lines).toHaveLength(4);
     expect(lines[3]).toBe('');
   });

@@ -21,6 +21,7 @@ function toCartItem(row: CartItemTable): CartItem {
     name: row.name,
     priceCents: Number(row.price_cents),
     details: row.details,
+    size: row.size,
   };
 }
 
@@ -45,6 +46,7 @@ export function createCartStore(db: Db) {
     name: true,
     price_cents: true,
     details: true,
+    size: true,
     created_at: true,
   });
   const emptyOf = db.precompile(1, (uid: string) => db.kysely.deleteFrom('cart_item').where('uid', '=', uid));
@@ -55,8 +57,8 @@ export function createCartStore(db: Db) {
       return (await rowsOf(uow?.trx, uid)).map(toCartItem);
     },
 
-    /** Adds one row copied from the catalogue, unless the cart already holds `maxRows`. */
-    async add(uid: string, product: Product, maxRows: number): Promise<AddResult> {
+    /** Adds one row copied from the catalogue, in `size`, unless the cart already holds `maxRows`. */
+    async add(uid: string, product: Product, size: string, maxRows: number): Promise<AddResult> {
       try {
         return await db.run(async (uow) => {
           // Adds to one cart run one after the other, on every server, so the limit holds.
@@ -70,6 +72,7 @@ export function createCartStore(db: Db) {
             name: product.name,
             price_cents: product.priceCents,
             details: product.details,
+            size,
             created_at: Date.now(),
           };
           await insert(uow.trx, row);

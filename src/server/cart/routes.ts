@@ -7,22 +7,30 @@ import type { Sessions } from '../auth/sessions';
 import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
 import type { LiveStreams } from '../http/live-streams';
+import type { StockStore } from '../stock/stock-store';
 import type { CartStore } from './cart-store';
 import { cartStream } from './cart-stream';
 
 const idPattern = /^[0-9a-f-]{1,64}$/i;
 
 /** The cart of the session's user; no route takes a user id from the browser. */
-export function cartRoutes(sessions: Sessions, cart: CartStore, streams: LiveStreams) {
+export function cartRoutes(sessions: Sessions, cart: CartStore, stock: StockStore, streams: LiveStreams) {
   const session = sessions.require();
   return new Hono<AppEnv>()
     .get(endpoints.cart.path, session, async (c) => c.json({ items: await cart.list(c.get('session').user.uid) }))
 
     .post(endpoints.addToCart.path, session, async (c) => {
-      const { itemid } = await readJson(c, endpoints.addToCart.body);
+      const { itemid, size } = await readJson(c, endpoints.addToCart.body);
       const product = findProduct(itemid);
       if (!product) throw new HttpError('cart/unknown-item');
-      const result = await cart.add(c.get('session').user.uid, product, limits.cartMaxRows);
+      // A product that comes in one size needs none named; one with several needs one of its own.
+      const sizes = await stock.sizesOf(itemid);
+      const chosen =
+        size === undefined ? (sizes.length === 1 ? sizes[0] : undefined) : sizes.find((s) => s.size === size);
+      if (!chosen) throw new HttpError('cart/invalid-size');
+      // A cart holds no stock: this only turns away what cannot be ordered now (a page showing old stock).
+      if (chosen.stock <= 0) throw new HttpError('cart/sold-out');
+      const result = await cart.add(c.get('session').user.uid, product, chosen.size, limits.cartMaxRows);
       if (!result.ok) throw new HttpError(result.reason === 'full' ? 'cart/full' : 'auth/unauthenticated');
       return c.json({ item: result.item }, 201);
     })

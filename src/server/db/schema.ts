@@ -8,6 +8,8 @@ export interface CartItemTable {
   name: string;
   price_cents: number;
   details: string;
+  /** The size chosen; null for rows added before the shop had sizes (migration 0007). */
+  size: string | null;
   created_at: number;
 }
 
@@ -54,6 +56,8 @@ export interface OrderLineTable {
   itemid: string;
   name: string;
   price_cents: number;
+  /** The size bought in; null for lines of orders placed before the shop had sizes. */
+  size: string | null;
 }
 
 /** One change of an order's status, the placing included; never updated or deleted. */
@@ -108,6 +112,16 @@ export interface UserRoleTable {
   role: string;
 }
 
+/** A size a product comes in, and how many of it are on the shelf (docs/product.md §12). */
+export interface ProductSizeTable {
+  itemid: string;
+  size: string;
+  /** 1, 2, ...: the size's place in the product's list. */
+  position: number;
+  /** Never below zero: a CHECK constraint holds it, whatever the code does. */
+  stock: number;
+}
+
 /** Named number sequences: a PostgreSQL sequence, or a row of `counter` on SQLite. */
 export const sequences = { orderNumber: 'order_number' } as const;
 export type Sequence = (typeof sequences)[keyof typeof sequences];
@@ -123,6 +137,7 @@ export interface Tables {
   outbox: OutboxTable;
   password_reset: PasswordResetTable;
   user_role: UserRoleTable;
+  product_size: ProductSizeTable;
   // Better Auth's tables, as far as we read and write them. Its dates are ISO strings on SQLite and
   // timestamps on PostgreSQL: write them with `Db.timestamp`.
   user: { id: string; email: string; updatedAt: Date | string };

@@ -8,12 +8,20 @@ export class HttpError extends Error {
     readonly code: ErrorCode,
     message: string = errorCatalogue[code].message,
     readonly headers: Record<string, string> = {},
+    /** What the body says beyond the code and the message (the rows concerned). */
+    readonly fields: Omit<ErrorBody, 'code' | 'message'> = {},
   ) {
     super(message);
   }
 }
 
-export function errorResponse(c: Context, code: ErrorCode, message?: string, headers: Record<string, string> = {}) {
-  const body: ErrorBody = { code, message: message ?? errorCatalogue[code].message };
+export function errorResponse(
+  c: Context,
+  code: ErrorCode,
+  message?: string,
+  headers: Record<string, string> = {},
+  fields: Omit<ErrorBody, 'code' | 'message'> = {},
+) {
+  const body: ErrorBody = { code, message: message ?? errorCatalogue[code].message, ...fields };
   return c.json(body, errorCatalogue[code].status as ContentfulStatusCode, headers);
 }

@@ -21,6 +21,7 @@ import { isConstraintViolation } from '../db/errors';
 import { pageCount, rowsOfPage } from '../db/paging';
 import { type OrderEventTable, type OrderLineTable, type ShopOrderTable, sequences, type Tables } from '../db/schema';
 import type { Outbox } from '../mail/outbox';
+import { type StockStore, unitsOf } from '../stock/stock-store';
 
 /** Every order change, on every server: the owners' live list of orders follows it. */
 export type OrderChange = { type: 'placed' | 'moved'; number: number; status: OrderStatus };
@@ -36,6 +37,8 @@ export interface ActingUser {
 export type PlaceResult =
   | { ok: true; created: boolean; order: Order }
   | { ok: false; reason: 'cart-empty' | 'cart-changed' | 'no-user' }
+  /** `rows`: the cart rows concerned (of a size sold out, or without a size). */
+  | { ok: false; reason: 'sold-out' | 'size-missing'; rows: string[] }
   /** `retryAfter`: seconds until the oldest order of the last hour leaves the window. */
   | { ok: false; reason: 'too-many'; retryAfter: number };
 
@@ -55,6 +58,13 @@ export interface OrderFilter {
 
 const hourMs = 60 * 60 * 1000;
 
+/** Thrown inside the placing's transaction to roll back the stock it took: the order is refused with `result`. */
+class Refused extends Error {
+  constructor(readonly result: Extract<PlaceResult, { ok: false }>) {
+    super(result.reason);
+  }
+}
+
 type OrderRow = Selectable<ShopOrderTable>;
 
 function toSummary(row: OrderRow): OrderSummary {
@@ -71,7 +81,12 @@ function toSummary(row: OrderRow): OrderSummary {
 function toOrder(row: OrderRow, lines: OrderLineTable[], events: OrderEventTable[], forOwner: boolean): Order {
   return {
     ...toSummary(row),
-    lines: lines.map((line) => ({ itemid: line.itemid, name: line.name, priceCents: Number(line.price_cents) })),
+    lines: lines.map((line) => ({
+      itemid: line.itemid,
+      name: line.name,
+      priceCents: Number(line.price_cents),
+      size: line.size,
+    })),
     subtotalCents: Number(row.subtotal_cents),
     shippingCents: Number(row.shipping_cents),
     address: {
@@ -107,6 +122,7 @@ export type OrderStore = ReturnType<typeof createOrderStore>;
 export interface OrderStoreParts {
   db: Db;
   cart: CartStore;
+  stock: StockStore;
   outbox: Outbox;
 }
 
@@ -115,7 +131,7 @@ export interface OrderStoreParts {
  * and the confirmation e-mail; moved from status to status by the rules of src/shared/orders.ts, each move kept in
  * the history and e-mailed. See docs/decisions/0015-orders.md.
  */
-export function createOrderStore({ db, cart, outbox }: OrderStoreParts) {
+export function createOrderStore({ db, cart, stock, outbox }: OrderStoreParts) {
   async function read(executor: Kysely<Tables>, number: number, forOwner: boolean, uid?: string) {
     let query = executor.selectFrom('shop_order').selectAll().where('number', '=', number);
     if (uid !== undefined) query = query.where('uid', '=', uid);
@@ -195,6 +211,7 @@ export function createOrderStore({ db, cart, outbox }: OrderStoreParts) {
     itemid: true,
     name: true,
     price_cents: true,
+    size: true,
   });
   const insertEvent = db.precompileInsert('order_event', {
     order_number: true,
@@ -229,6 +246,17 @@ export function createOrderStore({ db, cart, outbox }: OrderStoreParts) {
       if (seen.size !== input.cartItemIds.length || seen.size !== items.length || items.some((i) => !seen.has(i.id))) {
         return { ok: false, reason: 'cart-changed' } as const;
       }
+      const sizeless = items.filter((item) => item.size === null);
+      if (sizeless.length > 0) return { ok: false, reason: 'size-missing', rows: sizeless.map((i) => i.id) } as const;
+
+      // The stock of every row, or none: a size with fewer left than the rows ask for refuses the whole order.
+      const sized = items.map((item) => ({ ...item, size: item.size as string }));
+      const short = await stock.take(uow, unitsOf(sized));
+      if (short.length > 0) {
+        const soldOut = (item: (typeof sized)[number]) =>
+          short.some((units) => units.itemid === item.itemid && units.size === item.size);
+        throw new Refused({ ok: false, reason: 'sold-out', rows: sized.filter(soldOut).map((item) => item.id) });
+      }
 
       const number = await uow.next(sequences.orderNumber);
       const totals = orderTotals(items.map((item) => item.priceCents));
@@ -260,6 +288,7 @@ export function createOrderStore({ db, cart, outbox }: OrderStoreParts) {
         itemid: item.itemid,
         name: item.name,
         price_cents: item.priceCents,
+        size: item.size,
       }));
       const placed: OrderEventTable = {
         order_number: number,
@@ -286,12 +315,14 @@ export function createOrderStore({ db, cart, outbox }: OrderStoreParts) {
   return {
     /**
      * Turns the rider's cart into an order, unless the key already made one (that order is answered again), the
-     * rider ordered too often, or the cart is empty or not the rows the rider saw.
+     * rider ordered too often, the cart is empty or not the rows the rider saw, or a row's size is sold out (nothing
+     * is then taken) or missing.
      */
     async place(rider: { uid: string; email: string }, input: PlaceOrder): Promise<PlaceResult> {
       try {
         return await place(rider, input);
       } catch (error) {
+        if (error instanceof Refused) return error.result;
         // The account was deleted while the order was being placed.
         if (isConstraintViolation(error, 'foreignKey')) return { ok: false, reason: 'no-user' };
         throw error;
@@ -407,6 +438,11 @@ export function createOrderStore({ db, cart, outbox }: OrderStoreParts) {
           .execute();
         const order = await read(uow.trx, number, actor.role === 'owner');
         if (!order) throw new Error(`Order ${number} vanished inside the transaction that moved it.`);
+        // Once only: of two cancels at once, the second moved nothing above and never gets here.
+        if (to === 'cancelled') {
+          const sized = order.lines.flatMap(({ itemid, size }) => (size === null ? [] : [{ itemid, size }]));
+          await stock.giveBack(uow, unitsOf(sized));
+        }
         const recipient = await recipientOf(uow, row);
         if (to === 'paid') await outbox.enqueue(uow, 'order-paid', recipient, { order });
         else if (to === 'shipped') await outbox.enqueue(uow, 'order-shipped', recipient, { order, note });

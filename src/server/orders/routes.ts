@@ -8,15 +8,20 @@ import { HttpError } from '../http/errors';
 import { readJson, readQuery } from '../http/input';
 import type { MoveResult, OrderStore, PlaceResult } from './order-store';
 
-const placeRefusals: Record<Exclude<Extract<PlaceResult, { ok: false }>['reason'], 'too-many'>, ErrorCode> = {
+type Refusal = Extract<PlaceResult, { ok: false }>;
+
+const placeRefusals: Record<Exclude<Refusal['reason'], 'too-many' | 'sold-out' | 'size-missing'>, ErrorCode> = {
   'cart-empty': 'order/cart-empty',
   'cart-changed': 'order/cart-changed',
   'no-user': 'auth/unauthenticated',
 };
 
-function placeRefusal(result: Extract<PlaceResult, { ok: false }>): HttpError {
+function placeRefusal(result: Refusal): HttpError {
   if (result.reason === 'too-many') {
     return new HttpError('order/too-many', undefined, { 'Retry-After': String(result.retryAfter) });
+  }
+  if (result.reason === 'sold-out' || result.reason === 'size-missing') {
+    return new HttpError(`order/${result.reason}`, undefined, {}, { rows: result.rows });
   }
   return new HttpError(placeRefusals[result.reason]);
 }

@@ -1,5 +1,6 @@
 import type { CartItem } from '../../../shared/api';
 import { formatCents, formatTotal } from '../../../shared/money';
+import { itemWithSize } from '../../../shared/sizes';
 
 interface CartTableProps {
   /** The id of the heading that names the table. */
@@ -32,14 +33,14 @@ export function CartTable({ labelledBy, items, onDelete }: CartTableProps) {
         {items.map((item, index) => (
           <tr key={item.id}>
             <td className="visually-hidden">{index + 1}</td>
-            <td>{item.name}</td>
+            <td>{itemWithSize(item.name, item.size)}</td>
             <td className="number">1</td>
             <td className="number">{formatCents(item.priceCents)}</td>
             <td className="action">
               <button
                 type="button"
                 className="button button-quiet"
-                aria-label={`Delete ${item.name}`}
+                aria-label={`Delete ${itemWithSize(item.name, item.size)}`}
                 onClick={() => onDelete(item)}
               >
                 Delete

@@ -1,28 +1,39 @@
 import { useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
-import { catalogue, type Product } from '../../../shared/catalogue';
+import { useLoaderData, useNavigate } from 'react-router';
+import type { CatalogueProduct } from '../../../shared/api';
 import { notices } from '../../../shared/notices';
 import { pages, pageTitle } from '../../../shared/pages';
-import { Alert } from '../../components/alert';
-import { call } from '../../lib/api';
+import { ApiError, call } from '../../lib/api';
 import { ProductCard } from './product-card';
+import { useLiveStock } from './use-live-stock';
+
+/** The products with their sizes and stock, in one request (docs/product.md §12). */
+export async function loader() {
+  return call('catalogue');
+}
+
+/** What the rider is told when an add fails: a sold-out size says so; anything else is the add error. */
+function addFailure(error: unknown): string {
+  return error instanceof ApiError && error.code === 'cart/sold-out' ? error.message : notices.addFailed;
+}
 
 export default function HomePage() {
   const navigate = useNavigate();
+  const products = useLiveStock(useLoaderData<typeof loader>().products);
   // A double click must not add two rows.
   const adding = useRef(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ itemid: string; message: string } | null>(null);
 
-  async function add(product: Product) {
+  async function add(product: CatalogueProduct, size: string) {
     if (adding.current) return;
     adding.current = true;
     setFailure(null);
     try {
-      await call('addToCart', { body: { itemid: product.itemid } });
+      await call('addToCart', { body: { itemid: product.itemid, size } });
       navigate(pages.cart.path);
-    } catch {
+    } catch (error) {
       adding.current = false;
-      setFailure(notices.addFailed);
+      setFailure({ itemid: product.itemid, message: addFailure(error) });
     }
   }
 
@@ -30,10 +41,14 @@ export default function HomePage() {
     <section className="page" aria-labelledby="home-title">
       <title>{pageTitle(pages.home.title)}</title>
       <h1 id="home-title">Our collection</h1>
-      {failure && <Alert kind="alert">{failure}</Alert>}
       <div className="product-grid">
-        {catalogue.map((product) => (
-          <ProductCard key={product.itemid} product={product} onAdd={add} />
+        {products.map((product) => (
+          <ProductCard
+            key={product.itemid}
+            product={product}
+            onAdd={add}
+            failure={failure?.itemid === product.itemid ? failure.message : null}
+          />
         ))}
       </div>
     </section>

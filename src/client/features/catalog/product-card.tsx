@@ -1,13 +1,49 @@
-import type { Product } from '../../../shared/catalogue';
+import { useId, useRef, useState } from 'react';
+import type { CatalogueProduct } from '../../../shared/api';
 import { formatCents } from '../../../shared/money';
+import { settings } from '../../../shared/settings';
+import { Alert } from '../../components/alert';
 
 interface ProductCardProps {
-  product: Product;
-  onAdd(product: Product): void;
+  product: CatalogueProduct;
+  onAdd(product: CatalogueProduct, size: string): void;
+  /** Why the last add of this product failed, if it did. */
+  failure: string | null;
 }
 
-export function ProductCard({ product, onAdd }: ProductCardProps) {
+const chooseSize = 'Please choose a size.';
+
+/** A size as the list shows it: sold out, or only a few left, says so. */
+function sizeOption({ size, stock }: CatalogueProduct['sizes'][number]): string {
+  if (stock <= 0) return `${size} (sold out)`;
+  return stock <= settings.fewLeft ? `${size} (only ${stock} left)` : size;
+}
+
+export function ProductCard({ product, onAdd, failure }: ProductCardProps) {
   const titleId = `product-${product.itemid}`;
+  const selectId = useId();
+  const select = useRef<HTMLSelectElement>(null);
+  const { sizes } = product;
+  // One size needs no choosing; several start at 'Choose a size'.
+  const [size, setSize] = useState(sizes.length === 1 ? (sizes[0]?.size ?? '') : '');
+  const [missing, setMissing] = useState(false);
+  const chosen = sizes.find((s) => s.size === size);
+  const inStock = sizes.some((s) => s.stock > 0);
+
+  let note: string | null = null;
+  if (!inStock) note = 'Sold out';
+  else if (chosen && chosen.stock <= 0) note = `Sold out in size ${chosen.size}`;
+  else if (chosen && chosen.stock <= settings.fewLeft) note = `Only ${chosen.stock} left`;
+
+  function add() {
+    if (!chosen) {
+      setMissing(true);
+      select.current?.focus();
+      return;
+    }
+    onAdd(product, chosen.size);
+  }
+
   return (
     <article className="product card" aria-labelledby={titleId}>
       <a className="product-picture" href={product.largepic} target="_blank" rel="noopener">
@@ -22,11 +58,46 @@ export function ProductCard({ product, onAdd }: ProductCardProps) {
         </h2>
         <p className="product-price">{formatCents(product.priceCents)}</p>
         <p className="product-details">{product.details}</p>
+        {sizes.length > 1 && (
+          <div className="field product-size">
+            <label htmlFor={selectId}>Size</label>
+            <select
+              id={selectId}
+              ref={select}
+              value={size}
+              disabled={!inStock}
+              aria-invalid={missing ? true : undefined}
+              aria-describedby={missing ? `${selectId}-error` : undefined}
+              onChange={(event) => {
+                setSize(event.target.value);
+                setMissing(false);
+              }}
+            >
+              <option value="">Choose a size</option>
+              {sizes.map((s) => (
+                <option key={s.size} value={s.size} disabled={s.stock <= 0}>
+                  {sizeOption(s)}
+                </option>
+              ))}
+            </select>
+            {missing && (
+              <p id={`${selectId}-error`} className="field-error" role="alert">
+                {chooseSize}
+              </p>
+            )}
+          </div>
+        )}
+        {/* Polite: a rider who has chosen a size hears when its stock runs low or out. */}
+        <p className="product-stock" aria-live="polite">
+          {note}
+        </p>
+        {failure && <Alert kind="alert">{failure}</Alert>}
         <button
           type="button"
           className="button"
           aria-label={`Add to cart: ${product.name}`}
-          onClick={() => onAdd(product)}
+          disabled={!inStock}
+          onClick={add}
         >
           Add to cart
         </button>

@@ -1,10 +1,12 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { Link, useLoaderData, useNavigate, useRevalidator } from 'react-router';
+import { notices } from '../../../shared/notices';
 import { addressFields, addressSchema, countryCodes, countryName, emptyAddress } from '../../../shared/orders';
 import { pages, pageTitle } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
 import { offeredMethods } from '../../../shared/payment/payment-methods';
 import { orderTotals } from '../../../shared/pricing';
+import { itemWithSize } from '../../../shared/sizes';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
 import { OrderSummary } from '../../components/order-summary';
@@ -46,7 +48,27 @@ export default function CheckoutPage() {
   const sending = useRef(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  // The rows the server refused (sold out, or without a size), with what to say about each.
+  const [problems, setProblems] = useState<ReadonlyMap<string, string>>(new Map());
   const summaryId = useId();
+
+  async function removeRow(id: string) {
+    try {
+      await call('removeFromCart', { params: { id } });
+    } catch (error) {
+      // Already gone (removed in another tab) is what was asked for.
+      if (!(error instanceof ApiError && error.code === 'cart/not-found')) {
+        setFailure(notices.deleteFailed);
+        return;
+      }
+    }
+    setProblems((current) => {
+      const left = new Map(current);
+      left.delete(id);
+      return left;
+    });
+    await revalidator.revalidate();
+  }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -55,6 +77,7 @@ export default function CheckoutPage() {
     sending.current = true;
     setBusy(true);
     setFailure(null);
+    setProblems(new Map());
     try {
       const { order } = await call('placeOrder', {
         body: { address: form.values, paymentMethod: method, idempotencyKey: key, cartItemIds: items.map((i) => i.id) },
@@ -62,6 +85,10 @@ export default function CheckoutPage() {
       navigate(fillPath(pages.order.path, { number: order.number }), { state: { placed: true } });
     } catch (error) {
       setFailure(messageOf(error));
+      if (error instanceof ApiError && error.rows.length > 0) {
+        const problem = error.code === 'order/sold-out' ? 'Sold out in this size.' : 'No size chosen.';
+        setProblems(new Map(error.rows.map((id) => [id, problem])));
+      }
       // The cart is not what this page showed: show it as it is now.
       if (error instanceof ApiError && (error.code === 'order/cart-changed' || error.code === 'order/cart-empty')) {
         await revalidator.revalidate();
@@ -89,7 +116,31 @@ export default function CheckoutPage() {
         <form className="checkout" onSubmit={submit} noValidate aria-labelledby="checkout-title">
           <div className="card">
             <h2 id={summaryId}>Your order</h2>
-            <OrderSummary labelledBy={summaryId} lines={items} totals={orderTotals(items.map((i) => i.priceCents))} />
+            <OrderSummary
+              labelledBy={summaryId}
+              lines={items}
+              totals={orderTotals(items.map((i) => i.priceCents))}
+              noteOn={(_line, index) => {
+                const item = items[index];
+                const problem = item && problems.get(item.id);
+                return (
+                  item &&
+                  problem && (
+                    <span className="line-problem">
+                      {problem}{' '}
+                      <button
+                        type="button"
+                        className="button button-quiet"
+                        aria-label={`Remove ${itemWithSize(item.name, item.size)}`}
+                        onClick={() => removeRow(item.id)}
+                      >
+                        Remove
+                      </button>
+                    </span>
+                  )
+                );
+              }}
+            />
             <p>Prices include any tax.</p>
           </div>
           <fieldset className="card form">
@@ -126,7 +177,7 @@ export default function CheckoutPage() {
             ))}
           </fieldset>
           <p>
-            <button type="submit" className="button" disabled={!form.isValid || busy}>
+            <button type="submit" className="button" disabled={!form.isValid || busy || problems.size > 0}>
               Place order
             </button>
           </p>

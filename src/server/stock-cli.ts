@@ -1,0 +1,42 @@
+// `npm run stock -- list` and `npm run stock -- set <itemid|all> <size|all> <count>`: the stock of each size
+// (docs/product.md §12), against the database DATABASE_URL names (the same settings as the server), until the back
+// office takes it over. On PostgreSQL every server's open pages follow a change at once; on SQLite, at their next load.
+import { catalogue, findProduct } from '../shared/catalogue';
+import { fail, runOnShopDatabase } from './cli';
+import { createStockStore } from './stock/stock-store';
+
+const usage = 'Usage: npm run stock -- list | set <itemid|all> <size|all> <count>';
+/** The most of one size the shop keeps count of. */
+const maxStock = 1_000_000;
+
+const [command, ...args] = process.argv.slice(2);
+if (!(command === 'list' && args.length === 0) && !(command === 'set' && args.length === 3)) fail(usage, 2);
+const [itemid, size, count] = args as [string, string, string];
+const stock = Number(count);
+if (command === 'set') {
+  if (!/^[0-9]+$/.test(count ?? '') || stock > maxStock)
+    fail(`The count must be a whole number from 0 to ${maxStock}.`);
+  if (itemid !== 'all' && !findProduct(itemid)) fail(`There is no product with the item number ${itemid}.`);
+}
+
+await runOnShopDatabase(async (db) => {
+  const store = createStockStore(db);
+  if (command === 'list') {
+    const rows = await store.all();
+    const name = (id: string) => findProduct(id)?.name ?? id;
+    const width = Math.max(...catalogue.map((p) => p.name.length));
+    return rows
+      .map((row) => `${row.itemid}  ${name(row.itemid).padEnd(width)}  ${row.size.padEnd(9)}  ${row.stock}`)
+      .join('\n');
+  }
+  const set = await store.set(stock, {
+    ...(itemid === 'all' ? {} : { itemid }),
+    ...(size === 'all' ? {} : { size }),
+  });
+  if (set === 0) {
+    if (itemid === 'all') fail(`No product comes in size ${size}.`);
+    const sizes = (await store.sizesOf(itemid)).map((s) => s.size).join(', ');
+    fail(`${findProduct(itemid)?.name} comes in no size ${size}: its sizes are ${sizes}.`);
+  }
+  return `Set ${set} ${set === 1 ? 'size' : 'sizes'} to ${stock} in stock.`;
+});

@@ -1,0 +1,45 @@
+import { afterAll, expect, it } from 'vitest';
+import { Client } from '../support/client';
+import { expectError } from '../support/expect-error';
+import { startTestServer } from '../support/server';
+import { createDatabase, type TestDatabase } from '../support/test-database';
+
+/**
+ * Migration 0007 on a shop that has carts and orders (docs/product.md §12): the shop is made with this version, then
+ * taken back to what it was before 0007 (no sizes table, no size columns), and started again.
+ */
+let database: TestDatabase | undefined;
+afterAll(async () => {
+  await database?.drop();
+});
+
+it('keeps the carts and orders of a shop from before sizes: readable, without a size', async () => {
+  database = await createDatabase();
+  const before = await startTestServer({ DATABASE_URL: database.url });
+  const rider = new Client(before.url);
+  await rider.signup();
+  const order = await rider.order('1', '6');
+  const row = await rider.add('3');
+  await before.stop();
+
+  for (const table of ['cart_item', 'order_line']) await database.query(`alter table ${table} drop column size`);
+  await database.query('drop table product_size');
+  await database.query("delete from piaffe_migration where name = '0007-sizes-and-stock'");
+
+  const after = await startTestServer({ DATABASE_URL: database.url }, { seededStock: true });
+  try {
+    const again = new Client(after.url);
+    expect((await again.login(rider.user?.email ?? '', 'secret1')).status).toBe(200);
+    expect(await again.cart()).toEqual([{ ...row, size: null }]);
+    const read = await again.json('GET', `/api/orders/${order.number}`);
+    expect(read.body.order.lines).toEqual(order.lines.map((line) => ({ ...line, size: null })));
+    // The row without a size cannot be ordered until the rider adds it again in a size.
+    const refused = await again.placeOrder();
+    expectError(refused, 409, 'order/size-missing');
+    expect(refused.body.rows).toEqual([row.id]);
+    // The new shop's sizes are there, with their first stock.
+    expect((await after.stock.sizesOf('3')).map((s) => s.stock)).toEqual([5, 5, 5, 5, 5, 5]);
+  } finally {
+    await after.stop();
+  }
+});
