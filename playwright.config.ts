@@ -6,7 +6,7 @@ import { chromiumLaunchOptions } from './e2e/chromium';
 
 // E2E_BASE_URL points the suite at a shop that is already running (e.g. on PostgreSQL), and E2E_MAILBOX_URL at
 // the mailbox it sends to (scripts/mailbox-server.ts); otherwise the suite starts the built server and app
-// (`npm run build`) on a fresh SQLite file, sending its e-mails to a mailbox of its own.
+// (`npm run build`) on a fresh SQLite file, with deep stock of every size, sending its e-mails to a mailbox of its own.
 const externalBaseUrl = process.env.E2E_BASE_URL;
 const port = Number(process.env.E2E_PORT ?? 3100);
 const mailbox = { smtp: port + 25, web: port + 26 };
@@ -43,7 +43,8 @@ export default defineConfig({
           stderr: 'pipe',
         },
         {
-          command: 'node --enable-source-maps dist-server/main.js',
+          // Deep stock first (npm run stock), so that no test runs out of a size another test ordered.
+          command: 'node dist-server/stock-cli.js set all all 100000 && node --enable-source-maps dist-server/main.js',
           url: `http://127.0.0.1:${port}/healthz`,
           env: {
             PORT: String(port),

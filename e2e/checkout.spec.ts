@@ -131,7 +131,7 @@ test('a double click on Place order makes one order', async ({ page }) => {
 
 test('the rider cancels an order while it is placed', async ({ page }) => {
   await signUp(page);
-  await addToCart(page, 'Carlson Tall Boots');
+  await addToCart(page, 'Dakota Barn Jacket');
   const number = await placeOrder(page);
   await page.getByRole('button', { name: 'Cancel order' }).click();
   await page.getByRole('button', { name: 'Keep the order' }).click();

@@ -1,4 +1,4 @@
-import { addToCart, cartTable, deleteButtons, expect, signUp, test } from './support';
+import { addToCart, cartTable, chooseSize, deleteButtons, expect, itemText, signUp, test } from './support';
 
 test('a failed add shows exactly "Error adding document." and stays home', async ({ page }) => {
   await signUp(page);
@@ -11,6 +11,7 @@ test('a failed add shows exactly "Error adding document." and stays home', async
         })
       : route.continue(),
   );
+  await chooseSize(page, 'Anky Bridle');
   await page.getByRole('button', { name: 'Add to cart: Anky Bridle' }).click();
   await expect(page.getByRole('alert')).toHaveText('Error adding document.');
   await expect(page).toHaveURL(/\/home$/);
@@ -23,6 +24,7 @@ test('an answer that does not match the contract is a failed add, not a cart row
       ? route.fulfill({ status: 201, contentType: 'application/json', body: '{"item":{"id":42}}' })
       : route.continue(),
   );
+  await chooseSize(page, 'Anky Bridle');
   await page.getByRole('button', { name: 'Add to cart: Anky Bridle' }).click();
   await expect(page.getByRole('alert')).toHaveText('Error adding document.');
   await expect(page).toHaveURL(/\/home$/);
@@ -34,7 +36,9 @@ test('a failed delete shows exactly "Error deleting document" and keeps the row'
   await page.route('**/api/cart/*', (route) =>
     route.request().method() === 'DELETE' ? route.fulfill({ status: 500, body: 'oops' }) : route.continue(),
   );
-  await cartTable(page).getByRole('button', { name: 'Delete Fellmore Bridle' }).click();
+  await cartTable(page)
+    .getByRole('button', { name: `Delete ${itemText('Fellmore Bridle')}` })
+    .click();
   await expect(page.getByRole('alert')).toHaveText('Error deleting document');
   await expect(deleteButtons(page)).toHaveCount(1);
 });

@@ -1,5 +1,5 @@
 import { catalogue } from '../src/shared/catalogue';
-import { expect, signUp, test } from './support';
+import { expect, itemText, productCard, signUp, test } from './support';
 
 test('the header shows the brand, the tagline and the banner', async ({ page }) => {
   await signUp(page);
@@ -56,11 +56,15 @@ test('the large picture opens in a new window', async ({ page }) => {
   await popup.close();
 });
 
-test('add goes to the cart', async ({ page }) => {
+test('add goes to the cart, with the size chosen', async ({ page }) => {
   await signUp(page);
-  await page.getByRole('button', { name: 'Add to cart: Carlson Tall Boots' }).click();
+  const card = productCard(page, 'Carlson Barn Jacket');
+  await card.getByLabel('Size').selectOption('L');
+  await card.getByRole('button', { name: 'Add to cart: Carlson Barn Jacket' }).click();
   await expect(page).toHaveURL(/\/cart$/);
-  await expect(page.getByRole('table', { name: 'Your cart' }).getByText('Carlson Tall Boots')).toBeVisible();
+  await expect(
+    page.getByRole('table', { name: 'Your cart' }).getByText(itemText('Carlson Barn Jacket', 'L')),
+  ).toBeVisible();
 });
 
 test('header links when logged in and logged out', async ({ page }) => {

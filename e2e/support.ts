@@ -1,6 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { type Browser, test as base, expect, type Page } from '@playwright/test';
+import { catalogue } from '../src/shared/catalogue';
 
 export { expect };
 
@@ -81,10 +86,40 @@ export async function logIn(page: Page, rider: Rider): Promise<void> {
   await expectHomePage(page);
 }
 
-/** Adds a product from the home page and waits for the cart page to show it. */
-export async function addToCart(page: Page, productName: string): Promise<void> {
+/** A size each product comes in (docs/product.md §12): the one the tests choose unless told. */
+export const sizeOf: Readonly<Record<string, string>> = {
+  'Anky Bridle': 'Full',
+  'Albion SLK Saddle': '17"',
+  'Ariat Westchester Boots': '8',
+  'Carlson Barn Jacket': 'M',
+  'Carlson Tall Boots': '8',
+  'Crochet Saddle Blanket': 'Full',
+  'Dakota Barn Jacket': 'M',
+  'Fellmore Bridle': 'Full',
+};
+
+/** A product's card on the home page. */
+export const productCard = (page: Page, productName: string) => page.getByRole('article', { name: productName });
+
+/** A cart row's or order line's item as the pages show it: the name and the size. */
+export function itemText(productName: string, size = sizeOf[productName]): string {
+  return `${productName}, size ${size}`;
+}
+
+/** Chooses the product's size on the home page (by default the one `sizeOf` gives). */
+export async function chooseSize(page: Page, productName: string, size = sizeOf[productName]): Promise<void> {
+  await productCard(page, productName)
+    .getByLabel('Size')
+    .selectOption(size ?? '');
+}
+
+/** Adds a product from the home page, in `size`, and waits for the cart page to show it. */
+export async function addToCart(page: Page, productName: string, size = sizeOf[productName]): Promise<void> {
   if (!page.url().endsWith('/home')) await page.goto('/home');
-  await page.getByRole('button', { name: `Add to cart: ${productName}` }).click();
+  await chooseSize(page, productName, size);
+  await productCard(page, productName)
+    .getByRole('button', { name: `Add to cart: ${productName}` })
+    .click();
   await expect(page).toHaveURL(/\/cart$/);
   await expect(cartTable(page)).toBeVisible();
 }
@@ -148,15 +183,67 @@ export async function mailTo(email: string, subject: string | RegExp): Promise<M
   return found as Mail;
 }
 
-/**
- * Makes the rider an owner with the shop's own command line (npm run owner, as built), on the database of the
- * server under test.
- */
-export function makeOwner(rider: Rider): void {
+/** Runs one of the shop's command lines (npm run owner, stock; as built) on the database of the server under test. */
+function shopCommand(name: 'owner' | 'stock', ...args: string[]): void {
   const url = process.env.E2E_DATABASE_URL;
   if (!url) throw new Error('E2E_DATABASE_URL is not set: set it to the database of the shop under test.');
-  execFileSync(process.execPath, ['dist-server/owner-cli.js', 'add', rider.email], {
+  execFileSync(process.execPath, [`dist-server/${name}-cli.js`, ...args], {
     env: { ...process.env, DATABASE_URL: url },
     stdio: 'pipe',
   });
+}
+
+/** Makes the rider an owner with the shop's own command line (npm run owner). */
+export function makeOwner(rider: Rider): void {
+  shopCommand('owner', 'add', rider.email);
+}
+
+/**
+ * Sets a size's stock with the shop's own command line (npm run stock). On SQLite the server hears of it only through
+ * the database: pages opened afterwards show it.
+ */
+export function setStock(productName: string, size: string, count: number): void {
+  const product = catalogue.find((p) => p.name === productName);
+  if (!product) throw new Error(`no product ${productName}`);
+  shopCommand('stock', 'set', product.itemid, size, String(count));
+}
+
+/** axe finds no serious or critical violation of WCAG 2.1 A and AA on the page as it is now. */
+export async function expectNoSevereAxeViolation(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
+  const severe = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  expect(severe).toEqual([]);
+}
+
+/**
+ * Runs `work` while no other test of this run holds `productName`: the tests that sell a product out take it for
+ * themselves, so that the copies of a test (--repeat-each) never sell each other's stock. A directory is the lock:
+ * making one is atomic.
+ */
+export async function withProductToMyself(productName: string, work: () => Promise<void>): Promise<void> {
+  const run = createHash('sha256')
+    .update(process.env.E2E_DATABASE_URL ?? '')
+    .digest('hex')
+    .slice(0, 12);
+  const lock = join(tmpdir(), `piaffe-e2e-${run}-${productName.replace(/\W/g, '-')}.lock`);
+  await expect
+    .poll(
+      () => {
+        try {
+          mkdirSync(lock);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { message: `${productName} to myself`, timeout: 50_000, intervals: [100] },
+    )
+    .toBe(true);
+  try {
+    await work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }

@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../support/client';
+import { runCommand } from '../support/command-line';
 import { startTestServer } from '../support/server';
 import { createDatabase, serverOnOwnDatabase } from '../support/test-database';
 
@@ -17,19 +16,7 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  async function command(databaseUrl: string, ...args: string[]) {
-    try {
-      const { stdout, stderr } = await promisify(execFile)(
-        process.execPath,
-        ['--import', 'tsx', 'src/server/backup-cli.ts', ...args],
-        { cwd: resolve('.'), env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET: 'b'.repeat(40) } },
-      );
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
-  }
+  const command = (databaseUrl: string, ...args: string[]) => runCommand('backup', databaseUrl, args);
 
   /** A refusal: exit code 1, nothing on stdout, exactly one line on stderr, matching `line`. */
   function expectRefusal(result: { code: number; stdout: string; stderr: string }, line: RegExp) {

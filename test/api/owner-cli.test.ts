@@ -1,33 +1,13 @@
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { Client, randomEmail } from '../support/client';
+import { type CommandResult, runCommand } from '../support/command-line';
 import { serverOnOwnDatabase } from '../support/test-database';
 
 /** `npm run owner -- ...` (src/server/owner-cli.ts) as a child process, against a database a server also runs on. */
 const shop = serverOnOwnDatabase();
 
-async function owner(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', 'src/server/owner-cli.ts', ...args],
-      {
-        cwd: resolve('.'),
-        env: {
-          ...process.env,
-          DATABASE_URL: shop.database.url,
-          AUTH_SECRET: 'cli-test-secret-0123456789abcdef01234',
-          LOG_LEVEL: 'warn',
-        },
-      },
-    );
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+function owner(...args: string[]): Promise<CommandResult> {
+  return runCommand('owner', shop.database.url, args, { LOG_LEVEL: 'warn' });
 }
 
 describe('npm run owner', () => {
@@ -35,6 +15,8 @@ describe('npm run owner', () => {
     const boss = new Client(shop.server.url);
     const { email } = await boss.signup();
     expect((await boss.json('GET', '/api/admin/orders')).status).toBe(403);
+    // The session is in the server's cache now, as a rider's (the home page's live stock opens it).
+    expect((await boss.session()).body.role).toBe('rider');
 
     expect(await owner('add', email.toUpperCase())).toEqual({
       code: 0,
@@ -42,11 +24,14 @@ describe('npm run owner', () => {
       stderr: '',
     });
     expect((await boss.json('GET', '/api/admin/orders')).status).toBe(200);
+    // The pages learn it at their next load, though the command ran in another process (on SQLite, unheard).
+    expect((await boss.session()).body.role).toBe('owner');
     expect((await owner('add', email)).stdout).toBe(`${email} is already an owner.\n`);
     expect((await owner('list')).stdout).toContain(`${email}\n`);
 
     expect(await owner('remove', email)).toMatchObject({ code: 0, stdout: `${email} is no longer an owner.\n` });
     expect((await boss.json('GET', '/api/admin/orders')).status).toBe(403);
+    expect((await boss.session()).body.role).toBe('rider');
     expect((await owner('remove', email)).stdout).toBe(`${email} was not an owner.\n`);
   });
 
@@ -73,17 +58,7 @@ describe('npm run owner', () => {
   });
 
   it('says a bad setting in one line, with exit code 1', async () => {
-    const { code, stderr } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', 'src/server/owner-cli.ts', 'list'],
-      {
-        cwd: resolve('.'),
-        env: { ...process.env, DATABASE_URL: 'mysql://nope' },
-      },
-    ).then(
-      () => ({ code: 0, stderr: '' }),
-      (error: { code: number; stderr: string }) => error,
-    );
+    const { code, stderr } = await runCommand('owner', 'mysql://nope', ['list']);
     expect(code).toBe(1);
     expect(stderr).toMatch(/^piaffe: DATABASE_URL must start with file:, postgres:\/\/ or postgresql:\/\/.*\n$/);
   });

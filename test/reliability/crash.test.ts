@@ -35,7 +35,7 @@ type Outcome = { ok: true; item: CartItem } | { ok: false; status?: number; body
 
 async function add(client: Client, itemid: string): Promise<Outcome> {
   try {
-    const reply = await client.json('POST', '/api/cart', { itemid });
+    const reply = await client.json('POST', '/api/cart', withSize(itemid));
     if (reply.status === 201) return { ok: true, item: reply.body.item };
     return { ok: false, status: reply.status, body: reply.body };
   } catch (error) {
@@ -190,9 +190,12 @@ describe('crash durability', () => {
       });
       return { reply, finish: () => finish() };
     });
+    // Time for the idle server to take the slow requests' headers (and start their handlers) before anything else
+    // competes for its event loop: only then are they in flight for the server too.
+    await new Promise((done) => setTimeout(done, 300));
     // A burst of ordinary adds, under way as the signal comes.
     const burst = clients.flatMap((client) => Array.from({ length: 40 }, () => add(client, '2')));
-    await new Promise((done) => setTimeout(done, 300));
+    await new Promise((done) => setTimeout(done, 100));
     const running = server;
     const exit = running.kill('SIGTERM');
     for (let waited = 0; !running.logs.some((l) => l.msg === 'shutting down'); waited += 10) {

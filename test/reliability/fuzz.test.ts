@@ -6,7 +6,7 @@ import { type ErrorCode, errorCatalogue } from '../../src/shared/errors';
 import { pages } from '../../src/shared/pages';
 import { type ChildServer, startChild } from '../support/child-server';
 import { Client } from '../support/client';
-import { createDatabase, type TestDatabase } from '../support/test-database';
+import { createDatabase, stockUp, type TestDatabase } from '../support/test-database';
 
 /**
  * Property-based fuzzing of every route with hostile requests. Whatever comes in, the server answers
@@ -34,6 +34,7 @@ let itemIds: string[] = [];
 beforeAll(async () => {
   database = await createDatabase();
   server = await startChild({ database, inspect: true });
+  await stockUp(database);
   for (let i = 0; i < 2; i++) {
     const member = await newMember();
     itemIds.push((await member.add('2')).id);

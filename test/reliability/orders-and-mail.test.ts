@@ -3,7 +3,7 @@ import { type Mailbox, startMailbox } from '../../scripts/mailbox';
 import type { Order } from '../../src/shared/orders';
 import { type ChildServer, startChild } from '../support/child-server';
 import { Client } from '../support/client';
-import { createDatabase, type TestDatabase } from '../support/test-database';
+import { createDatabase, stockUp, type TestDatabase } from '../support/test-database';
 
 let database: TestDatabase | undefined;
 let server: ChildServer | undefined;
@@ -19,6 +19,8 @@ afterEach(async () => {
 
 const riders = 30;
 const killAfterOrders = 10;
+/** Of each size the riders order (a new shop has 5): enough for every rider, so stock never refuses an order here. */
+const startingStock = 100;
 
 /** Riders, each with the same three products in the cart. */
 async function ridersWithCarts(url: string, count: number): Promise<Client[]> {
@@ -36,6 +38,7 @@ describe('crash durability of orders and e-mail', () => {
   it(`SIGKILL while ${riders} orders are placed: every acknowledged order is whole, and no half order exists`, async () => {
     database = await createDatabase();
     server = await startChild({ database });
+    await stockUp(database, startingStock);
     const clients = await ridersWithCarts(server.url, riders);
     const acknowledged: Order[] = [];
     const running = server;
@@ -80,6 +83,18 @@ describe('crash durability of orders and e-mail', () => {
       const stored = orders.find((o) => `PF-${o.number}` === order.number);
       expect(stored, order.number).toMatchObject({ item_count: 3, total_cents: order.totalCents });
     }
+    // Every unit is on the shelf or in a stored order: none lost with the orders that never committed.
+    const units = await db.query<{ itemid: string; size: string; stock: number; sold: number }>(
+      `select s.itemid, s.size, s.stock, (select count(*) from order_line l where l.itemid = s.itemid and l.size = s.size) as sold
+       from product_size s where s.stock <> $1 order by s.itemid`,
+      [startingStock],
+    );
+    expect(units.map((u) => [u.itemid, u.size, Number(u.stock) + Number(u.sold)])).toEqual([
+      ['1', 'Full', startingStock],
+      ['3', '8', startingStock],
+      ['5', '8', startingStock],
+    ]);
+    expect(Number(units[0]?.sold)).toBe(orders.length);
     // A rider whose order never committed still has the whole cart, and can order now.
     const waiting = clients.filter((client) => !uids.has(client.user?.uid ?? ''));
     expect(waiting.length).toBeGreaterThan(0);
@@ -93,7 +108,7 @@ describe('crash durability of orders and e-mail', () => {
     expect((await retry.placeOrder()).status).toBe(201);
     console.info(
       `[orders ${db.backend}] ${riders} orders at once; SIGKILL at the ${killAfterOrders}th acknowledgement; ` +
-        `${acknowledged.length} acknowledged, ${orders.length} stored, all whole`,
+        `${acknowledged.length} acknowledged, ${orders.length} stored, all whole, every unit of stock accounted for`,
     );
   }, 120_000);
 
@@ -104,6 +119,7 @@ describe('crash durability of orders and e-mail', () => {
     database = await createDatabase();
     const env = { SMTP_URL: mailbox.url };
     server = await startChild({ database, env });
+    await stockUp(database, startingStock);
     const clients = await ridersWithCarts(server.url, orders);
     const placed: Order[] = [];
     for (const client of clients) placed.push((await client.placeOrder()).body.order);

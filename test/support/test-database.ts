@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestSchema } from './postgres';
-import { type Backend, backend as configuredBackend, startTestServer, type TestServer } from './server';
+import { type Backend, backend as configuredBackend, startTestServer, type TestServer, testStock } from './server';
 
 /** A throwaway database of the backend under test, readable by the test while a server runs on it. */
 export interface TestDatabase {
@@ -64,6 +64,14 @@ export async function createDatabase(backend: Backend = configuredBackend): Prom
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Sets every size's stock behind the server's back (no live page hears of it), for tests that run a server the
+ * harness does not start (a child process) and must not run out of a size: a new shop has 5 of each.
+ */
+export async function stockUp(database: TestDatabase, count = testStock): Promise<void> {
+  await database.query('update product_size set stock = $1', [count]);
 }
 
 /**

@@ -29,13 +29,13 @@ export function onUnauthenticated(listener: UnauthenticatedListener): () => void
 
 /**
  * The contract (src/shared/api.ts) brings zod and the shared schemas, about 23 KB gzip. It loads with the first
- * call rather than with the app, so a page that paints without asking the server anything (/home with a stored
- * hint) paints without it; later calls find it already loaded.
+ * call (or live stream) rather than with the app, so a page that paints without asking the server anything paints
+ * without it; later calls find it already loaded.
  */
-async function loadContract() {
-  return (await import('../../shared/api')).endpoints;
+export function loadContract() {
+  return import('../../shared/api');
 }
-type Contract = Awaited<ReturnType<typeof loadContract>>;
+type Contract = Awaited<ReturnType<typeof loadContract>>['endpoints'];
 
 const networkError = () => new ApiError(0, 'network/unavailable', notices.unreachable);
 
@@ -105,7 +105,7 @@ type CallArguments<N extends EndpointName> =
 export async function call<N extends EndpointName>(name: N, ...[options]: CallArguments<N>): Promise<ReplyOf<N>> {
   let contract: Contract;
   try {
-    contract = await loadContract();
+    contract = (await loadContract()).endpoints;
   } catch {
     // A module that cannot be fetched means the shop is out of reach, as when the request cannot be sent.
     throw networkError();

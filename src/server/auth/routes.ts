@@ -104,8 +104,10 @@ export function authRoutes({ auth, db, sessions, throttle, devices, roles, trust
       return c.body(null, 204);
     })
 
-    .get(endpoints.session.path, sessions.require(), (c) => {
-      const { user, role } = c.get('session');
-      return c.json({ user, role });
+    // The role read now, not the session cache's (which a role change made by `npm run owner` in another process
+    // reaches only when its entry expires, on SQLite): the pages show the back office as soon as it is granted.
+    .get(endpoints.session.path, sessions.require(), async (c) => {
+      const { user } = c.get('session');
+      return c.json({ user, role: await roles.of(user.uid) });
     });
 }

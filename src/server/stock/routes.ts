@@ -33,7 +33,7 @@ export function stockRoutes(sessions: Sessions, stock: StockStore, streams: Live
         else sizes.set(itemid, [{ size, stock: left }]);
       }
       const products = catalogue.map((product) => ({ ...product, sizes: sizes.get(product.itemid) ?? [] }));
-      return c.json({ products }, 200, { 'Cache-Control': 'no-store' });
+      return c.json({ products });
     })
 
     .get(endpoints.catalogueStream.path, session, (c) => streams.open(c, c.get('session'), () => stockStream(stock)));

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { CartItem } from '../../../shared/api';
+import { loadContract } from '../../lib/api';
 import { followEvents } from '../../lib/live-events';
 
 function without(items: CartItem[], id: string): CartItem[] {
@@ -7,7 +8,7 @@ function without(items: CartItem[], id: string): CartItem[] {
 }
 
 async function cartStream() {
-  const { endpoints, cartEventSchemas } = await import('../../../shared/api');
+  const { endpoints, cartEventSchemas } = await loadContract();
   return { path: endpoints.cartStream.path, schemas: cartEventSchemas };
 }
 

@@ -30,10 +30,10 @@ export function ProductCard({ product, onAdd, failure }: ProductCardProps) {
   const chosen = sizes.find((s) => s.size === size);
   const inStock = sizes.some((s) => s.stock > 0);
 
+  // The chosen size sold out shows in its option; the note is for the product, or for a size nearly gone.
   let note: string | null = null;
   if (!inStock) note = 'Sold out';
-  else if (chosen && chosen.stock <= 0) note = `Sold out in size ${chosen.size}`;
-  else if (chosen && chosen.stock <= settings.fewLeft) note = `Only ${chosen.stock} left`;
+  else if (chosen && chosen.stock > 0 && chosen.stock <= settings.fewLeft) note = `Only ${chosen.stock} left`;
 
   function add() {
     if (!chosen) {

@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { CatalogueProduct } from '../../../shared/api';
+import { loadContract } from '../../lib/api';
 import { followEvents } from '../../lib/live-events';
 
 async function stockStream() {
-  const { endpoints, stockEventSchemas } = await import('../../../shared/api');
+  const { endpoints, stockEventSchemas } = await loadContract();
   return { path: endpoints.catalogueStream.path, schemas: stockEventSchemas };
 }
 
