@@ -73,7 +73,11 @@ try {
   const cookie = await signUp(piaffe.url);
   const json = { cookie, 'content-type': 'application/json' };
   for (let i = 0; i < 10; i++) {
-    await fetch(`${piaffe.url}/api/cart`, { method: 'POST', headers: json, body: JSON.stringify({ itemid: '1' }) });
+    await fetch(`${piaffe.url}/api/cart`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ itemid: '1', size: 'Full' }),
+    });
   }
 
   const results = [
@@ -86,7 +90,7 @@ try {
           method: 'POST',
           path: '/api/cart',
           headers: json,
-          body: JSON.stringify({ itemid: '2' }),
+          body: JSON.stringify({ itemid: '2', size: '17"' }),
           onResponse: (_status, body, context: { id?: string }) => {
             context.id = JSON.parse(body).item.id;
           },

@@ -22,11 +22,12 @@ const idPattern = /^[0-9a-f-]{1,64}$/i;
 export function cartWriteRoutes(db: SQLite.Database): { add: Handler; remove: Handler } {
   const count = db.prepare(`select count(*) from "cart_item" where "uid" = ?`).pluck();
   const insert = db.prepare(
-    `insert into "cart_item" ("id", "uid", "itemid", "name", "price_cents", "details", "created_at") values (?, ?, ?, ?, ?, ?, ?)`,
+    `insert into "cart_item" ("id", "uid", "itemid", "name", "price_cents", "details", "size", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  const stockOf = db.prepare(`select "stock" from "product_size" where "itemid" = ? and "size" = ?`).pluck();
   const remove = db.prepare(`delete from "cart_item" where "id" = ? and "uid" = ?`);
   // Counts the rider's rows and inserts the new one in one transaction, so the limit holds.
-  const add = db.transaction((uid: string, product: Product) => {
+  const add = db.transaction((uid: string, product: Product, size: string) => {
     if ((count.get(uid) as number) >= limits.cartMaxRows) return undefined;
     const item = {
       id: randomUUID(),
@@ -35,8 +36,9 @@ export function cartWriteRoutes(db: SQLite.Database): { add: Handler; remove: Ha
       name: product.name,
       priceCents: product.priceCents,
       details: product.details,
+      size,
     };
-    insert.run(item.id, uid, item.itemid, item.name, item.priceCents, item.details, Date.now());
+    insert.run(item.id, uid, item.itemid, item.name, item.priceCents, item.details, size, Date.now());
     return item;
   });
 
@@ -46,15 +48,25 @@ export function cartWriteRoutes(db: SQLite.Database): { add: Handler; remove: Ha
       if (!rider) return error(response, 401, 'auth/unauthenticated');
       const body = await readJson(request, response);
       if (body === undefined) return;
-      const { itemid } = (body ?? {}) as { itemid?: unknown };
-      if (typeof itemid !== 'string' || itemid.length > 16 || Object.keys(body as object).length !== 1) {
+      const { itemid, size } = (body ?? {}) as { itemid?: unknown; size?: unknown };
+      if (
+        typeof itemid !== 'string' ||
+        itemid.length > 16 ||
+        typeof size !== 'string' ||
+        size.length > 32 ||
+        Object.keys(body as object).length !== 2
+      ) {
         return error(response, 400, 'request/invalid-body');
       }
       const product = findProduct(itemid);
       if (!product) return error(response, 404, 'cart/unknown-item');
+      // The size's stock: it must be one of the product's, and not sold out (a cart holds no stock).
+      const stock = stockOf.get(itemid, size) as number | undefined;
+      if (stock === undefined) return error(response, 400, 'cart/invalid-size');
+      if (stock <= 0) return error(response, 409, 'cart/sold-out');
       let item: ReturnType<typeof add>;
       try {
-        item = add(rider.uid, product);
+        item = add(rider.uid, product, size);
       } catch (failure) {
         // The user row is gone (deleted account): the foreign key refuses the row.
         if ((failure as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {

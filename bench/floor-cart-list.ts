@@ -7,7 +7,7 @@ import { error, type Handler, openFloorDatabase, reply, riderOf, serveFloor, sig
 export function cartListRoute(db: SQLite.Database): Handler {
   // The columns come out named as the API's fields, so the rows are the answer's items as they are.
   const list = db.prepare(
-    `select "id", "uid", "itemid", "name", "price_cents" as "priceCents", "details" from "cart_item" where "uid" = ? order by "created_at", "id"`,
+    `select "id", "uid", "itemid", "name", "price_cents" as "priceCents", "details", "size" from "cart_item" where "uid" = ? order by "created_at", "id"`,
   );
   return (request, response) => {
     const rider = riderOf(request);

@@ -174,6 +174,9 @@ function confirmation(order: OrderJson, site: string): { subject: string; text: 
 // ---------------------------------------------------------------------------------------------------------
 // The placement: one transaction, one fsync.
 
+/** Thrown inside the placing's transaction when a size has fewer left than the order's rows ask for. */
+class SoldOut extends Error {}
+
 interface OrderJson {
   number: string;
   placedAt: string;
@@ -181,7 +184,7 @@ interface OrderJson {
   itemCount: number;
   totalCents: number;
   email: string;
-  lines: { itemid: string; name: string; priceCents: number }[];
+  lines: { itemid: string; name: string; priceCents: number; size: string | null }[];
   subtotalCents: number;
   shippingCents: number;
   address: Address;
@@ -210,8 +213,11 @@ interface OrderRow {
   placed_at: number;
 }
 
+/** A size's stock after an order took from it, for the live pages. */
+type Taken = { itemid: string; size: string; stock: number };
+
 type Placed =
-  | { ok: true; created: boolean; order: OrderJson }
+  | { ok: true; created: boolean; order: OrderJson; taken: readonly Taken[] }
   | { ok: false; status: number; code: string; retryAfter?: number };
 
 export function placeOrderRoute(db: SQLite.Database, site: () => string): Handler {
@@ -219,8 +225,14 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
     `select count(*) as "count", min("placed_at") as "oldest" from "shop_order" where "uid" = ? and "placed_at" > ?`,
   );
   const cartOf = db.prepare(
-    `select "id", "itemid", "name", "price_cents" as "priceCents" from "cart_item" where "uid" = ? order by "created_at", "id"`,
+    `select "id", "itemid", "name", "price_cents" as "priceCents", "size" from "cart_item" where "uid" = ? order by "created_at", "id"`,
   );
+  // Takes `count` only where at least that many are left; no row back means sold out.
+  const take = db
+    .prepare(
+      `update "product_size" set "stock" = "stock" - ? where "itemid" = ? and "size" = ? and "stock" >= ? returning "stock"`,
+    )
+    .pluck();
   const bump = db
     .prepare(`update "counter" set "value" = "value" + 1 where "name" = 'order_number' returning "value"`)
     .pluck();
@@ -228,7 +240,7 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
     `insert into "shop_order" ("number", "uid", "email", "idempotency_key", "status", "payment_method", "full_name", "line1", "line2", "city", "region", "postal_code", "country", "phone", "subtotal_cents", "shipping_cents", "total_cents", "item_count", "placed_at") values (?, ?, ?, ?, 'placed', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertLine = db.prepare(
-    `insert into "order_line" ("order_number", "position", "itemid", "name", "price_cents") values (?, ?, ?, ?, ?)`,
+    `insert into "order_line" ("order_number", "position", "itemid", "name", "price_cents", "size") values (?, ?, ?, ?, ?, ?)`,
   );
   const insertEvent = db.prepare(
     `insert into "order_event" ("order_number", "seq", "status", "at", "by_role", "by_uid", "by_email", "note") values (?, 1, 'placed', ?, 'rider', ?, ?, null)`,
@@ -240,7 +252,7 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
   // Only off the usual path: a repeated idempotency key answers the order it made.
   const earlier = db.prepare(`select * from "shop_order" where "uid" = ? and "idempotency_key" = ?`);
   const linesOf = db.prepare(
-    `select "itemid", "name", "price_cents" as "priceCents" from "order_line" where "order_number" = ? order by "position"`,
+    `select "itemid", "name", "price_cents" as "priceCents", "size" from "order_line" where "order_number" = ? order by "position"`,
   );
   const historyOf = db.prepare(
     `select "status", "at", "by_role" as "by", "note" from "order_event" where "order_number" = ? order by "seq"`,
@@ -281,7 +293,7 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
     const { count, oldest } = recent.get(uid, now - hourMs) as { count: number; oldest: number };
     const again = () => {
       const order = earlierOrder(uid, input.idempotencyKey);
-      return order && ({ ok: true, created: false, order } as const);
+      return order && ({ ok: true, created: false, order, taken: [] } as const);
     };
     if (count >= limits.ordersPerHour) {
       return (
@@ -293,11 +305,25 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
         }
       );
     }
-    const items = cartOf.all(uid) as { id: string; itemid: string; name: string; priceCents: number }[];
+    const items = cartOf.all(uid) as { id: string; itemid: string; name: string; priceCents: number; size: string }[];
     if (items.length === 0) return again() ?? { ok: false, status: 409, code: 'order/cart-empty' };
     const seen = new Set(input.cartItemIds);
     if (seen.size !== input.cartItemIds.length || seen.size !== items.length || items.some((i) => !seen.has(i.id))) {
       return again() ?? { ok: false, status: 409, code: 'order/cart-changed' };
+    }
+    // The stock of every row, in a fixed order, all or nothing: a size short rolls the transaction back.
+    const units = new Map<string, { itemid: string; size: string; count: number }>();
+    for (const { itemid, size } of items) {
+      const key = `${itemid}\u0000${size}`;
+      const unit = units.get(key) ?? { itemid, size, count: 0 };
+      unit.count++;
+      units.set(key, unit);
+    }
+    const taken: Taken[] = [];
+    for (const [, unit] of [...units].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const left = take.get(unit.count, unit.itemid, unit.size, unit.count) as number | undefined;
+      if (left === undefined) throw new SoldOut();
+      taken.push({ itemid: unit.itemid, size: unit.size, stock: left });
     }
     const number = bump.get() as number;
     let subtotalCents = 0;
@@ -327,8 +353,8 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
       now,
     );
     const lines = items.map((item, index) => {
-      insertLine.run(number, index + 1, item.itemid, item.name, item.priceCents);
-      return { itemid: item.itemid, name: item.name, priceCents: item.priceCents };
+      insertLine.run(number, index + 1, item.itemid, item.name, item.priceCents, item.size);
+      return { itemid: item.itemid, name: item.name, priceCents: item.priceCents, size: item.size };
     });
     insertEvent.run(number, now, uid, email);
     emptyCart.run(uid);
@@ -349,7 +375,7 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
     };
     const mail = confirmation(order, site());
     insertMail.run(randomUUID(), email, mail.subject, mail.text, mail.html, now, now);
-    return { ok: true, created: true, order };
+    return { ok: true, created: true, order, taken };
   });
 
   return async (request, response) => {
@@ -371,12 +397,13 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
     try {
       placed = place(rider.uid, rider.email, input);
     } catch (failure) {
+      if (failure instanceof SoldOut) return error(response, 409, 'order/sold-out');
       const code = (failure as { code?: string }).code;
       if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return error(response, 401, 'auth/unauthenticated');
       // The same key, placed at the same moment by another request: answer that order.
       const order = code === 'SQLITE_CONSTRAINT_UNIQUE' && earlierOrder(rider.uid, input.idempotencyKey);
       if (!order) throw failure;
-      placed = { ok: true, created: false, order };
+      placed = { ok: true, created: false, order, taken: [] };
     }
     if (!placed.ok) {
       const retry = placed.retryAfter ? { 'Retry-After': String(placed.retryAfter) } : undefined;
@@ -386,6 +413,7 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
       publish(`cart:${rider.uid}`, { type: 'emptied' });
       publish('outbox', { type: 'enqueued' });
       publish('orders', { type: 'placed', number: placed.order.number, status: 'placed' });
+      for (const change of placed.taken) publish('stock', change);
     }
     reply(response, placed.created ? 201 : 200, { order: placed.order });
   };

@@ -9,7 +9,9 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { startChild } from '../test/support/child-server';
 import { address, Client, orderKey } from '../test/support/client';
+import { stockUp } from '../test/support/test-database';
 import { summariseProfile } from './support/cpu-profile';
+import { benchStock } from './support/floor-kit';
 import { table } from './support/stats';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -230,7 +232,7 @@ const cartAdd: Workload = async (url, target, round) => {
         method: 'POST',
         path: '/api/cart',
         headers: { cookie, 'content-type': json },
-        body: JSON.stringify({ itemid: '2' }),
+        body: JSON.stringify({ itemid: '2', size: '17"' }),
         setupRequest: (request, context: Context) => {
           context.started = now();
           return request;
@@ -312,7 +314,7 @@ const order: Workload = async (url, target, round) => {
         method: 'POST',
         path: '/api/cart',
         headers: { 'content-type': json },
-        body: JSON.stringify({ itemid: '3' }),
+        body: JSON.stringify({ itemid: '3', size: '8' }),
         setupRequest: (request, context: Context) => {
           if (capacity < reserve && running && !stoppedEarly) {
             stoppedEarly = true;
@@ -410,9 +412,16 @@ function buildServer(): void {
   if (build.status !== 0) throw new Error('the build failed');
 }
 
+/** Piaffe as built, on a fresh database with the floors' deep stock. */
+async function startPiaffe(nodeArgs: string[] = []) {
+  const piaffe = await startChild({ built: true, nodeArgs });
+  await stockUp(piaffe.database, benchStock);
+  return piaffe;
+}
+
 async function benchmark(): Promise<void> {
   buildServer();
-  const piaffe = await startChild({ built: true });
+  const piaffe = await startPiaffe();
   const floors = new Map<WorkloadName, Server>();
   const results: Measured[] = [];
   try {
@@ -509,8 +518,7 @@ async function profile(name: WorkloadName, target: Target): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const nodeArgs = ['--cpu-prof', '--cpu-prof-dir', dir];
-  const server =
-    target === 'piaffe' ? await startChild({ built: true, nodeArgs }) : await startFloor(workload.floor, nodeArgs);
+  const server = target === 'piaffe' ? await startPiaffe(nodeArgs) : await startFloor(workload.floor, nodeArgs);
   const loadBefore = load();
   let measured: Awaited<ReturnType<Workload>>;
   try {

@@ -87,7 +87,7 @@ async function latency() {
       const response = await fetch(`${server.url}/api/cart`, {
         method: 'POST',
         headers: { cookie, 'content-type': 'application/json' },
-        body: JSON.stringify({ itemid: '1' }),
+        body: JSON.stringify({ itemid: '1', size: 'Full' }),
       });
       await response.text();
       const answered = performance.now();

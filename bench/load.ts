@@ -69,7 +69,7 @@ async function main() {
         method: 'POST',
         path: '/api/cart',
         headers: json,
-        body: JSON.stringify({ itemid: '4' }),
+        body: JSON.stringify({ itemid: '4', size: 'M' }),
         setupRequest: withCookie,
         onResponse: (status, body, context) => {
           if (status === 201) (context as Context).id = JSON.parse(body).item.id;

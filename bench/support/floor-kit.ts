@@ -18,7 +18,7 @@ import { securityHeaders } from '../../src/server/http/security';
  */
 const schema = `
 CREATE TABLE "user" ("id" text not null primary key, "name" text not null, "email" text not null unique, "emailVerified" integer not null, "image" text, "createdAt" date not null, "updatedAt" date not null);
-CREATE TABLE "cart_item" ("id" text primary key, "uid" text not null references "user" ("id") on delete cascade, "itemid" text not null, "name" text not null, "price_cents" integer not null, "details" text not null, "created_at" bigint not null);
+CREATE TABLE "cart_item" ("id" text primary key, "uid" text not null references "user" ("id") on delete cascade, "itemid" text not null, "name" text not null, "price_cents" integer not null, "details" text not null, "created_at" bigint not null, "size" text);
 CREATE INDEX "cart_item_uid_created_at" on "cart_item" ("uid", "created_at");
 CREATE TABLE "counter" ("name" text primary key, "value" integer not null);
 INSERT INTO "counter" ("name", "value") VALUES ('order_number', 10000);
@@ -27,12 +27,30 @@ CREATE INDEX "shop_order_uid_number" on "shop_order" ("uid", "number");
 CREATE INDEX "shop_order_status_number" on "shop_order" ("status", "number");
 CREATE INDEX "shop_order_email" on "shop_order" ("email");
 CREATE INDEX "shop_order_placed_at" on "shop_order" ("placed_at");
-CREATE TABLE "order_line" ("order_number" integer not null references "shop_order" ("number"), "position" integer not null, "itemid" text not null, "name" text not null, "price_cents" integer not null, constraint "order_line_pk" primary key ("order_number", "position"));
+CREATE TABLE "order_line" ("order_number" integer not null references "shop_order" ("number"), "position" integer not null, "itemid" text not null, "name" text not null, "price_cents" integer not null, "size" text, constraint "order_line_pk" primary key ("order_number", "position"));
+CREATE TABLE "product_size" ("itemid" text not null, "size" text not null, "position" integer not null, "stock" integer not null check (stock >= 0), constraint "product_size_pk" primary key ("itemid", "size"));
 CREATE TABLE "order_event" ("order_number" integer not null references "shop_order" ("number"), "seq" integer not null, "status" text not null, "at" bigint not null, "by_role" text not null, "by_uid" text references "user" ("id") on delete set null, "by_email" text not null, "note" text, constraint "order_event_pk" primary key ("order_number", "seq"));
 CREATE TABLE "outbox" ("id" text primary key, "kind" text not null, "recipient" text not null, "subject" text not null, "text_body" text not null, "html_body" text not null, "state" text not null, "attempts" integer not null, "next_attempt_at" bigint not null, "last_error" text, "created_at" bigint not null, "sent_at" bigint);
 CREATE INDEX "outbox_state_next" on "outbox" ("state", "next_attempt_at");
 CREATE INDEX "outbox_created_at" on "outbox" ("created_at");
 `;
+
+/** The stock of every size in the bench's shops, Piaffe's and the floors'. */
+export const benchStock = 1_000_000;
+
+/** The sizes of the products the workloads add (items 2 and 3), as a new shop has them: (itemid, size, position). */
+const benchSizes: [string, string, number][] = [
+  ['2', '16.5"', 1],
+  ['2', '17"', 2],
+  ['2', '17.5"', 3],
+  ['2', '18"', 4],
+  ['3', '6', 1],
+  ['3', '7', 2],
+  ['3', '8', 3],
+  ['3', '9', 4],
+  ['3', '10', 5],
+  ['3', '11', 6],
+];
 
 /** A fresh database file with Piaffe's durability: WAL, `synchronous = FULL` (an fsync per commit), foreign keys. */
 export function openFloorDatabase(file?: string): { db: SQLite.Database; file: string; remove(): void } {
@@ -43,7 +61,12 @@ export function openFloorDatabase(file?: string): { db: SQLite.Database; file: s
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  if (!db.prepare(`select 1 from sqlite_master where name = 'cart_item'`).get()) db.exec(schema);
+  if (!db.prepare(`select 1 from sqlite_master where name = 'cart_item'`).get()) {
+    db.exec(schema);
+    // Every size of every product, as Piaffe's bench shop has them: deep enough that no workload runs out.
+    const insert = db.prepare(`insert into "product_size" ("itemid", "size", "position", "stock") values (?, ?, ?, ?)`);
+    for (const [itemid, size, position] of benchSizes) insert.run(itemid, size, position, benchStock);
+  }
   return {
     db,
     file: path,

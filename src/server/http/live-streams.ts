@@ -133,7 +133,7 @@ class LiveStream<Event> {
 type AnyStream = LiveStream<unknown>;
 
 /**
- * Every open live stream of this server (cart pages, the owners' order list), capped per log-in, per account, per
+ * Every open live stream of this server (home and cart pages, the owners' order list), capped per log-in, per account, per
  * client address and in all; riders' streams leave a share of the total to owners.
  */
 export class LiveStreams {

@@ -47,7 +47,7 @@ export function createMetrics({ token, streams, outbox }: MetricsParts) {
   });
   new Gauge({
     name: 'piaffe_live_streams',
-    help: 'Live streams (cart pages, the owners’ list) open on this server.',
+    help: 'Live streams (home and cart pages, the owners’ list) open on this server.',
     registers: [registry],
     collect() {
       this.set(streams.size);
