@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
+import { firstSizes } from '../../src/server/db/migrations';
 import { securityHeaders } from '../../src/server/http/security';
 
 /**
@@ -38,20 +39,6 @@ CREATE INDEX "outbox_created_at" on "outbox" ("created_at");
 /** The stock of every size in the bench's shops, Piaffe's and the floors'. */
 export const benchStock = 1_000_000;
 
-/** The sizes of the products the workloads add (items 2 and 3), as a new shop has them: (itemid, size, position). */
-const benchSizes: [string, string, number][] = [
-  ['2', '16.5"', 1],
-  ['2', '17"', 2],
-  ['2', '17.5"', 3],
-  ['2', '18"', 4],
-  ['3', '6', 1],
-  ['3', '7', 2],
-  ['3', '8', 3],
-  ['3', '9', 4],
-  ['3', '10', 5],
-  ['3', '11', 6],
-];
-
 /** A fresh database file with Piaffe's durability: WAL, `synchronous = FULL` (an fsync per commit), foreign keys. */
 export function openFloorDatabase(file?: string): { db: SQLite.Database; file: string; remove(): void } {
   const dir = file ? undefined : mkdtempSync(join(tmpdir(), 'piaffe-floor-'));
@@ -63,9 +50,11 @@ export function openFloorDatabase(file?: string): { db: SQLite.Database; file: s
   db.pragma('busy_timeout = 5000');
   if (!db.prepare(`select 1 from sqlite_master where name = 'cart_item'`).get()) {
     db.exec(schema);
-    // Every size of every product, as Piaffe's bench shop has them: deep enough that no workload runs out.
+    // Every size of every product, as a new Piaffe has them, with the bench's deep stock.
     const insert = db.prepare(`insert into "product_size" ("itemid", "size", "position", "stock") values (?, ?, ?, ?)`);
-    for (const [itemid, size, position] of benchSizes) insert.run(itemid, size, position, benchStock);
+    for (const [itemid, { sizes }] of Object.entries(firstSizes)) {
+      sizes.forEach((size, index) => insert.run(itemid, size, index + 1, benchStock));
+    }
   }
   return {
     db,

@@ -62,52 +62,54 @@ export function authRoutes({ auth, db, sessions, throttle, devices, roles, trust
     }
   }
 
-  return new Hono<AppEnv>()
-    .post(endpoints.signUp.path, async (c) => {
-      const { email, password } = await readJson(c, endpoints.signUp.body, {
-        email: 'auth/invalid-email',
-        password: 'auth/weak-password',
-      });
-      const address = clientAddress(c, trustProxy);
-      const refused = await throttle.beginRequest('signup', { email, address, log: c.get('log') });
-      if (refused) throw tooManyRequests(refused.retryAfter);
-      const { headers, response } = await signUp(c, email, password);
-      forwardCookies(c, headers);
-      await devices.issue(c, response.user.id);
-      return c.json({ user: { uid: response.user.id, email: response.user.email }, role: 'rider' }, 201);
-    })
+  return (
+    new Hono<AppEnv>()
+      .post(endpoints.signUp.path, async (c) => {
+        const { email, password } = await readJson(c, endpoints.signUp.body, {
+          email: 'auth/invalid-email',
+          password: 'auth/weak-password',
+        });
+        const address = clientAddress(c, trustProxy);
+        const refused = await throttle.beginRequest('signup', { email, address, log: c.get('log') });
+        if (refused) throw tooManyRequests(refused.retryAfter);
+        const { headers, response } = await signUp(c, email, password);
+        forwardCookies(c, headers);
+        await devices.issue(c, response.user.id);
+        return c.json({ user: { uid: response.user.id, email: response.user.email }, role: 'rider' }, 201);
+      })
 
-    .post(endpoints.logIn.path, async (c) => {
-      const { email, password } = await readJson(c, endpoints.logIn.body, {
-        email: 'auth/invalid-email',
-        password: 'auth/invalid-password',
-      });
-      const device = await devices.verify(c, email);
-      const address = clientAddress(c, trustProxy);
-      const attempt = await throttle.begin({ email, address, device: device?.id, log: c.get('log') });
-      if (!attempt.allowed) throw tooManyRequests(attempt.retryAfter);
-      const { headers, response } = await auth.api
-        .signInEmail({ body: { email, password }, headers: c.req.raw.headers, returnHeaders: true })
-        .catch((error) => Promise.reject(translate(error)));
-      await attempt.succeeded();
-      forwardCookies(c, headers);
-      await devices.issue(c, response.user.id, device);
-      await sessions.keepNewest(response.user.id);
-      const user = { uid: response.user.id, email: response.user.email };
-      return c.json({ user, role: await roles.of(user.uid) });
-    })
+      .post(endpoints.logIn.path, async (c) => {
+        const { email, password } = await readJson(c, endpoints.logIn.body, {
+          email: 'auth/invalid-email',
+          password: 'auth/invalid-password',
+        });
+        const device = await devices.verify(c, email);
+        const address = clientAddress(c, trustProxy);
+        const attempt = await throttle.begin({ email, address, device: device?.id, log: c.get('log') });
+        if (!attempt.allowed) throw tooManyRequests(attempt.retryAfter);
+        const { headers, response } = await auth.api
+          .signInEmail({ body: { email, password }, headers: c.req.raw.headers, returnHeaders: true })
+          .catch((error) => Promise.reject(translate(error)));
+        await attempt.succeeded();
+        forwardCookies(c, headers);
+        await devices.issue(c, response.user.id, device);
+        await sessions.keepNewest(response.user.id);
+        const user = { uid: response.user.id, email: response.user.email };
+        return c.json({ user, role: await roles.of(user.uid) });
+      })
 
-    .post(endpoints.logOut.path, async (c) => {
-      const session = await sessions.find(c);
-      if (session) await db.run((uow) => sessions.end(uow, { uid: session.user.uid, only: [session.id] }));
-      sessions.clearCookies(c);
-      return c.body(null, 204);
-    })
+      .post(endpoints.logOut.path, async (c) => {
+        const session = await sessions.find(c);
+        if (session) await db.run((uow) => sessions.end(uow, { uid: session.user.uid, only: [session.id] }));
+        sessions.clearCookies(c);
+        return c.body(null, 204);
+      })
 
-    // The role read now, not the session cache's (which a role change made by `npm run owner` in another process
-    // reaches only when its entry expires, on SQLite): the pages show the back office as soon as it is granted.
-    .get(endpoints.session.path, sessions.require(), async (c) => {
-      const { user } = c.get('session');
-      return c.json({ user, role: await roles.of(user.uid) });
-    });
+      // The role read now, not the session cache's (which a role change made by `npm run owner` in another process
+      // reaches only when its entry expires, on SQLite): the pages show the back office as soon as it is granted.
+      .get(endpoints.session.path, sessions.require(), async (c) => {
+        const { user } = c.get('session');
+        return c.json({ user, role: await roles.of(user.uid) });
+      })
+  );
 }

@@ -7,7 +7,7 @@ import { sequences, type Tables } from './schema';
  * The sizes of docs/product.md §12 and their first stock, by item number, as migration 0007 seeded them. Part of
  * that migration: never edit it (the owner changes sizes and stock in the shop, not here).
  */
-const firstSizes: Record<string, { sizes: string[]; stock: number }> = {
+export const firstSizes: Readonly<Record<string, { sizes: readonly string[]; stock: number }>> = {
   '1': { sizes: ['Pony', 'Cob', 'Full', 'Warmblood'], stock: 5 },
   '2': { sizes: ['16.5"', '17"', '17.5"', '18"'], stock: 2 },
   '3': { sizes: ['6', '7', '8', '9', '10', '11'], stock: 5 },
