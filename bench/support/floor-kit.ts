@@ -53,7 +53,7 @@ export function openFloorDatabase(file?: string): { db: SQLite.Database; file: s
     // Every size of every product, as a new Piaffe has them, with the bench's deep stock.
     const insert = db.prepare(`insert into "product_size" ("itemid", "size", "position", "stock") values (?, ?, ?, ?)`);
     for (const [itemid, { sizes }] of Object.entries(firstSizes)) {
-      sizes.forEach((size, index) => insert.run(itemid, size, index + 1, benchStock));
+      for (const [index, size] of sizes.entries()) insert.run(itemid, size, index + 1, benchStock);
     }
   }
   return {
