@@ -4,27 +4,16 @@
 import { existsSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { ConfigError, loadConfig } from './config';
+import { answer, fail, shopConfig } from './cli';
 import { migrationNames, migrationTable } from './db/migrations';
 
 const usage = 'Usage: npm run backup -- FILE | npm run restore -- FILE [--force]';
 /** Pages copied per step of the online backup; a database of more pages reports its progress. */
 const pagesPerStep = 10_000;
 
-function fail(message: string, code = 1): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
-}
-
 /** The shop's database file, from the server's own settings; PostgreSQL has its own tools. */
 function shopFile(): string {
-  let databaseUrl: string;
-  try {
-    databaseUrl = loadConfig().databaseUrl;
-  } catch (error) {
-    if (error instanceof ConfigError) fail(`piaffe: ${error.message}`);
-    throw error;
-  }
+  const { databaseUrl } = shopConfig();
   if (!databaseUrl.startsWith('file:')) {
     fail('The shop runs on PostgreSQL: back it up with pg_dump and pg_restore (docs/OPERATIONS.md).');
   }
@@ -139,5 +128,4 @@ async function run(args: string[]): Promise<string> {
   return command === 'backup' ? backup(resolve(file)) : restore(file, force);
 }
 
-const output = await run(process.argv.slice(2)).catch((error: Error) => fail(`piaffe: ${error.message || error.name}`));
-process.stdout.write(`${output}\n`);
+await answer(run(process.argv.slice(2)));

@@ -1,7 +1,7 @@
-// What the shop's command lines share (owner-cli.ts, stock-cli.ts): the server's settings, its database brought up
-// to date, one line on stderr for whatever goes wrong, and the answer on stdout.
+// What the shop's command lines share (owner-cli.ts, stock-cli.ts, backup-cli.ts): the server's settings, its
+// database brought up to date, one line on stderr for whatever goes wrong, and the answer on stdout.
 import { createAuth } from './auth/auth';
-import { ConfigError, loadConfig } from './config';
+import { type Config, ConfigError, loadConfig } from './config';
 import { migrateDatabase, openDatabase } from './db/connect';
 import { createDb, type Db } from './db/database';
 import { createLogger } from './log';
@@ -12,32 +12,43 @@ export function fail(message: string, code = 1): never {
   process.exit(code);
 }
 
+/** The server's settings from the environment; a bad one ends the command with its one line. */
+export function shopConfig(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(`piaffe: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Prints the command's answer, or ends it with the one line of what went wrong. */
+export async function answer(output: Promise<string>): Promise<void> {
+  const text = await output.catch((error: Error) =>
+    fail(`piaffe: ${error.message || error.name}${error.cause ? ` (${String(error.cause)})` : ''}`),
+  );
+  process.stdout.write(`${text}\n`);
+}
+
 /**
  * Runs `work` on the database DATABASE_URL names (the same settings as the server, migrated as the server would),
  * prints what it answers, and closes the database.
  */
 export async function runOnShopDatabase(work: (db: Db) => Promise<string>): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) fail(`piaffe: ${error.message}`);
-    throw error;
-  }
+  const config = shopConfig();
   // Only what goes wrong is worth a line here; the answer is the command's output.
   const log = createLogger(config.logLevel === 'silent' ? 'silent' : 'warn');
-  const output = await (async () => {
-    const opened = openDatabase(config.databaseUrl, log);
-    const auth = createAuth(opened.db, opened.dialect, config, log);
-    await migrateDatabase(opened, auth);
-    const db = await createDb(opened, log);
-    try {
-      return await work(db);
-    } finally {
-      await db.close();
-    }
-  })().catch((error: Error) =>
-    fail(`piaffe: ${error.message || error.name}${error.cause ? ` (${String(error.cause)})` : ''}`),
+  await answer(
+    (async () => {
+      const opened = openDatabase(config.databaseUrl, log);
+      const auth = createAuth(opened.db, opened.dialect, config, log);
+      await migrateDatabase(opened, auth);
+      const db = await createDb(opened, log);
+      try {
+        return await work(db);
+      } finally {
+        await db.close();
+      }
+    })(),
   );
-  process.stdout.write(`${output}\n`);
 }

@@ -27,11 +27,9 @@ export function unitsOf(rows: readonly { itemid: string; size: string }[]): Unit
     if (units) units.count++;
     else counts.set(key, { itemid, size, count: 1 });
   }
-  // Every transaction takes its sizes' rows in this order, so two orders on PostgreSQL never wait for each other
-  // in a circle (a deadlock): the one that comes second waits for the first, then sees what it left.
-  return [...counts.values()].sort((a, b) =>
-    a.itemid === b.itemid ? (a.size < b.size ? -1 : a.size > b.size ? 1 : 0) : a.itemid < b.itemid ? -1 : 1,
-  );
+  // Every transaction takes its sizes' rows in the order of their keys, so two orders on PostgreSQL never wait for
+  // each other in a circle (a deadlock): the one that comes second waits for the first, then sees what it left.
+  return [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, units]) => units);
 }
 
 export type StockStore = ReturnType<typeof createStockStore>;
