@@ -26,6 +26,7 @@ import type { Logger } from './log';
 import type { Outbox } from './mail/outbox';
 import type { OrderStore } from './orders/order-store';
 import { orderRoutes } from './orders/routes';
+import type { CardPayments } from './payments/card-payments';
 import { staticFiles } from './static-files';
 import { stockRoutes } from './stock/routes';
 import type { StockStore } from './stock/stock-store';
@@ -44,6 +45,7 @@ export interface AppParts {
   cart: CartStore;
   stock: StockStore;
   orders: OrderStore;
+  payments: CardPayments;
   outbox: Outbox;
   streams: LiveStreams;
   /** True once a graceful shutdown has begun: new API requests are turned away. */
@@ -54,7 +56,7 @@ export interface AppParts {
 export function buildApp(parts: AppParts) {
   const { config, log, auth, db, sessions, devices, throttle, roles, accounts, resets, cart, stock, orders, outbox } =
     parts;
-  const { streams, isClosing } = parts;
+  const { payments, streams, isClosing } = parts;
   const hashPassword = async (password: string) => (await auth.$context).password.hash(password);
 
   const app = new Hono<AppEnv>();
@@ -79,14 +81,18 @@ export function buildApp(parts: AppParts) {
     if (isClosing()) return errorResponse(c, 'server/unavailable', undefined, { Connection: 'close' });
     await next();
   });
-  app.use('/api/*', sameOriginOnly(config.publicUrlIsSet ? config.publicUrl : undefined));
+  // Stripe's webhook comes from Stripe's servers, not from a page: its signature guards it instead.
+  app.use(
+    '/api/*',
+    sameOriginOnly(config.publicUrlIsSet ? config.publicUrl : undefined, [endpoints.stripeWebhook.path]),
+  );
   app.route('/', authRoutes({ auth, db, sessions, throttle, devices, roles, trustProxy: config.trustProxy }));
   app.route('/', resetRoutes({ resets, throttle, hashPassword, trustProxy: config.trustProxy }));
   app.route('/', accountRoutes({ accounts, sessions, devices, hashPassword }));
   app.route('/', stockRoutes(sessions, stock, streams));
   app.route('/', cartRoutes(sessions, cart, stock, streams));
-  app.route('/', orderRoutes(sessions, orders));
-  app.route('/', adminRoutes({ sessions, roles, orders, outbox, streams }));
+  app.route('/', orderRoutes({ sessions, orders, payments, streams }));
+  app.route('/', adminRoutes({ sessions, roles, orders, outbox, payments, streams }));
   app.all('/api/*', (c) => errorResponse(c, 'request/not-found'));
 
   app.get('*', staticFiles(config.distDir));

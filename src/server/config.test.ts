@@ -39,6 +39,25 @@ describe('loadConfig', () => {
     });
   });
 
+  it('takes cards only with both Stripe keys, talks to Stripe unless STRIPE_API_URL says otherwise, waits an hour', () => {
+    expect(loadConfig(sqlite)).toMatchObject({ stripe: undefined, cardPaymentMs: 3_600_000 });
+    const config = loadConfig({
+      ...sqlite,
+      STRIPE_SECRET_KEY: 'sk_live_abc123',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
+      CARD_PAYMENT_MINUTES: '90',
+    });
+    expect(config.stripe).toEqual({ secretKey: 'sk_live_abc123', webhookSecret: 'whsec_abc123', apiUrl: undefined });
+    expect(config.cardPaymentMs).toBe(90 * 60_000);
+    const local = loadConfig({
+      ...sqlite,
+      STRIPE_SECRET_KEY: 'sk_test_abc123',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
+      STRIPE_API_URL: 'http://127.0.0.1:12111',
+    });
+    expect(local.stripe?.apiUrl?.href).toBe('http://127.0.0.1:12111/');
+  });
+
   it('leaves e-mail unsent without SMTP_URL, from an address of the shop, retried five times over six hours', () => {
     const { mail } = loadConfig({ ...sqlite, PUBLIC_URL: 'https://shop.example.com' });
     expect(mail).toEqual({
@@ -73,6 +92,24 @@ describe('loadConfig', () => {
     [{ MAIL_RETRY_DELAYS: '0' }, /^MAIL_RETRY_DELAYS must be up to 20 pauses/],
     [{ METRICS_TOKEN: 'short' }, /^METRICS_TOKEN must be at least 16 printable characters/],
     [{ METRICS_TOKEN: 'a token with spaces in it' }, /^METRICS_TOKEN must be at least 16 printable characters/],
+    [
+      { STRIPE_SECRET_KEY: 'pk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' },
+      /^STRIPE_SECRET_KEY must be a secret key/,
+    ],
+    [{ STRIPE_SECRET_KEY: 'sk_test_abc' }, /^STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY/],
+    [{ STRIPE_WEBHOOK_SECRET: 'whsec_abc' }, /^STRIPE_WEBHOOK_SECRET is set but STRIPE_SECRET_KEY is not/],
+    [{ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'abc' }, /^STRIPE_WEBHOOK_SECRET must be the signing/],
+    [
+      { STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc', STRIPE_API_URL: 'localhost:12111' },
+      /^STRIPE_API_URL must be a URL/,
+    ],
+    [
+      { STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc', STRIPE_API_URL: 'ftp://127.0.0.1:12111' },
+      /^STRIPE_API_URL must be an http:\/\/ or https:\/\/ origin/,
+    ],
+    [{ CARD_PAYMENT_MINUTES: '0' }, /^CARD_PAYMENT_MINUTES must be a number of minutes above 0 and at most 1440/],
+    [{ CARD_PAYMENT_MINUTES: '1441' }, /^CARD_PAYMENT_MINUTES must be a number of minutes/],
+    [{ CARD_PAYMENT_MINUTES: 'an hour' }, /^CARD_PAYMENT_MINUTES must be a number of minutes/],
   ])('refuses %o with one line that says what is wrong', (bad, message) => {
     const load = () => loadConfig({ ...sqlite, ...bad });
     expect(load).toThrow(ConfigError);

@@ -24,6 +24,19 @@ export interface Config {
   /** Where the built client lives. */
   distDir: string;
   mail: MailConfig;
+  /** Card payments through Stripe (docs/product.md §14): offered only when the keys are set. */
+  stripe: StripeConfig | undefined;
+  /** CARD_PAYMENT_MINUTES: how long a card order waits for its payment before the shop cancels it. */
+  cardPaymentMs: number;
+}
+
+export interface StripeConfig {
+  /** STRIPE_SECRET_KEY: `sk_live_...` or `sk_test_...`. */
+  secretKey: string;
+  /** STRIPE_WEBHOOK_SECRET: `whsec_...`, the signing secret of the shop's webhook endpoint at Stripe. */
+  webhookSecret: string;
+  /** STRIPE_API_URL: where the library sends its requests instead of Stripe's (a local fake, stripe-mock). */
+  apiUrl: URL | undefined;
 }
 
 export interface MailConfig {
@@ -154,6 +167,56 @@ function metricsToken(value: string | undefined): string | undefined {
   return value;
 }
 
+function stripeConfig(env: NodeJS.ProcessEnv): StripeConfig | undefined {
+  const { STRIPE_SECRET_KEY: secretKey, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_URL: apiUrl } = env;
+  if (!secretKey) {
+    if (webhookSecret) throw new ConfigError('STRIPE_WEBHOOK_SECRET is set but STRIPE_SECRET_KEY is not: set both.');
+    return undefined;
+  }
+  if (!/^sk_(live|test)_[A-Za-z0-9]+$/.test(secretKey)) {
+    throw new ConfigError(
+      'STRIPE_SECRET_KEY must be a secret key starting with sk_live_ or sk_test_ (not pk_ nor rk_).',
+    );
+  }
+  if (!webhookSecret) {
+    throw new ConfigError(
+      "STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY: it is the signing secret (whsec_...) of the shop's webhook endpoint at Stripe.",
+    );
+  }
+  if (!/^whsec_[A-Za-z0-9+/=]+$/.test(webhookSecret)) {
+    throw new ConfigError('STRIPE_WEBHOOK_SECRET must be the signing secret Stripe shows, starting with whsec_.');
+  }
+  return { secretKey, webhookSecret, apiUrl: stripeApiUrl(apiUrl) };
+}
+
+function stripeApiUrl(value: string | undefined): URL | undefined {
+  if (value === undefined || value === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`STRIPE_API_URL must be a URL such as http://127.0.0.1:12111, not "${value}".`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.hash) {
+    throw new ConfigError('STRIPE_API_URL must be an http:// or https:// origin only (scheme, host and port).');
+  }
+  return url;
+}
+
+/** Stripe lets a Checkout Session live at most 24 hours. */
+const maxCardPaymentMinutes = 24 * 60;
+
+function cardPaymentMs(value: string | undefined): number {
+  if (value === undefined || value === '') return 60 * 60_000;
+  const minutes = Number(value);
+  if (!Number.isFinite(minutes) || minutes <= 0 || minutes > maxCardPaymentMinutes) {
+    throw new ConfigError(
+      `CARD_PAYMENT_MINUTES must be a number of minutes above 0 and at most ${maxCardPaymentMinutes}, not "${value}".`,
+    );
+  }
+  return Math.round(minutes * 60_000);
+}
+
 function logLevel(value: string | undefined): LogLevel {
   if (value === undefined || value === '') return 'info';
   if ((logLevels as readonly string[]).includes(value)) return value as LogLevel;
@@ -209,5 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       from: mailFrom(env.MAIL_FROM, origin),
       retryDelaysMs: retryDelays(env.MAIL_RETRY_DELAYS),
     },
+    stripe: stripeConfig(env),
+    cardPaymentMs: cardPaymentMs(env.CARD_PAYMENT_MINUTES),
   };
 }

@@ -22,6 +22,7 @@ import { createOutbox } from './mail/outbox';
 import { createSeal } from './mail/seal';
 import { startMailSender } from './mail/sender';
 import { createOrderStore } from './orders/order-store';
+import { createCardPayments, startCardSweep } from './payments/card-payments';
 import { createStockStore } from './stock/stock-store';
 
 export interface RunningServer {
@@ -55,7 +56,16 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const accounts = createAccounts({ db, sessions, devices, cart, throttle, outbox, resetLinks });
   const resets = createPasswordResets({ db, accounts, outbox });
   const stock = createStockStore(db);
-  const orders = createOrderStore({ db, cart, stock, outbox });
+  const orders = createOrderStore({ db, cart, stock, outbox, cardPaymentMs: config.cardPaymentMs });
+  const payments = createCardPayments({
+    db,
+    orders,
+    stripe: config.stripe,
+    publicUrl: config.publicUrl,
+    cardPaymentMs: config.cardPaymentMs,
+    log,
+  });
+  const cardSweep = startCardSweep(payments, config.cardPaymentMs, log);
   const mailSender = startMailSender(config, { outbox, feed: db.feed, log });
   const streams = new LiveStreams({
     feed: db.feed,
@@ -79,6 +89,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     cart,
     stock,
     orders,
+    payments,
     outbox,
     streams,
     isClosing: () => closing,
@@ -114,6 +125,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     await drained;
     clearTimeout(force);
     await mailSender?.stop();
+    await cardSweep.stop();
     await db.close();
     log.info('closed');
   }

@@ -90,3 +90,26 @@ export const outboxPageSchema = z.object({
   counts: z.object({ waiting: z.number().int(), sent: z.number().int(), failed: z.number().int() }),
 });
 export type OutboxPage = z.infer<typeof outboxPageSchema>;
+
+/** A webhook event from Stripe that did not match an order (docs/product.md §14): kept, and shown to the owner. */
+export const paymentProblemSchema = z.object({
+  /** Stripe's id of the event (evt_...). */
+  id: z.string(),
+  type: z.string(),
+  /** ISO 8601. */
+  receivedAt: z.string(),
+  /** The order it names, as named; null when it names none. */
+  orderRef: z.string().nullable(),
+  amountCents: z.number().int().nullable(),
+  currency: z.string().nullable(),
+  problem: z.string(),
+});
+export type PaymentProblem = z.infer<typeof paymentProblemSchema>;
+
+export const paymentProblemPageSchema = z.object({
+  problems: z.array(paymentProblemSchema),
+  page: z.number().int(),
+  pages: z.number().int(),
+  total: z.number().int(),
+});
+export type PaymentProblemPage = z.infer<typeof paymentProblemPageSchema>;

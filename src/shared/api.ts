@@ -12,6 +12,7 @@ import {
   outboxPageSchema,
   outboxQuery,
   pageNumber,
+  paymentProblemPageSchema,
 } from './admin';
 import { orderPageSchema, orderSchema, placeOrderSchema } from './orders';
 import { roles } from './roles';
@@ -87,6 +88,16 @@ export type StockEvent = {
   [T in StockEventType]: { type: T } & z.infer<(typeof stockEventSchemas)[T]>;
 }[StockEventType];
 
+/**
+ * The events of the rider's order stream (GET /api/orders/stream): `ready` once it follows, then `order` whenever one
+ * of the rider's orders is placed or moved (a card payment confirmed, say); the page reloads that order.
+ */
+export const orderEventSchemas = {
+  ready: z.looseObject({}),
+  order: z.object({ number: z.string() }),
+  'signed-out': z.looseObject({}),
+} as const;
+
 /** Who is signed in, and whether they may open the back office. */
 const userReply = z.object({ user: sessionUserSchema, role: z.enum(roles) });
 const orderReply = z.object({ order: orderSchema });
@@ -126,10 +137,27 @@ export const endpoints = {
   removeFromCart: { method: 'DELETE', path: '/api/cart/:id' },
   /** Server-Sent Events: `cartEventSchemas`. */
   cartStream: { method: 'GET', path: '/api/cart/stream' },
-  placeOrder: { method: 'POST', path: '/api/orders', body: placeOrderSchema, reply: orderReply },
+  /** The payment methods this shop offers at checkout, by id, in order (Card only with Stripe's keys). */
+  paymentMethods: { method: 'GET', path: '/api/payment-methods', reply: z.object({ methods: z.array(z.string()) }) },
+  /**
+   * For a card order, `payUrl`: Stripe's page to pay on; `payError` instead when Stripe could not be reached (the
+   * order is placed all the same; its page offers 'Pay now').
+   */
+  placeOrder: {
+    method: 'POST',
+    path: '/api/orders',
+    body: placeOrderSchema,
+    reply: orderReply.extend({ payUrl: z.string().optional(), payError: z.string().optional() }),
+  },
   orders: { method: 'GET', path: '/api/orders', query: pageQuery, reply: orderPageSchema },
+  /** Server-Sent Events: `orderEventSchemas`. */
+  ordersStream: { method: 'GET', path: '/api/orders/stream' },
   order: { method: 'GET', path: '/api/orders/:number', reply: orderReply },
   cancelOrder: { method: 'POST', path: '/api/orders/:number/cancel', reply: orderReply },
+  /** 'Pay now': a new Stripe Checkout Session for a card order still waiting for its payment; `url` is its page. */
+  payOrder: { method: 'POST', path: '/api/orders/:number/pay', reply: z.object({ url: z.string() }) },
+  /** Stripe's webhook: signed by Stripe (Stripe-Signature), not by a browser; answers 204 once acted on. */
+  stripeWebhook: { method: 'POST', path: '/api/payments/stripe/webhook' },
   // The back office: owners only (403 auth/forbidden for a rider).
   adminOrders: { method: 'GET', path: '/api/admin/orders', query: adminOrdersQuery, reply: orderPageSchema },
   /** Server-Sent Events: `orders` {} whenever any order is placed or moved; the page reloads its list. */
@@ -138,6 +166,13 @@ export const endpoints = {
   adminExport: { method: 'GET', path: '/api/admin/orders.csv', query: exportQuery },
   adminOrder: { method: 'GET', path: '/api/admin/orders/:number', reply: orderReply },
   adminMoveOrder: { method: 'POST', path: '/api/admin/orders/:number/moves', body: orderMoveSchema, reply: orderReply },
+  /** Stripe's webhook events that did not match an order, newest first. */
+  adminPaymentProblems: {
+    method: 'GET',
+    path: '/api/admin/payments/problems',
+    query: pageQuery,
+    reply: paymentProblemPageSchema,
+  },
   adminOutbox: { method: 'GET', path: '/api/admin/outbox', query: outboxQuery, reply: outboxPageSchema },
   adminRetryEmail: {
     method: 'POST',

@@ -54,6 +54,23 @@ export const errorCatalogue = {
     status: 429,
     message: `You have placed ${limits.ordersPerHour} orders in the last hour. Please wait a while before ordering again.`,
   },
+  'payment/not-awaiting': { status: 409, message: 'This order is not waiting for a card payment.' },
+  'payment/busy': {
+    status: 409,
+    message: "This order's card payment is being changed right now. Please try again in a moment.",
+  },
+  'payment/in-progress': {
+    status: 409,
+    message: 'A card payment for this order is going through: we are confirming it, so it cannot be changed now.',
+  },
+  'payment/refund-failed': {
+    status: 409,
+    message: 'Stripe refused the refund, so the order stays paid.',
+  },
+  'payment/invalid-signature': {
+    status: 400,
+    message: "The webhook's Stripe-Signature is missing, wrong or too old.",
+  },
   'stream/too-many': {
     status: 429,
     message: 'Too many live pages are open for this log-in. Close some and try again.',
@@ -80,6 +97,10 @@ export const errorCatalogue = {
   'server/too-many-streams': {
     status: 503,
     message: 'The shop has too many live pages open right now. Please try again in a minute.',
+  },
+  'server/payments-unavailable': {
+    status: 503,
+    message: 'The card payment service cannot be reached right now. Please try again in a moment.',
   },
   'server/internal': { status: 500, message: 'Something went wrong on our side.' },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -4,8 +4,9 @@
  */
 import { z } from 'zod';
 import { limits } from './limits';
-import { offeredMethods } from './payment/payment-methods';
-import { type Role, roles } from './roles';
+import { card } from './payment/card';
+import { settingsMethods } from './payment/payment-methods';
+import { roles } from './roles';
 import { settings } from './settings';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -123,21 +124,34 @@ export const statusLabels: Record<OrderStatus, string> = {
   cancelled: 'Cancelled',
 };
 
-/** Every allowed move (docs/product.md §8); `shipped` and `cancelled` are final. */
-export const orderMoves = [
-  { from: 'placed', to: 'paid', by: ['owner'] },
-  { from: 'paid', to: 'shipped', by: ['owner'] },
-  { from: 'placed', to: 'cancelled', by: ['rider', 'owner'] },
-  { from: 'paid', to: 'cancelled', by: ['owner'] },
-] as const satisfies ReadonlyArray<{ from: OrderStatus; to: OrderStatus; by: readonly Role[] }>;
+/** Who moves orders: a rider, an owner, or the shop itself (Stripe's webhook, the end of an unpaid card order). */
+export const actors = [...roles, 'shop'] as const;
+export type Actor = (typeof actors)[number];
 
-export function canMove(from: OrderStatus, to: OrderStatus, actor: Role): boolean {
-  return orderMoves.some((m) => m.from === from && m.to === to && (m.by as readonly Role[]).includes(actor));
+/**
+ * Every allowed move (docs/product.md §8, §14); `shipped` and `cancelled` are final. `card`: only for a card order
+ * (true) or only for the others (false); a card order is marked paid by Stripe's webhook alone.
+ */
+export const orderMoves = [
+  { from: 'placed', to: 'paid', by: ['owner'], card: false },
+  { from: 'placed', to: 'paid', by: ['shop'], card: true },
+  { from: 'paid', to: 'shipped', by: ['owner'] },
+  { from: 'placed', to: 'cancelled', by: ['rider', 'owner', 'shop'] },
+  { from: 'paid', to: 'cancelled', by: ['owner'] },
+] as const satisfies ReadonlyArray<{ from: OrderStatus; to: OrderStatus; by: readonly Actor[]; card?: boolean }>;
+
+/** The moves `actor` may make from `status`, for an order paid by `paymentMethod`. */
+export function movesFrom(status: OrderStatus, actor: Actor, paymentMethod: string): OrderStatus[] {
+  const isCard = paymentMethod === card.id;
+  return orderMoves
+    .filter(
+      (m) => m.from === status && (m.by as readonly Actor[]).includes(actor) && (!('card' in m) || m.card === isCard),
+    )
+    .map((m) => m.to);
 }
 
-/** The moves `actor` may make from `status`. */
-export function movesFrom(status: OrderStatus, actor: Role): OrderStatus[] {
-  return orderMoves.filter((m) => m.from === status && (m.by as readonly Role[]).includes(actor)).map((m) => m.to);
+export function canMove(from: OrderStatus, to: OrderStatus, actor: Actor, paymentMethod: string): boolean {
+  return movesFrom(from, actor, paymentMethod).includes(to);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -167,7 +181,7 @@ export function parseOrderNumber(text: string): number | undefined {
 // ---------------------------------------------------------------------------------------------------------
 // The API's shapes
 
-const paymentMethodIds = offeredMethods.map((m) => m.id) as [string, ...string[]];
+const paymentMethodIds = settingsMethods.map((m) => m.id) as [string, ...string[]];
 
 /** An owner's note (a tracking number) or reason (why an order was cancelled), on one line; may be empty. */
 export const noteSchema = z
@@ -202,7 +216,7 @@ export const historyEntrySchema = z.object({
   status: z.enum(orderStatuses),
   /** ISO 8601. */
   at: z.string(),
-  by: z.enum(roles),
+  by: z.enum(actors),
   /** The owner's note (shipped) or the reason (cancelled). */
   note: z.string().nullable(),
   /** Only in the back office: the e-mail address of whoever made the change. */
@@ -228,6 +242,17 @@ export const orderSchema = orderSummarySchema.extend({
   shippingCents: z.number().int(),
   address: addressSchema,
   paymentMethod: z.string(),
+  /** A card order's payment (docs/product.md §14); null for the other methods. */
+  card: z
+    .object({
+      /** Until when the rider may pay (ISO 8601); the shop cancels the order after it. */
+      payBy: z.string(),
+      /** Stripe's id of the payment, once paid. */
+      paymentId: z.string().nullable(),
+      /** Stripe's id of the refund, once refunded. */
+      refundId: z.string().nullable(),
+    })
+    .nullable(),
   history: z.array(historyEntrySchema),
 });
 export type Order = z.infer<typeof orderSchema>;

@@ -30,6 +30,7 @@ export const pages = {
   admin: { path: '/admin', title: 'Orders · Back office', access: 'owner' },
   adminOrder: { path: '/admin/orders/:number', title: 'Order · Back office', access: 'owner' },
   adminOutbox: { path: '/admin/outbox', title: 'Outbox · Back office', access: 'owner' },
+  adminPayments: { path: '/admin/payments', title: 'Payments · Back office', access: 'owner' },
 } as const satisfies Record<string, Page>;
 
 export type PageName = keyof typeof pages;

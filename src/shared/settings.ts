@@ -10,8 +10,11 @@ export const settings = {
     /** ...unless the subtotal is at least this. */
     freeFromCents: 50000,
   },
-  /** The payment methods offered at checkout, in this order: ids of src/shared/payment/payment-methods.ts. */
-  paymentMethods: ['bank-transfer', 'collection'],
+  /**
+   * The payment methods offered at checkout, in this order: ids of src/shared/payment/payment-methods.ts. 'card' is
+   * offered only on a server with Stripe's keys (README, "Card payments").
+   */
+  paymentMethods: ['bank-transfer', 'collection', 'card'],
   /** The shop's bank account: fictitious, like the address in brand.ts; put the real one here. */
   bankTransfer: {
     /** Days the rider has to pay. */

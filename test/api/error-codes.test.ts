@@ -6,6 +6,7 @@ import { limits } from '../../src/shared/limits';
 import { address, Client, orderKey, type Reply, randomEmail, rawRequest, withSize } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
+import { closedUrl, FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../support/fake-stripe';
 import { rowWithoutSize, startTestServer, type TestServer } from '../support/server';
 import { requestsDuringShutdown } from '../support/shutdown';
 
@@ -20,7 +21,38 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
 });
-afterAll(() => server.stop());
+afterAll(async () => {
+  await server.stop();
+  await cardShop?.server.stop();
+  await cardShop?.fake.close();
+});
+
+/** A shop that takes cards, through a fake of Stripe: started by the first scenario that needs it. */
+let cardShop: { server: TestServer; fake: FakeStripe } | undefined;
+async function withCards(): Promise<{ server: TestServer; fake: FakeStripe }> {
+  if (!cardShop) {
+    const fake = await FakeStripe.start();
+    const env = {
+      STRIPE_SECRET_KEY: fakeStripeKey,
+      STRIPE_WEBHOOK_SECRET: fakeWebhookSecret,
+      STRIPE_API_URL: fake.url,
+    };
+    cardShop = { server: await startTestServer(env), fake };
+    fake.webhookUrl = `${cardShop.server.url}/api/payments/stripe/webhook`;
+  }
+  return cardShop;
+}
+
+/** A rider's card order at the card shop, and the rider; with `paid`, paid through Stripe's webhook. */
+async function cardOrder(paid = false): Promise<{ client: Client; number: string }> {
+  const { server: shop, fake } = await withCards();
+  const client = new Client(shop.url);
+  await client.signup();
+  await client.add('1');
+  const { number } = (await client.placeOrder({ paymentMethod: 'card' })).body.order;
+  if (paid) await fake.deliver(fake.pay(fake.sessionOf(number)?.id ?? ''));
+  return { client, number };
+}
 
 /**
  * A reset link of a new rider's, made as the server makes one: the link's token is e-mailed, so the test writes a
@@ -192,6 +224,62 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     new Client(server.url).raw('GET', '/api/cart', { headers: { cookie: `crumbs=${'x'.repeat(20_000)}` } }),
   'request/malformed': () => rawRequest(server.url, 'NOT HTTP\r\n\r\n'),
   'request/invalid-query': async () => (await signedIn()).json('GET', '/api/orders?page=0'),
+  'payment/not-awaiting': async () => {
+    const client = new Client((await withCards()).server.url);
+    await client.signup();
+    const { number } = await client.order('1');
+    return client.json('POST', `/api/orders/${number}/pay`);
+  },
+  'payment/busy': async () => {
+    const { client, number } = await cardOrder();
+    // Another server is talking to Stripe about this order's payment right now.
+    await (await withCards()).server.db.kysely
+      .updateTable('shop_order')
+      .set({ card_lease_until: Date.now() + 60_000 })
+      .where('number', '=', Number(number.slice(3)))
+      .execute();
+    return client.json('POST', `/api/orders/${number}/pay`);
+  },
+  'payment/in-progress': async () => {
+    const { client, number } = await cardOrder();
+    const { fake } = await withCards();
+    fake.pay(fake.sessionOf(number)?.id ?? '');
+    return client.json('POST', `/api/orders/${number}/cancel`);
+  },
+  'payment/refund-failed': async () => {
+    const { number } = await cardOrder(true);
+    const { server: shop, fake } = await withCards();
+    const owner = new Client(shop.url);
+    await owner.signup();
+    await createRoles(shop.db).grant(owner.user?.email ?? '');
+    fake.refundRefusal = 'This charge is disputed.';
+    try {
+      return await owner.json('POST', `/api/admin/orders/${number}/moves`, { to: 'cancelled', from: 'paid' });
+    } finally {
+      fake.refundRefusal = null;
+    }
+  },
+  'payment/invalid-signature': async () =>
+    new Client((await withCards()).server.url).raw('POST', '/api/payments/stripe/webhook', {
+      body: '{"id":"evt_1"}',
+      headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+    }),
+  'server/payments-unavailable': async () => {
+    const away = await startTestServer({
+      STRIPE_SECRET_KEY: fakeStripeKey,
+      STRIPE_WEBHOOK_SECRET: fakeWebhookSecret,
+      STRIPE_API_URL: await closedUrl(),
+    });
+    try {
+      const rider = new Client(away.url);
+      await rider.signup();
+      await rider.add('1');
+      const placed = await rider.placeOrder({ paymentMethod: 'card' });
+      return await rider.json('POST', `/api/orders/${placed.body.order.number}/pay`);
+    } finally {
+      await away.stop();
+    }
+  },
   'server/too-many-streams': async () => {
     const small = await startTestServer({ MAX_LIVE_STREAMS: '1' });
     const client = new Client(small.url);

@@ -21,6 +21,22 @@ export function OrderDetails({ order }: { order: Order }) {
         <dd>{statusLabels[order.status]}</dd>
         <dt>Payment</dt>
         <dd>{method?.label ?? order.paymentMethod}</dd>
+        {order.card?.paymentId && (
+          <>
+            <dt>Card payment</dt>
+            <dd>
+              <code>{order.card.paymentId}</code>
+            </dd>
+          </>
+        )}
+        {order.card?.refundId && (
+          <>
+            <dt>Refund</dt>
+            <dd>
+              <code>{order.card.refundId}</code>
+            </dd>
+          </>
+        )}
       </dl>
       <div className="card">
         <h2 id={linesId}>What was ordered</h2>

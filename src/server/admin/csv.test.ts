@@ -27,6 +27,7 @@ const order: Order = {
     phone: '@SUM(1)',
   },
   paymentMethod: 'bank-transfer',
+  card: null,
   history: [],
 };
 

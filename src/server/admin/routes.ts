@@ -9,6 +9,7 @@ import { type LiveStreams, sseFrame } from '../http/live-streams';
 import type { Outbox } from '../mail/outbox';
 import { type OrderStore, ordersTopic } from '../orders/order-store';
 import { moveRefusal, orderNumberParam } from '../orders/routes';
+import type { CardPayments } from '../payments/card-payments';
 import { ordersCsv, shopDays } from './csv';
 
 export interface AdminRouteParts {
@@ -16,6 +17,7 @@ export interface AdminRouteParts {
   roles: Roles;
   orders: OrderStore;
   outbox: Outbox;
+  payments: CardPayments;
   streams: LiveStreams;
 }
 
@@ -23,7 +25,7 @@ export interface AdminRouteParts {
  * The back office (docs/product.md §11). Every route checks the owner's role on the server, for each request: a
  * visitor is answered 401, a rider 403 auth/forbidden.
  */
-export function adminRoutes({ sessions, roles, orders, outbox, streams }: AdminRouteParts) {
+export function adminRoutes({ sessions, roles, orders, outbox, payments, streams }: AdminRouteParts) {
   const owner = sessions.require({ owner: true });
   return (
     new Hono<AppEnv>()
@@ -67,10 +69,19 @@ export function adminRoutes({ sessions, roles, orders, outbox, streams }: AdminR
         const number = orderNumberParam(c.req.param('number'));
         const { to, from, note } = await readJson(c, endpoints.adminMoveOrder.body);
         const { user } = c.get('session');
-        const result = await orders.move(number, to, { ...user, role: 'owner' }, { from, note });
+        const owner = { ...user, role: 'owner' } as const;
+        // A cancel goes through the card payment's rules: a paid card order is refunded first.
+        const result =
+          to === 'cancelled'
+            ? await payments.cancel(number, owner, { from, note })
+            : await orders.move(number, to, owner, { from, note });
         if (!result.ok) throw moveRefusal(result);
         return c.json({ order: result.order });
       })
+
+      .get(endpoints.adminPaymentProblems.path, owner, async (c) =>
+        c.json(await payments.problems(readQuery(c, endpoints.adminPaymentProblems.query).page)),
+      )
 
       .get(endpoints.adminOutbox.path, owner, async (c) =>
         c.json(await outbox.list(readQuery(c, endpoints.adminOutbox.query))),

@@ -47,6 +47,37 @@ export interface ShopOrderTable {
   total_cents: number;
   item_count: number;
   placed_at: number;
+  /** A card order's payment at Stripe (a PaymentIntent's id), once paid. */
+  payment_id: string | null;
+  /** A card order's refund at Stripe, once refunded. */
+  refund_id: string | null;
+  /** Epoch ms until which one server talks to Stripe about this order's payment; null or past when none does. */
+  card_lease_until: number | null;
+}
+
+/** A Stripe Checkout Session made for a card order; a rider's 'Pay now' makes another after closing the last. */
+export interface CardSessionTable {
+  id: string;
+  order_number: number;
+  url: string;
+  created_at: number;
+  /** open, expired or complete, as last seen at Stripe. */
+  state: string;
+}
+
+/** A verified webhook event from Stripe, kept by its id, with what the shop made of it. */
+export interface StripeEventTable {
+  id: string;
+  type: string;
+  received_at: number;
+  /** The order the event names (metadata.order or client_reference_id), as given. */
+  order_ref: string | null;
+  amount_cents: number | null;
+  currency: string | null;
+  /** What the shop did: paid, waiting, ignored or problem. */
+  outcome: string;
+  /** For the owner: why the event did not match, when it did not. */
+  problem: string | null;
 }
 
 export interface OrderLineTable {
@@ -138,6 +169,8 @@ export interface Tables {
   password_reset: PasswordResetTable;
   user_role: UserRoleTable;
   product_size: ProductSizeTable;
+  card_session: CardSessionTable;
+  stripe_event: StripeEventTable;
   // Better Auth's tables, as far as we read and write them. Its dates are ISO strings on SQLite and
   // timestamps on PostgreSQL: write them with `Db.timestamp`.
   user: { id: string; email: string; updatedAt: Date | string };

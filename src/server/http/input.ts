@@ -10,18 +10,23 @@ export const maxBodyBytes = 16 * 1024;
 
 /**
  * The request's body as text, read straight from Node's request (a web `Request` would be built only to be read),
- * at most `maxBodyBytes` of it whether or not a `Content-Length` announces it; more is `request/body-too-large`.
+ * at most `maxBytes` of it whether or not a `Content-Length` announces it; more is `request/body-too-large`.
  */
-async function readBody(incoming: IncomingMessage): Promise<string> {
-  if (Number(incoming.headers['content-length'] ?? 0) > maxBodyBytes) throw new HttpError('request/body-too-large');
+async function readBody(incoming: IncomingMessage, maxBytes = maxBodyBytes): Promise<string> {
+  if (Number(incoming.headers['content-length'] ?? 0) > maxBytes) throw new HttpError('request/body-too-large');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of incoming as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > maxBodyBytes) throw new HttpError('request/body-too-large');
+    if (size > maxBytes) throw new HttpError('request/body-too-large');
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** The request's body as it came, at most `maxBytes` of it (for a signature computed over the exact bytes). */
+export function readText(c: Context<AppEnv>, maxBytes: number): Promise<string> {
+  return readBody(c.env.incoming, maxBytes);
 }
 
 /**

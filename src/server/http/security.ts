@@ -74,10 +74,13 @@ function allowedOrigin(publicOrigin: string | undefined, origin: string, localPo
  * Refuses state-changing API requests sent from another origin (CSRF), on top of SameSite cookies and the
  * JSON-only bodies that a cross-site form cannot send. `publicUrl` is PUBLIC_URL, or undefined when unset.
  */
-export function sameOriginOnly(publicUrl: string | undefined): MiddlewareHandler<{ Bindings: HttpBindings }> {
+export function sameOriginOnly(
+  publicUrl: string | undefined,
+  exempt: readonly string[] = [],
+): MiddlewareHandler<{ Bindings: HttpBindings }> {
   const publicOrigin = publicUrl ? new URL(publicUrl).origin : undefined;
   return async (c, next) => {
-    if (stateChanging.has(c.req.method)) {
+    if (stateChanging.has(c.req.method) && !exempt.includes(c.req.path)) {
       const origin = c.req.header('origin');
       const foreign = origin
         ? !allowedOrigin(publicOrigin, origin, c.env.incoming?.socket.localPort)

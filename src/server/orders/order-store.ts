@@ -1,6 +1,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { limits } from '../../shared/limits';
 import {
+  type Actor,
   canMove,
   formatOrderNumber,
   type HistoryEntry,
@@ -11,8 +12,8 @@ import {
   orderNumberOf,
   type PlaceOrder,
 } from '../../shared/orders';
+import { card } from '../../shared/payment/card';
 import { orderTotals } from '../../shared/pricing';
-import type { Role } from '../../shared/roles';
 import { settings } from '../../shared/settings';
 import type { CartStore } from '../cart/cart-store';
 import { topic } from '../db/change-feed';
@@ -23,15 +24,15 @@ import { type OrderEventTable, type OrderLineTable, type ShopOrderTable, sequenc
 import type { Outbox } from '../mail/outbox';
 import { type StockStore, unitsOf } from '../stock/stock-store';
 
-/** Every order change, on every server: the owners' live list of orders follows it. */
-export type OrderChange = { type: 'placed' | 'moved'; number: number; status: OrderStatus };
+/** Every order change, on every server: the owners' live list and the rider's order page follow it. */
+export type OrderChange = { type: 'placed' | 'moved'; number: number; status: OrderStatus; uid: string | null };
 export const ordersTopic = topic<OrderChange>('orders');
 
-/** Whoever acts on an order: the rider it belongs to, or an owner. */
+/** Whoever acts on an order: the rider it belongs to, an owner, or the shop itself (`uid` null, `email` a name). */
 export interface ActingUser {
-  uid: string;
+  uid: string | null;
   email: string;
-  role: Role;
+  role: Actor;
 }
 
 export type PlaceResult =
@@ -44,7 +45,15 @@ export type PlaceResult =
 
 export type MoveResult =
   | { ok: true; order: Order }
-  | { ok: false; reason: 'not-found' | 'invalid-transition' | 'status-changed'; status?: OrderStatus };
+  | { ok: false; reason: 'not-found' | 'invalid-transition' | 'status-changed'; status?: OrderStatus }
+  /** A refund is under way at Stripe: the order cannot ship meanwhile. */
+  | { ok: false; reason: 'busy' };
+
+/** What a move records of a card payment at Stripe, with the move. */
+export interface CardFacts {
+  paymentId?: string;
+  refundId?: string;
+}
 
 /** Which orders a list shows, and which page of them. */
 export interface OrderFilter {
@@ -57,6 +66,15 @@ export interface OrderFilter {
 }
 
 const hourMs = 60 * 60 * 1000;
+
+export interface MoveOptions {
+  /** The owner's note (shipped) or the reason (cancelled). */
+  note?: string;
+  /** The status the actor saw. */
+  from?: OrderStatus;
+  /** What to keep of the card payment with the move. */
+  card?: CardFacts;
+}
 
 /** Thrown inside the placing's transaction to roll back the stock it took: the order is refused with `result`. */
 class Refused extends Error {
@@ -78,7 +96,13 @@ function toSummary(row: OrderRow): OrderSummary {
   };
 }
 
-function toOrder(row: OrderRow, lines: OrderLineTable[], events: OrderEventTable[], forOwner: boolean): Order {
+function toOrder(
+  row: OrderRow,
+  lines: OrderLineTable[],
+  events: OrderEventTable[],
+  forOwner: boolean,
+  cardPaymentMs: number,
+): Order {
   return {
     ...toSummary(row),
     lines: lines.map((line) => ({
@@ -100,11 +124,19 @@ function toOrder(row: OrderRow, lines: OrderLineTable[], events: OrderEventTable
       phone: row.phone,
     },
     paymentMethod: row.payment_method,
+    card:
+      row.payment_method === card.id
+        ? {
+            payBy: new Date(Number(row.placed_at) + cardPaymentMs).toISOString(),
+            paymentId: row.payment_id,
+            refundId: row.refund_id,
+          }
+        : null,
     history: events.map(
       (event): HistoryEntry => ({
         status: event.status as OrderStatus,
         at: new Date(Number(event.at)).toISOString(),
-        by: event.by_role as Role,
+        by: event.by_role as Actor,
         note: event.note,
         ...(forOwner ? { who: event.by_email } : {}),
       }),
@@ -124,6 +156,8 @@ export interface OrderStoreParts {
   cart: CartStore;
   stock: StockStore;
   outbox: Outbox;
+  /** How long a card order waits for its payment (CARD_PAYMENT_MINUTES). */
+  cardPaymentMs: number;
 }
 
 /**
@@ -131,7 +165,7 @@ export interface OrderStoreParts {
  * and the confirmation e-mail; moved from status to status by the rules of src/shared/orders.ts, each move kept in
  * the history and e-mailed. See docs/decisions/0015-orders.md.
  */
-export function createOrderStore({ db, cart, stock, outbox }: OrderStoreParts) {
+export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: OrderStoreParts) {
   async function read(executor: Kysely<Tables>, number: number, forOwner: boolean, uid?: string) {
     let query = executor.selectFrom('shop_order').selectAll().where('number', '=', number);
     if (uid !== undefined) query = query.where('uid', '=', uid);
@@ -149,7 +183,7 @@ export function createOrderStore({ db, cart, stock, outbox }: OrderStoreParts) {
       .where('order_number', '=', number)
       .orderBy('seq')
       .execute();
-    return toOrder(row, lines, events, forOwner);
+    return toOrder(row, lines, events, forOwner, cardPaymentMs);
   }
 
   /** Where e-mails about an order go: the account's address, or the one it was placed with once the account is gone. */
@@ -204,6 +238,9 @@ export function createOrderStore({ db, cart, stock, outbox }: OrderStoreParts) {
     total_cents: true,
     item_count: true,
     placed_at: true,
+    payment_id: true,
+    refund_id: true,
+    card_lease_until: true,
   });
   const insertLine = db.precompileInsert('order_line', {
     order_number: true,
@@ -281,6 +318,9 @@ export function createOrderStore({ db, cart, stock, outbox }: OrderStoreParts) {
         total_cents: totals.totalCents,
         item_count: items.length,
         placed_at: now,
+        payment_id: null,
+        refund_id: null,
+        card_lease_until: null,
       };
       const lines: OrderLineTable[] = items.map((item, index) => ({
         order_number: number,
@@ -305,11 +345,89 @@ export function createOrderStore({ db, cart, stock, outbox }: OrderStoreParts) {
       await insertEvent(uow.trx, placed);
       await cart.empty(uow, uid);
       // The order as a read would give it, from the rows just written.
-      const order = toOrder(row, lines, [placed], false);
+      const order = toOrder(row, lines, [placed], false, cardPaymentMs);
       await outbox.enqueue(uow, 'order-confirmation', rider.email, { order });
-      uow.publish(ordersTopic, { type: 'placed', number, status: 'placed' });
+      uow.publish(ordersTopic, { type: 'placed', number, status: 'placed', uid });
       return { ok: true, created: true, order } as const;
     });
+  }
+
+  async function moveWithin(
+    uow: UnitOfWork,
+    number: number,
+    to: OrderStatus,
+    actor: ActingUser,
+    { note = '', from, card: facts = {} }: MoveOptions = {},
+  ): Promise<MoveResult> {
+    let query = uow.trx
+      .selectFrom('shop_order')
+      .select(['uid', 'email', 'status', 'payment_method'])
+      .where('number', '=', number);
+    if (actor.role === 'rider') query = query.where('uid', '=', actor.uid);
+    const row = await query.executeTakeFirst();
+    if (!row) return { ok: false, reason: 'not-found' } as const;
+    const status = row.status as OrderStatus;
+    if (from !== undefined && from !== status) return { ok: false, reason: 'status-changed', status } as const;
+    if (!canMove(status, to, actor.role, row.payment_method)) {
+      return { ok: false, reason: 'invalid-transition', status } as const;
+    }
+    // Only from the status just read: of two moves at once, the second finds it changed and moves nothing.
+    let update = uow.trx
+      .updateTable('shop_order')
+      .set({ status: to, ...(facts.paymentId ? { payment_id: facts.paymentId } : {}) })
+      .set(facts.refundId ? { refund_id: facts.refundId } : {})
+      .where('number', '=', number)
+      .where('status', '=', status);
+    // Not while a refund is under way at Stripe (src/server/payments/card-payments.ts).
+    if (to === 'shipped') {
+      const now = Date.now();
+      update = update.where((eb) => eb.or([eb('card_lease_until', 'is', null), eb('card_lease_until', '<', now)]));
+    }
+    const moved = await update.executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 0) {
+      const now = await uow.trx
+        .selectFrom('shop_order')
+        .select('status')
+        .where('number', '=', number)
+        .executeTakeFirst();
+      if (to === 'shipped' && now?.status === status) return { ok: false, reason: 'busy' } as const;
+      // Another move won. An owner who named the status seen is told it changed; otherwise the move is judged
+      // from the status now, as if it had come second (which it did).
+      const reason = from === undefined ? 'invalid-transition' : 'status-changed';
+      return { ok: false, reason, status: (now?.status ?? status) as OrderStatus } as const;
+    }
+    const { last } = await uow.trx
+      .selectFrom('order_event')
+      .select((eb) => eb.fn.max('seq').as('last'))
+      .where('order_number', '=', number)
+      .executeTakeFirstOrThrow();
+    await uow.trx
+      .insertInto('order_event')
+      .values({
+        order_number: number,
+        seq: Number(last ?? 0) + 1,
+        status: to,
+        at: Date.now(),
+        by_role: actor.role,
+        by_uid: actor.uid,
+        by_email: actor.email,
+        note: note || null,
+      })
+      .execute();
+    const order = await read(uow.trx, number, actor.role === 'owner');
+    if (!order) throw new Error(`Order ${number} vanished inside the transaction that moved it.`);
+    // Once only: of two cancels at once, the second moved nothing above and never gets here.
+    if (to === 'cancelled') {
+      const sized = order.lines.flatMap(({ itemid, size }) => (size === null ? [] : [{ itemid, size }]));
+      await stock.giveBack(uow, unitsOf(sized));
+    }
+    const recipient = await recipientOf(uow, row);
+    if (to === 'paid') await outbox.enqueue(uow, 'order-paid', recipient, { order });
+    else if (to === 'shipped') await outbox.enqueue(uow, 'order-shipped', recipient, { order, note });
+    else if (to === 'cancelled')
+      await outbox.enqueue(uow, 'order-cancelled', recipient, { order, note, by: actor.role });
+    uow.publish(ordersTopic, { type: 'moved', number, status: to, uid: row.uid });
+    return { ok: true, order } as const;
   }
 
   return {
@@ -378,7 +496,7 @@ export function createOrderStore({ db, cart, stock, outbox }: OrderStoreParts) {
         if (ofOrder) ofOrder.push(line);
         else linesOf.set(number, [line]);
       }
-      return rows.map((row) => toOrder(row, linesOf.get(Number(row.number)) ?? [], [], true));
+      return rows.map((row) => toOrder(row, linesOf.get(Number(row.number)) ?? [], [], true, cardPaymentMs));
     },
 
     /**
@@ -386,71 +504,11 @@ export function createOrderStore({ db, cart, stock, outbox }: OrderStoreParts) {
      * status the actor saw, and a different one is refused (someone else moved it meanwhile). The move is kept in
      * the history and e-mailed to the rider, in one unit of work. A rider reaches only their own orders.
      */
-    move(
-      number: number,
-      to: OrderStatus,
-      actor: ActingUser,
-      { note = '', from }: { note?: string; from?: OrderStatus } = {},
-    ): Promise<MoveResult> {
-      return db.run(async (uow) => {
-        let query = uow.trx.selectFrom('shop_order').select(['uid', 'email', 'status']).where('number', '=', number);
-        if (actor.role === 'rider') query = query.where('uid', '=', actor.uid);
-        const row = await query.executeTakeFirst();
-        if (!row) return { ok: false, reason: 'not-found' } as const;
-        const status = row.status as OrderStatus;
-        if (from !== undefined && from !== status) return { ok: false, reason: 'status-changed', status } as const;
-        if (!canMove(status, to, actor.role)) return { ok: false, reason: 'invalid-transition', status } as const;
-        // Only from the status just read: of two moves at once, the second finds it changed and moves nothing.
-        const moved = await uow.trx
-          .updateTable('shop_order')
-          .set({ status: to })
-          .where('number', '=', number)
-          .where('status', '=', status)
-          .executeTakeFirst();
-        if (Number(moved.numUpdatedRows) === 0) {
-          // Another move won. An owner who named the status seen is told it changed; otherwise the move is judged
-          // from the status now, as if it had come second (which it did).
-          const now = await uow.trx
-            .selectFrom('shop_order')
-            .select('status')
-            .where('number', '=', number)
-            .executeTakeFirst();
-          const reason = from === undefined ? 'invalid-transition' : 'status-changed';
-          return { ok: false, reason, status: (now?.status ?? status) as OrderStatus } as const;
-        }
-        const { last } = await uow.trx
-          .selectFrom('order_event')
-          .select((eb) => eb.fn.max('seq').as('last'))
-          .where('order_number', '=', number)
-          .executeTakeFirstOrThrow();
-        await uow.trx
-          .insertInto('order_event')
-          .values({
-            order_number: number,
-            seq: Number(last ?? 0) + 1,
-            status: to,
-            at: Date.now(),
-            by_role: actor.role,
-            by_uid: actor.uid,
-            by_email: actor.email,
-            note: note || null,
-          })
-          .execute();
-        const order = await read(uow.trx, number, actor.role === 'owner');
-        if (!order) throw new Error(`Order ${number} vanished inside the transaction that moved it.`);
-        // Once only: of two cancels at once, the second moved nothing above and never gets here.
-        if (to === 'cancelled') {
-          const sized = order.lines.flatMap(({ itemid, size }) => (size === null ? [] : [{ itemid, size }]));
-          await stock.giveBack(uow, unitsOf(sized));
-        }
-        const recipient = await recipientOf(uow, row);
-        if (to === 'paid') await outbox.enqueue(uow, 'order-paid', recipient, { order });
-        else if (to === 'shipped') await outbox.enqueue(uow, 'order-shipped', recipient, { order, note });
-        else if (to === 'cancelled')
-          await outbox.enqueue(uow, 'order-cancelled', recipient, { order, note, by: actor.role });
-        uow.publish(ordersTopic, { type: 'moved', number, status: to });
-        return { ok: true, order } as const;
-      });
+    move(number: number, to: OrderStatus, actor: ActingUser, options: MoveOptions = {}): Promise<MoveResult> {
+      return db.run((uow) => moveWithin(uow, number, to, actor, options));
     },
+
+    /** `move`, inside a unit of work of the caller's (Stripe's webhook records its event in the same one). */
+    moveWithin,
   };
 }

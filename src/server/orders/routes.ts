@@ -1,12 +1,16 @@
 import { Hono } from 'hono';
 import { endpoints } from '../../shared/api';
 import type { ErrorCode } from '../../shared/errors';
-import { type OrderStatus, parseOrderNumber, statusLabels } from '../../shared/orders';
+import { formatOrderNumber, type OrderStatus, parseOrderNumber, statusLabels } from '../../shared/orders';
+import { card } from '../../shared/payment/card';
+import { settingsMethods } from '../../shared/payment/payment-methods';
 import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
 import { HttpError } from '../http/errors';
-import { readJson, readQuery } from '../http/input';
-import type { MoveResult, OrderStore, PlaceResult } from './order-store';
+import { readJson, readQuery, readText } from '../http/input';
+import { type LiveStreams, sseFrame } from '../http/live-streams';
+import type { CardPayments } from '../payments/card-payments';
+import { type MoveResult, type OrderStore, ordersTopic, type PlaceResult } from './order-store';
 
 type Refusal = Extract<PlaceResult, { ok: false }>;
 
@@ -37,44 +41,98 @@ export function orderNumberParam(text: string): number {
 export function moveRefusal(result: Extract<MoveResult, { ok: false }>): HttpError {
   const now = (status: OrderStatus | undefined) => (status ? ` It is ${statusLabels[status].toLowerCase()} now.` : '');
   if (result.reason === 'not-found') return new HttpError('order/not-found');
+  if (result.reason === 'busy') {
+    return new HttpError('payment/busy', 'A refund of this order is under way at Stripe, so it cannot ship now.');
+  }
   if (result.reason === 'status-changed') {
     return new HttpError('order/status-changed', `Someone else has just changed this order.${now(result.status)}`);
   }
   return new HttpError('order/invalid-transition', `This order cannot be changed that way.${now(result.status)}`);
 }
 
-/** A rider's own orders (docs/product.md §8); every query is filtered by the session's user. */
-export function orderRoutes(sessions: Sessions, orders: OrderStore) {
+/** Stripe's events are small; a checkout session's is a few kilobytes. */
+const maxWebhookBytes = 64 * 1024;
+
+export interface OrderRouteParts {
+  sessions: Sessions;
+  orders: OrderStore;
+  payments: CardPayments;
+  streams: LiveStreams;
+}
+
+/** A rider's own orders (docs/product.md §8, §14); every query is filtered by the session's user. */
+export function orderRoutes({ sessions, orders, payments, streams }: OrderRouteParts) {
   const session = sessions.require();
-  return new Hono<AppEnv>()
-    .post(endpoints.placeOrder.path, session, async (c) => {
-      const input = await readJson(c, endpoints.placeOrder.body, {
-        address: 'order/invalid-address',
-        paymentMethod: 'order/invalid-payment-method',
-      });
-      c.set('paymentMethod', input.paymentMethod);
-      const result = await orders.place(c.get('session').user, input);
-      if (!result.ok) throw placeRefusal(result);
-      // A repeated key answers the order it made the first time.
-      return c.json({ order: result.order }, result.created ? 201 : 200);
-    })
+  const offered = settingsMethods.filter((method) => method.id !== card.id || payments.offered).map((m) => m.id);
+  return (
+    new Hono<AppEnv>()
+      .get(endpoints.paymentMethods.path, (c) => c.json({ methods: offered }))
 
-    .get(endpoints.orders.path, session, async (c) => {
-      const { page } = readQuery(c, endpoints.orders.query);
-      return c.json(await orders.list({ uid: c.get('session').user.uid, page }));
-    })
+      .post(endpoints.placeOrder.path, session, async (c) => {
+        const input = await readJson(c, endpoints.placeOrder.body, {
+          address: 'order/invalid-address',
+          paymentMethod: 'order/invalid-payment-method',
+        });
+        if (!offered.includes(input.paymentMethod)) throw new HttpError('order/invalid-payment-method');
+        c.set('paymentMethod', input.paymentMethod);
+        const { user } = c.get('session');
+        const result = await orders.place(user, input);
+        if (!result.ok) throw placeRefusal(result);
+        const { order } = result;
+        // A repeated key answers the order it made the first time (and its session, if still waiting for payment).
+        const status = result.created ? 201 : 200;
+        if (order.paymentMethod !== card.id || order.status !== 'placed') return c.json({ order }, status);
+        try {
+          const payUrl = await payments.checkout(orderNumberParam(order.number), user.uid);
+          return c.json({ order, payUrl }, status);
+        } catch (error) {
+          if (!(error instanceof HttpError)) throw error;
+          return c.json({ order, payError: error.message }, status);
+        }
+      })
 
-    .get(endpoints.order.path, session, async (c) => {
-      const number = orderNumberParam(c.req.param('number'));
-      const order = await orders.get(number, { uid: c.get('session').user.uid });
-      if (!order) throw new HttpError('order/not-found');
-      return c.json({ order });
-    })
+      // The rider's order pages follow their orders: a nudge, and the page reloads the order.
+      .get(endpoints.ordersStream.path, session, (c) => {
+        const { uid } = c.get('session').user;
+        return streams.open(c, c.get('session'), () => ({
+          topic: ordersTopic,
+          start: async () => sseFrame('ready'),
+          frame: (change) => {
+            if (!('number' in change)) return sseFrame('ready');
+            return change.uid === uid ? sseFrame('order', { number: formatOrderNumber(change.number) }) : '';
+          },
+        }));
+      })
 
-    .post(endpoints.cancelOrder.path, session, async (c) => {
-      const number = orderNumberParam(c.req.param('number'));
-      const result = await orders.move(number, 'cancelled', { ...c.get('session').user, role: 'rider' });
-      if (!result.ok) throw moveRefusal(result);
-      return c.json({ order: result.order });
-    });
+      .get(endpoints.orders.path, session, async (c) => {
+        const { page } = readQuery(c, endpoints.orders.query);
+        return c.json(await orders.list({ uid: c.get('session').user.uid, page }));
+      })
+
+      .get(endpoints.order.path, session, async (c) => {
+        const number = orderNumberParam(c.req.param('number'));
+        const order = await orders.get(number, { uid: c.get('session').user.uid });
+        if (!order) throw new HttpError('order/not-found');
+        return c.json({ order });
+      })
+
+      .post(endpoints.cancelOrder.path, session, async (c) => {
+        const number = orderNumberParam(c.req.param('number'));
+        const result = await payments.cancel(number, { ...c.get('session').user, role: 'rider' });
+        if (!result.ok) throw moveRefusal(result);
+        return c.json({ order: result.order });
+      })
+
+      .post(endpoints.payOrder.path, session, async (c) => {
+        const number = orderNumberParam(c.req.param('number'));
+        return c.json({ url: await payments.checkout(number, c.get('session').user.uid) });
+      })
+
+      // Signed by Stripe, not sent by a browser: the same-origin rule does not apply (app.ts), the signature does.
+      .post(endpoints.stripeWebhook.path, async (c) => {
+        const body = await readText(c, maxWebhookBytes);
+        await payments.receive(body, c.req.header('stripe-signature'));
+        return c.body(null, 204);
+      })
+  );
 }

@@ -1,7 +1,7 @@
 import { Link, useLocation } from 'react-router';
 import { pages } from '../../../shared/pages';
 
-/** The back office's own navigation: its two lists, the one shown marked as the current page. */
+/** The back office's own navigation: its lists, the one shown marked as the current page. */
 export function AdminNav() {
   const { pathname } = useLocation();
   const current = (path: string) => (pathname === path ? 'page' : undefined);
@@ -12,6 +12,9 @@ export function AdminNav() {
       </Link>
       <Link to={pages.adminOutbox.path} aria-current={current(pages.adminOutbox.path)}>
         Outbox
+      </Link>
+      <Link to={pages.adminPayments.path} aria-current={current(pages.adminPayments.path)}>
+        Payments
       </Link>
     </nav>
   );

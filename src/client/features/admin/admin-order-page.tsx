@@ -2,7 +2,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator } from 'react-router';
 import { formatDateTime } from '../../../shared/dates';
 import { limits } from '../../../shared/limits';
-import { movesFrom, type Order, type OrderStatus, statusLabels } from '../../../shared/orders';
+import { type Actor, movesFrom, type Order, type OrderStatus, statusLabels } from '../../../shared/orders';
 import { pages, pageTitle } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
 import { OrderDetails } from '../../components/order-details';
@@ -25,6 +25,14 @@ const moveCopy: Partial<Record<OrderStatus, { button: string; note?: string; don
   cancelled: { button: 'Cancel order', note: 'Reason, told to the rider (optional)', done: 'cancelled' },
 };
 
+const refundCopy = {
+  button: 'Cancel and refund',
+  note: 'Reason, told to the rider (optional)',
+  done: 'cancelled and refunded in full through Stripe',
+};
+
+const actorLabels: Record<Actor, string> = { rider: 'Rider', owner: 'Owner', shop: 'Shop' };
+
 function MoveForm({
   order,
   to,
@@ -34,7 +42,9 @@ function MoveForm({
   to: OrderStatus;
   onDone(message: string, ok: boolean): void;
 }) {
-  const copy = moveCopy[to];
+  // A paid card order is refunded through Stripe as it is cancelled.
+  const refund = to === 'cancelled' && order.status === 'paid' && order.card?.paymentId;
+  const copy = refund ? refundCopy : moveCopy[to];
   const noteId = useId();
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
@@ -80,7 +90,7 @@ export default function AdminOrderPage() {
     await revalidator.revalidate();
   }
 
-  const moves = movesFrom(order.status, 'owner');
+  const moves = movesFrom(order.status, 'owner', order.paymentMethod);
   return (
     <section className="page order-page" aria-labelledby="admin-order-title">
       <title>{pageTitle(`Order ${order.number} · Back office`)}</title>
@@ -118,7 +128,7 @@ export default function AdminOrderPage() {
                   <td>{statusLabels[entry.status]}</td>
                   <td>{formatDateTime(entry.at)}</td>
                   <td>
-                    {entry.by === 'owner' ? 'Owner' : 'Rider'} {entry.who}
+                    {actorLabels[entry.by]} {entry.who}
                   </td>
                   <td>{entry.note}</td>
                 </tr>

@@ -4,7 +4,7 @@ import { notices } from '../../../shared/notices';
 import { addressFields, addressSchema, countryCodes, countryName, emptyAddress } from '../../../shared/orders';
 import { pages, pageTitle } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
-import { offeredMethods } from '../../../shared/payment/payment-methods';
+import { settingsMethods } from '../../../shared/payment/payment-methods';
 import { orderTotals } from '../../../shared/pricing';
 import { itemWithSize } from '../../../shared/sizes';
 import { Alert } from '../../components/alert';
@@ -13,9 +13,10 @@ import { OrderSummary } from '../../components/order-summary';
 import { ApiError, call, messageOf } from '../../lib/api';
 import { useForm } from '../../lib/use-form';
 
-/** The cart as the server holds it: the order is built from these rows. */
+/** The cart as the server holds it (the order is built from these rows), and the payment methods it offers. */
 export async function loader() {
-  return call('cart');
+  const [{ items }, { methods }] = await Promise.all([call('cart'), call('paymentMethods')]);
+  return { items, methods: settingsMethods.filter((method) => methods.includes(method.id)) };
 }
 
 const autoComplete = {
@@ -39,12 +40,12 @@ function idempotencyKey(): string {
 }
 
 export default function CheckoutPage() {
-  const { items } = useLoaderData<typeof loader>();
+  const { items, methods } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [key] = useState(idempotencyKey);
   const form = useForm(addressSchema, emptyAddress);
-  const [method, setMethod] = useState(offeredMethods[0]?.id ?? '');
+  const [method, setMethod] = useState(methods[0]?.id ?? '');
   const sending = useRef(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -79,10 +80,12 @@ export default function CheckoutPage() {
     setFailure(null);
     setProblems(new Map());
     try {
-      const { order } = await call('placeOrder', {
+      const { order, payUrl, payError } = await call('placeOrder', {
         body: { address: form.values, paymentMethod: method, idempotencyKey: key, cartItemIds: items.map((i) => i.id) },
       });
-      navigate(fillPath(pages.order.path, { number: order.number }), { state: { placed: true } });
+      // A card order is paid on Stripe's page, which brings the rider back to the order's page.
+      if (payUrl) window.location.assign(payUrl);
+      else navigate(fillPath(pages.order.path, { number: order.number }), { state: { placed: true, payError } });
     } catch (error) {
       setFailure(messageOf(error));
       if (error instanceof ApiError && error.rows.length > 0) {
@@ -158,7 +161,7 @@ export default function CheckoutPage() {
           </fieldset>
           <fieldset className="card form payment-methods">
             <legend>Payment</legend>
-            {offeredMethods.map((offered) => (
+            {methods.map((offered) => (
               <div className="choice" key={offered.id}>
                 <input
                   type="radio"

@@ -1,11 +1,19 @@
-import { useState } from 'react';
-import { Link, type LoaderFunctionArgs, useLoaderData, useLocation, useRevalidator } from 'react-router';
+import { useEffect, useState } from 'react';
+import {
+  Link,
+  type LoaderFunctionArgs,
+  useLoaderData,
+  useLocation,
+  useRevalidator,
+  useSearchParams,
+} from 'react-router';
 import { formatDateTime } from '../../../shared/dates';
 import { statusLabels } from '../../../shared/orders';
 import { pages, pageTitle } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
 import { OrderDetails } from '../../components/order-details';
-import { call, messageOf } from '../../lib/api';
+import { call, loadContract, messageOf } from '../../lib/api';
+import { followEvents } from '../../lib/live-events';
 import { orNotFound } from '../../lib/not-found';
 
 /** The order, if it is the rider's; any other number is the Snap! page, as a number that does not exist. */
@@ -13,13 +21,47 @@ export function loader({ params }: LoaderFunctionArgs) {
   return orNotFound(call('order', { params: { number: params.number ?? '' } }), 'order/not-found');
 }
 
+async function ordersStream() {
+  const { endpoints, orderEventSchemas } = await loadContract();
+  return { path: endpoints.ordersStream.path, schemas: orderEventSchemas };
+}
+
 export default function OrderPage() {
   const { order } = useLoaderData<typeof loader>();
-  const placed = (useLocation().state as { placed?: boolean } | null)?.placed === true;
+  const state = useLocation().state as { placed?: boolean; payError?: string } | null;
+  const placed = state?.placed === true;
+  // Back from Stripe's page: `done` after paying, `cancelled` after leaving it without paying.
+  const [search] = useSearchParams();
+  const backFromPaying = search.get('payment') === 'done';
+  const awaitingCard = order.card !== null && order.status === 'placed';
   const revalidator = useRevalidator();
+  const { revalidate } = revalidator;
+  const [paying, setPaying] = useState(false);
+
+  // While a card payment is awaited, the page follows the rider's orders: the webhook's confirmation shows at once.
+  useEffect(() => {
+    if (!awaitingCard) return;
+    return followEvents(ordersStream, (event) => {
+      if (event.type === 'ready' || (event.type === 'order' && event.number === order.number)) void revalidate();
+    });
+  }, [awaitingCard, order.number, revalidate]);
+
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ kind: 'status' | 'alert'; text: string } | null>(null);
+
+  async function payNow() {
+    setPaying(true);
+    setMessage(null);
+    try {
+      const { url } = await call('payOrder', { params: { number: order.number } });
+      window.location.assign(url);
+    } catch (error) {
+      setMessage({ kind: 'alert', text: messageOf(error) });
+      setPaying(false);
+      await revalidator.revalidate();
+    }
+  }
 
   async function cancel() {
     setBusy(true);
@@ -48,6 +90,25 @@ export default function OrderPage() {
         </Alert>
       )}
       {message && <Alert kind={message.kind}>{message.text}</Alert>}
+      {awaitingCard && backFromPaying && <Alert kind="status">Thank you: we are confirming your payment.</Alert>}
+      {order.card && order.status === 'paid' && backFromPaying && (
+        <Alert kind="status">Thank you: your card payment has arrived.</Alert>
+      )}
+      {awaitingCard && !backFromPaying && (
+        <div className="card form">
+          <h2>Awaiting card payment</h2>
+          {state?.payError && <Alert kind="alert">{state.payError}</Alert>}
+          <p>
+            Please pay by {formatDateTime(order.card?.payBy ?? '')}; an order not paid by then is cancelled and its
+            items go back on the shelf.
+          </p>
+          <p>
+            <button type="button" className="button" disabled={paying} onClick={payNow}>
+              Pay now
+            </button>
+          </p>
+        </div>
+      )}
       <OrderDetails order={order} />
       <div className="card">
         <h2>History</h2>
@@ -56,7 +117,7 @@ export default function OrderPage() {
             // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows at its end
             <li key={index}>
               {statusLabels[entry.status]}, {formatDateTime(entry.at)}
-              {entry.by === 'owner' ? ' by the shop' : ''}
+              {entry.by === 'rider' ? '' : ' by the shop'}
               {entry.note ? `: ${entry.note}` : ''}
             </li>
           ))}

@@ -1,11 +1,10 @@
 import { brand } from '../../../shared/brand';
-import type { Order } from '../../../shared/orders';
-import type { Role } from '../../../shared/roles';
+import type { Actor, Order } from '../../../shared/orders';
 import type { Letter, Site } from '../message';
 import { links } from './links';
 
-/** Sent when the rider or the owner cancels an order, with the reason. */
-export function orderCancelled({ order, note, by }: { order: Order; note: string; by: Role }, site: Site): Letter {
+/** Sent when the rider, the owner or the shop (a card payment not made in time) cancels an order, with the reason. */
+export function orderCancelled({ order, note, by }: { order: Order; note: string; by: Actor }, site: Site): Letter {
   return {
     subject: `Your order ${order.number} is cancelled`,
     greeting: 'Hello,',

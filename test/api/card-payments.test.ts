@@ -1,0 +1,399 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRoles } from '../../src/server/auth/roles';
+import type { Order } from '../../src/shared/orders';
+import { Client, sizeOf } from '../support/client';
+import { openRawStream } from '../support/event-stream';
+import { expectError } from '../support/expect-error';
+import { closedUrl, FakeStripe, fakeStripeKey, fakeWebhookSecret, type StripeEvent } from '../support/fake-stripe';
+import { startTestServer, type TestServer } from '../support/server';
+
+const webhook = '/api/payments/stripe/webhook';
+
+let fake: FakeStripe;
+let server: TestServer;
+let owner: Client;
+
+function stripeEnv(apiUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    STRIPE_SECRET_KEY: fakeStripeKey,
+    STRIPE_WEBHOOK_SECRET: fakeWebhookSecret,
+    STRIPE_API_URL: apiUrl,
+    ...extra,
+  };
+}
+
+beforeAll(async () => {
+  fake = await FakeStripe.start();
+  server = await startTestServer(stripeEnv(fake.url));
+  fake.webhookUrl = server.url + webhook;
+  owner = new Client(server.url);
+  const { email } = await owner.signup();
+  await createRoles(server.db).grant(email);
+});
+afterAll(async () => {
+  await server.stop();
+  await fake.close();
+});
+
+async function rider(url = server.url): Promise<Client> {
+  const client = new Client(url);
+  await client.signup();
+  return client;
+}
+
+/** A rider's card order of one bridle: the order, and the Stripe page it was sent to. */
+async function cardOrder(client?: Client): Promise<{ client: Client; order: Order; payUrl: string }> {
+  const buyer = client ?? (await rider());
+  await buyer.add('1');
+  const reply = await buyer.placeOrder({ paymentMethod: 'card' });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  return { client: buyer, order: reply.body.order, payUrl: reply.body.payUrl };
+}
+
+async function orderOf(client: Client, number: string): Promise<Order> {
+  return (await client.json('GET', `/api/orders/${number}`)).body.order;
+}
+
+async function mails(number: string, kind: string): Promise<number> {
+  const rows = await server.db.kysely.selectFrom('outbox').select('subject').where('kind', '=', kind).execute();
+  return rows.filter((row) => row.subject.includes(`${number} `) || row.subject.endsWith(number)).length;
+}
+
+async function stockOf(itemid: string, size: string): Promise<number> {
+  const row = await server.db.kysely
+    .selectFrom('product_size')
+    .select('stock')
+    .where('itemid', '=', itemid)
+    .where('size', '=', size)
+    .executeTakeFirstOrThrow();
+  return Number(row.stock);
+}
+
+function sessionOf(order: Order) {
+  const session = fake.sessionOf(order.number);
+  if (!session) throw new Error(`no session for ${order.number}`);
+  return session;
+}
+
+describe('card payments: placing and paying', () => {
+  it('offers Card only on a server with Stripe keys; without them, a card order is refused', async () => {
+    expect((await new Client(server.url).json('GET', '/api/payment-methods')).body).toEqual({
+      methods: ['bank-transfer', 'collection', 'card'],
+    });
+    const plain = await startTestServer();
+    try {
+      expect((await new Client(plain.url).json('GET', '/api/payment-methods')).body).toEqual({
+        methods: ['bank-transfer', 'collection'],
+      });
+      const client = await rider(plain.url);
+      await client.add('1');
+      expectError(await client.placeOrder({ paymentMethod: 'card' }), 400, 'order/invalid-payment-method');
+      expect(await client.cart()).toHaveLength(1);
+    } finally {
+      await plain.stop();
+    }
+  });
+
+  it('places the order, takes its stock and makes a Checkout Session for exactly its total', async () => {
+    const before = await stockOf('1', sizeOf('1'));
+    const { order, payUrl } = await cardOrder();
+    expect(order.status).toBe('placed');
+    expect(order.paymentMethod).toBe('card');
+    expect(order.card).toEqual({ payBy: expect.any(String), paymentId: null, refundId: null });
+    expect(Date.parse(order.card?.payBy ?? '') - Date.parse(order.placedAt)).toBe(60 * 60_000);
+    expect(await stockOf('1', sizeOf('1'))).toBe(before - 1);
+    const session = sessionOf(order);
+    expect(payUrl).toBe(session.url);
+    expect(session).toMatchObject({
+      mode: 'payment',
+      amount_total: order.totalCents,
+      currency: 'usd',
+      client_reference_id: order.number,
+      metadata: { order: order.number },
+      success_url: `http://localhost:0/orders/${order.number}?payment=done`,
+      cancel_url: `http://localhost:0/orders/${order.number}?payment=cancelled`,
+    });
+    expect(session.expires_at).toBe(Math.floor((Date.parse(order.placedAt) + 60 * 60_000) / 1000));
+    const made = fake.requests.find(
+      (r) => r.path === '/v1/checkout/sessions' && r.body.client_reference_id === order.number,
+    );
+    expect(made?.idempotencyKey).toBe(`piaffe-order-${order.number.slice(3)}-session-1`);
+  });
+
+  it("marks the order paid on Stripe's webhook, keeps the payment's id, e-mails once and tells the rider's page", async () => {
+    const { client, order } = await cardOrder();
+    const stream = await openRawStream(`${server.url}/api/orders/stream`, client.cookieHeader);
+    await stream.until(/event: ready/);
+    const event = fake.pay(sessionOf(order).id);
+    expect(await fake.deliver(event)).toMatchObject({ status: 204 });
+    await stream.until(new RegExp(`event: order\\ndata: \\{"number":"${order.number}"\\}`));
+    stream.close();
+    const paid = await orderOf(client, order.number);
+    expect(paid.status).toBe('paid');
+    expect(paid.card?.paymentId).toBe(sessionOf(order).payment_intent);
+    expect(paid.history.at(-1)).toMatchObject({ status: 'paid', by: 'shop', note: null });
+    expect(await mails(order.number, 'order-paid')).toBe(1);
+
+    // Stripe delivers again (it did not see the answer): the same answer, nothing more.
+    expect(await fake.deliver(event)).toMatchObject({ status: 204 });
+    expect((await orderOf(client, order.number)).history.filter((h) => h.status === 'paid')).toHaveLength(1);
+    expect(await mails(order.number, 'order-paid')).toBe(1);
+  });
+
+  it('acts once on one event delivered ten times at once', async () => {
+    const { client, order } = await cardOrder();
+    const event = fake.pay(sessionOf(order).id);
+    const deliveries = await Promise.all(Array.from({ length: 10 }, () => fake.deliver(event)));
+    expect(deliveries.map((d) => d.status)).toEqual(Array(10).fill(204));
+    const paid = await orderOf(client, order.number);
+    expect(paid.history.map((h) => h.status)).toEqual(['placed', 'paid']);
+    expect(await mails(order.number, 'order-paid')).toBe(1);
+    const kept = await server.db.kysely
+      .selectFrom('stripe_event')
+      .select('outcome')
+      .where('id', '=', event.id)
+      .execute();
+    expect(kept).toEqual([{ outcome: 'paid' }]);
+  });
+
+  it('takes events out of order: a delayed payment succeeding after its unpaid completion, or before it', async () => {
+    const { client, order } = await cardOrder();
+    const session = sessionOf(order);
+    const unpaid = fake.event('checkout.session.completed', {
+      ...session,
+      status: 'complete',
+      payment_status: 'unpaid',
+    });
+    fake.pay(session.id);
+    const succeeded = fake.event('checkout.session.async_payment_succeeded', { ...session });
+    expect((await fake.deliver(succeeded)).status).toBe(204);
+    expect((await fake.deliver(unpaid)).status).toBe(204);
+    const paid = await orderOf(client, order.number);
+    expect(paid.history.map((h) => h.status)).toEqual(['placed', 'paid']);
+
+    const second = await cardOrder();
+    const later = sessionOf(second.order);
+    const waiting = fake.event('checkout.session.completed', {
+      ...later,
+      status: 'complete',
+      payment_status: 'unpaid',
+    });
+    expect((await fake.deliver(waiting)).status).toBe(204);
+    expect((await orderOf(second.client, second.order.number)).status).toBe('placed');
+    fake.pay(later.id);
+    expect((await fake.deliver(fake.event('checkout.session.async_payment_succeeded', { ...later }))).status).toBe(204);
+    expect((await orderOf(second.client, second.order.number)).status).toBe('paid');
+  });
+});
+
+describe('card payments: what the webhook does not trust', () => {
+  it('refuses a missing, wrong or stale signature with 400 and records nothing', async () => {
+    const { client, order } = await cardOrder();
+    const event = fake.pay(sessionOf(order).id);
+    const count = async () =>
+      Number(
+        (
+          await server.db.kysely
+            .selectFrom('stripe_event')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    for (const options of [
+      { signature: null },
+      { signature: 't=1,v1=00' },
+      { secret: 'whsec_someoneelse' },
+      { timestamp: Math.floor(Date.now() / 1000) - 301 },
+    ]) {
+      const delivery = await fake.deliver(event, options);
+      expect(delivery.status, JSON.stringify(options)).toBe(400);
+      expect(JSON.parse(delivery.body).code).toBe('payment/invalid-signature');
+    }
+    expect(await count()).toBe(before);
+    expect((await orderOf(client, order.number)).status).toBe('placed');
+  });
+
+  it('keeps an event whose amount, currency or order does not match, shows it to the owner, and marks nothing paid', async () => {
+    const { client, order } = await cardOrder();
+    const session = { ...(fake.pay(sessionOf(order).id).data.object as object) };
+    const events: StripeEvent[] = [
+      fake.event('checkout.session.completed', { ...session, amount_total: 1 }),
+      fake.event('checkout.session.completed', { ...session, currency: 'eur' }),
+      fake.event('checkout.session.completed', {
+        ...session,
+        metadata: { order: 'PF-99999' },
+        client_reference_id: 'PF-99999',
+      }),
+    ];
+    for (const event of events) expect((await fake.deliver(event)).status).toBe(204);
+    expect((await orderOf(client, order.number)).status).toBe('placed');
+    expect(await mails(order.number, 'order-paid')).toBe(0);
+
+    const shown = await owner.json('GET', '/api/admin/payments/problems');
+    expect(shown.status).toBe(200);
+    const problems = shown.body.problems.filter((p: { id: string }) => events.some((e) => e.id === p.id));
+    expect(problems.map((p: { problem: string }) => p.problem).sort()).toEqual([
+      `Paid ${1} cents for ${order.number}, whose total is ${order.totalCents} cents.`,
+      `Paid for an order the shop does not have (PF-99999).`,
+      `Paid in EUR for ${order.number}, which is in USD.`,
+    ]);
+    expectError(await client.json('GET', '/api/admin/payments/problems'), 403, 'auth/forbidden');
+    expectError(await new Client(server.url).json('GET', '/api/admin/payments/problems'), 401, 'auth/unauthenticated');
+  });
+
+  it('is exempt from the same-origin rule (the signature guards it), not from the body limit', async () => {
+    const { client, order } = await cardOrder();
+    const event = fake.pay(sessionOf(order).id);
+    const payload = JSON.stringify(event);
+    const { signPayload } = await import('../support/fake-stripe');
+    const sent = await client.raw('POST', webhook, {
+      body: payload,
+      headers: {
+        'content-type': 'application/json',
+        origin: 'https://elsewhere.example',
+        'stripe-signature': signPayload(payload, fakeWebhookSecret),
+      },
+    });
+    expect(sent.status).toBe(204);
+    expect((await orderOf(client, order.number)).status).toBe('paid');
+    const huge = JSON.stringify({ ...event, padding: 'x'.repeat(70 * 1024) });
+    const tooLarge = await client.raw('POST', webhook, {
+      body: huge,
+      headers: { 'content-type': 'application/json', 'stripe-signature': signPayload(huge, fakeWebhookSecret) },
+    });
+    expectError(tooLarge, 413, 'request/body-too-large');
+  });
+});
+
+describe('card payments: coming back, cancelling, refunding', () => {
+  it("'Pay now' closes the last session and makes a new one; refused once paid, and for another rider's order", async () => {
+    const { client, order } = await cardOrder();
+    const first = sessionOf(order);
+    const again = await client.json('POST', `/api/orders/${order.number}/pay`);
+    expect(again.status).toBe(200);
+    const second = sessionOf(order);
+    expect(second.id).not.toBe(first.id);
+    expect(again.body.url).toBe(second.url);
+    expect(first.status).toBe('expired');
+    expect(fake.requests.at(-1)?.idempotencyKey).toBe(`piaffe-order-${order.number.slice(3)}-session-2`);
+    expectError(await (await rider()).json('POST', `/api/orders/${order.number}/pay`), 404, 'order/not-found');
+
+    await fake.deliver(fake.pay(second.id));
+    expectError(await client.json('POST', `/api/orders/${order.number}/pay`), 409, 'payment/not-awaiting');
+  });
+
+  it('lets the rider cancel an unpaid card order (its session closed at Stripe, its stock back), not one being paid', async () => {
+    const { client, order } = await cardOrder();
+    const before = await stockOf('1', sizeOf('1'));
+    const cancelled = await client.json('POST', `/api/orders/${order.number}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.order.status).toBe('cancelled');
+    expect(sessionOf(order).status).toBe('expired');
+    expect(await stockOf('1', sizeOf('1'))).toBe(before + 1);
+
+    const paying = await cardOrder();
+    fake.pay(sessionOf(paying.order).id); // paid at Stripe; the webhook is on its way
+    expectError(
+      await paying.client.json('POST', `/api/orders/${paying.order.number}/cancel`),
+      409,
+      'payment/in-progress',
+    );
+    expect((await orderOf(paying.client, paying.order.number)).status).toBe('placed');
+  });
+
+  it("does not offer the owner 'Mark paid' for a card order", async () => {
+    const { order } = await cardOrder();
+    const reply = await owner.json('POST', `/api/admin/orders/${order.number}/moves`, { to: 'paid', from: 'placed' });
+    expectError(reply, 409, 'order/invalid-transition');
+  });
+
+  it('refunds a paid card order in full when the owner cancels it: once, however many clicks', async () => {
+    const { client, order } = await cardOrder();
+    await fake.deliver(fake.pay(sessionOf(order).id));
+    const paymentId = sessionOf(order).payment_intent;
+    const clicks = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        owner.json('POST', `/api/admin/orders/${order.number}/moves`, {
+          to: 'cancelled',
+          from: 'paid',
+          note: 'Out of stock',
+        }),
+      ),
+    );
+    expect(clicks.filter((c) => c.status === 200)).toHaveLength(1);
+    for (const click of clicks.filter((c) => c.status !== 200)) expect(click.status).toBe(409);
+    expect(fake.refunds.filter((r) => r.payment_intent === paymentId)).toHaveLength(1);
+    const refunded = await orderOf(client, order.number);
+    expect(refunded.status).toBe('cancelled');
+    expect(refunded.card?.refundId).toBe(fake.refunds.find((r) => r.payment_intent === paymentId)?.id);
+    expect(await mails(order.number, 'order-cancelled')).toBe(1);
+  });
+
+  it('keeps the order paid and says why when Stripe refuses the refund', async () => {
+    const { client, order } = await cardOrder();
+    await fake.deliver(fake.pay(sessionOf(order).id));
+    fake.refundRefusal = 'This charge is disputed.';
+    try {
+      const reply = await owner.json('POST', `/api/admin/orders/${order.number}/moves`, {
+        to: 'cancelled',
+        from: 'paid',
+      });
+      expectError(
+        reply,
+        409,
+        'payment/refund-failed',
+        'Stripe refused the refund: This charge is disputed. The order stays paid.',
+      );
+    } finally {
+      fake.refundRefusal = null;
+    }
+    expect((await orderOf(client, order.number)).status).toBe('paid');
+    expect(await mails(order.number, 'order-cancelled')).toBe(0);
+  });
+});
+
+describe('card payments: time running out, Stripe out of reach', () => {
+  it('cancels an unpaid card order after CARD_PAYMENT_MINUTES: session expired, stock back, history and e-mail', async () => {
+    const quick = await startTestServer(stripeEnv(fake.url, { CARD_PAYMENT_MINUTES: '0.02' }));
+    try {
+      const { client, order } = await cardOrder(await rider(quick.url));
+      const session = sessionOf(order);
+      let now = order;
+      for (let i = 0; i < 50 && now.status === 'placed'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        now = await orderOf(client, order.number);
+      }
+      expect(now.status).toBe('cancelled');
+      expect(now.history.at(-1)).toMatchObject({ by: 'shop', note: 'The card payment was not made within 1 second.' });
+      expect(session.status).toBe('expired');
+      const mail = await quick.db.kysely
+        .selectFrom('outbox')
+        .select('kind')
+        .where('recipient', '=', order.email)
+        .execute();
+      expect(mail.map((m) => m.kind).sort()).toEqual(['order-cancelled', 'order-confirmation']);
+    } finally {
+      await quick.stop();
+    }
+  });
+
+  it('places the order all the same when Stripe cannot be reached; Pay now says so', async () => {
+    const away = await startTestServer(stripeEnv(await closedUrl()));
+    try {
+      const client = await rider(away.url);
+      await client.add('1');
+      const reply = await client.placeOrder({ paymentMethod: 'card' });
+      expect(reply.status).toBe(201);
+      expect(reply.body.payUrl).toBeUndefined();
+      expect(reply.body.payError).toMatch(/cannot be reached/);
+      expectError(
+        await client.json('POST', `/api/orders/${reply.body.order.number}/pay`),
+        503,
+        'server/payments-unavailable',
+      );
+    } finally {
+      await away.stop();
+    }
+  });
+});
