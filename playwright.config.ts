@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from './e2e/chromium';
+import { fakeStripeKey, fakeWebhookSecret } from './test/support/fake-stripe';
 
 // E2E_BASE_URL points the suite at a shop that is already running (e.g. on PostgreSQL), and E2E_MAILBOX_URL at
 // the mailbox it sends to (scripts/mailbox-server.ts); otherwise the suite starts the built server and app
@@ -10,6 +11,8 @@ import { chromiumLaunchOptions } from './e2e/chromium';
 const externalBaseUrl = process.env.E2E_BASE_URL;
 const port = Number(process.env.E2E_PORT ?? 3100);
 const mailbox = { smtp: port + 25, web: port + 26 };
+// Card payments go to a fake of Stripe's API (scripts/fake-stripe-server.ts), which plays Stripe's page too.
+const fakeStripePort = port + 27;
 process.env.E2E_MAILBOX_URL ??= `http://127.0.0.1:${mailbox.web}`;
 // Set once, in the main process; the workers inherit it (the back-office tests make an owner with npm run owner).
 process.env.E2E_DATABASE_URL ??= `file:${join(tmpdir(), `piaffe-e2e-${randomBytes(6).toString('hex')}`, 'shop.db')}`;
@@ -43,6 +46,19 @@ export default defineConfig({
           stderr: 'pipe',
         },
         {
+          command: 'node --import tsx scripts/fake-stripe-server.ts',
+          url: `http://127.0.0.1:${fakeStripePort}/healthz`,
+          env: {
+            FAKE_STRIPE_PORT: String(fakeStripePort),
+            FAKE_STRIPE_WEBHOOK_URL: `http://127.0.0.1:${port}/api/payments/stripe/webhook`,
+            FAKE_STRIPE_WEBHOOK_DELAY_MS: '1500',
+          },
+          reuseExistingServer: false,
+          timeout: 30_000,
+          stdout: 'ignore',
+          stderr: 'pipe',
+        },
+        {
           // Deep stock first (npm run stock), so that no test runs out of a size another test ordered.
           command: 'node dist-server/stock-cli.js set all all 100000 && node --enable-source-maps dist-server/main.js',
           url: `http://127.0.0.1:${port}/healthz`,
@@ -53,6 +69,11 @@ export default defineConfig({
             TRUST_PROXY: '1',
             SMTP_URL: `smtp://127.0.0.1:${mailbox.smtp}`,
             MAIL_FROM: 'Piaffe <shop@piaffe.test>',
+            // Stripe's page sends the rider back to PUBLIC_URL: the origin the browser tests use.
+            PUBLIC_URL: `http://127.0.0.1:${port}`,
+            STRIPE_API_URL: `http://127.0.0.1:${fakeStripePort}`,
+            STRIPE_SECRET_KEY: fakeStripeKey,
+            STRIPE_WEBHOOK_SECRET: fakeWebhookSecret,
           },
           reuseExistingServer: false,
           timeout: 30_000,

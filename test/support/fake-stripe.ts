@@ -211,6 +211,7 @@ export class FakeStripe {
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
     const raw = await read(req);
+    if (url.pathname === '/healthz') return this.#reply(res, 200, { status: 'ok' });
     if (url.pathname.startsWith('/pay/')) return this.#hostedPage(req, res, url);
     if (req.headers.authorization !== `Bearer ${fakeStripeKey}`) {
       return this.#reply(res, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } });
