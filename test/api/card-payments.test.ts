@@ -117,7 +117,8 @@ describe('card payments: placing and paying', () => {
     const made = fake.requests.find(
       (r) => r.path === '/v1/checkout/sessions' && r.body.client_reference_id === order.number,
     );
-    expect(made?.idempotencyKey).toBe(`piaffe-order-${order.number.slice(3)}-session-1`);
+    const orderKey = `piaffe-order-${order.number.slice(3)}-${Date.parse(order.placedAt)}`;
+    expect(made?.idempotencyKey).toBe(`${orderKey}-session-1`);
   });
 
   it("marks the order paid on Stripe's webhook, keeps the payment's id, e-mails once and tells the rider's page", async () => {
@@ -276,7 +277,8 @@ describe('card payments: coming back, cancelling, refunding', () => {
     expect(second.id).not.toBe(first.id);
     expect(again.body.url).toBe(second.url);
     expect(first.status).toBe('expired');
-    expect(fake.requests.at(-1)?.idempotencyKey).toBe(`piaffe-order-${order.number.slice(3)}-session-2`);
+    const orderKey = `piaffe-order-${order.number.slice(3)}-${Date.parse(order.placedAt)}`;
+    expect(fake.requests.at(-1)?.idempotencyKey).toBe(`${orderKey}-session-2`);
     expectError(await (await rider()).json('POST', `/api/orders/${order.number}/pay`), 404, 'order/not-found');
 
     await fake.deliver(fake.pay(second.id));
@@ -324,6 +326,8 @@ describe('card payments: coming back, cancelling, refunding', () => {
     expect(clicks.filter((c) => c.status === 200)).toHaveLength(1);
     for (const click of clicks.filter((c) => c.status !== 200)) expect(click.status).toBe(409);
     expect(fake.refunds.filter((r) => r.payment_intent === paymentId)).toHaveLength(1);
+    const refundKey = `piaffe-order-${order.number.slice(3)}-${Date.parse(order.placedAt)}-refund`;
+    expect(fake.requests.filter((r) => r.path === '/v1/refunds').map((r) => r.idempotencyKey)).toContain(refundKey);
     const refunded = await orderOf(client, order.number);
     expect(refunded.status).toBe('cancelled');
     expect(refunded.card?.refundId).toBe(fake.refunds.find((r) => r.payment_intent === paymentId)?.id);

@@ -3,18 +3,22 @@ import { type Mailbox, startMailbox } from '../../scripts/mailbox';
 import type { Order } from '../../src/shared/orders';
 import { type ChildServer, startChild } from '../support/child-server';
 import { Client } from '../support/client';
+import { FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../support/fake-stripe';
 import { createDatabase, stockUp, type TestDatabase } from '../support/test-database';
 
 let database: TestDatabase | undefined;
 let server: ChildServer | undefined;
 let mailbox: Mailbox | undefined;
+let stripe: FakeStripe | undefined;
 afterEach(async () => {
   await server?.kill('SIGKILL');
   await database?.drop();
   await mailbox?.close();
+  await stripe?.close();
   server = undefined;
   database = undefined;
   mailbox = undefined;
+  stripe = undefined;
 });
 
 const riders = 30;
@@ -146,6 +150,55 @@ describe('crash durability of orders and e-mail', () => {
     console.info(
       `[mail ${database.backend}] ${orders} e-mails; SIGKILL after ${beforeRestart} arrived; ` +
         `all ${orders} arrived after restart, ${duplicates} twice`,
+    );
+  }, 120_000);
+
+  it("SIGKILL right after Stripe's webhook commits, its answer counted lost: Stripe's retry after restart changes nothing, one e-mail", async () => {
+    mailbox = await startMailbox();
+    stripe = await FakeStripe.start();
+    database = await createDatabase();
+    const env = {
+      SMTP_URL: mailbox.url,
+      STRIPE_SECRET_KEY: fakeStripeKey,
+      STRIPE_WEBHOOK_SECRET: fakeWebhookSecret,
+      STRIPE_API_URL: stripe.url,
+    };
+    server = await startChild({ database, env });
+    await stockUp(database, startingStock);
+    const [rider] = await ridersWithCarts(server.url, 1);
+    if (!rider) throw new Error('no rider');
+    const placed = await rider.placeOrder({ paymentMethod: 'card' });
+    const number: string = placed.body.order.number;
+    const event = stripe.pay(stripe.sessionOf(number)?.id ?? '');
+    const webhook = `${server.url}/api/payments/stripe/webhook`;
+
+    // The delivery goes out; the server is killed the moment its unit of work is visible as committed. Whether or not
+    // its 204 had left the process, Stripe counts a delivery it did not see answered as failed, and sends it again.
+    const firstTry = stripe.deliver(event, { to: webhook }).catch((error: Error) => error);
+    const committed = () =>
+      database?.query<{ outcome: string }>('select outcome from stripe_event where id = $1', [event.id]) ?? [];
+    for (let i = 0; i < 400 && (await committed()).length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await server.kill('SIGKILL');
+    expect(await committed()).toEqual([{ outcome: 'paid' }]);
+    const first = await firstTry;
+
+    server = await startChild({ database, env });
+    const retry = await stripe.deliver(event, { to: `${server.url}/api/payments/stripe/webhook` });
+    expect(retry.status).toBe(204);
+    const subject = `We have your payment for order ${number}`;
+    await mailbox.waitFor((m) => m.parsed.subject === subject, { ms: 20_000 });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(mailbox.mails.filter((m) => m.parsed.subject === subject)).toHaveLength(1);
+    const moves = await database.query<{ status: string }>(
+      'select status from order_event where order_number = $1 order by seq',
+      [Number(number.slice(3))],
+    );
+    expect(moves.map((m) => m.status)).toEqual(['placed', 'paid']);
+    expect(await database.query("select id from outbox where kind = 'order-paid'")).toHaveLength(1);
+    console.info(
+      `[stripe ${database.backend}] SIGKILL after the webhook's commit (first answer: ${
+        first instanceof Error ? 'none, connection cut' : first.status
+      }); the retry after restart: 204, no second move, one e-mail`,
     );
   }, 120_000);
 });

@@ -175,8 +175,8 @@ export class FakeStripe {
   }
 
   /**
-   * Posts an event to the webhook, signed with `secret` at `timestamp` (seconds), as Stripe does; or with the
-   * given `signature` header (or none, with null).
+   * Posts an event to the webhook (`to`, or `webhookUrl`), signed with `secret` at `timestamp` (seconds), as Stripe
+   * does; or with the given `signature` header (or none, with null).
    */
   async deliver(
     event: StripeEvent,
@@ -184,7 +184,8 @@ export class FakeStripe {
       secret = fakeWebhookSecret,
       timestamp,
       signature,
-    }: { secret?: string; timestamp?: number; signature?: string | null } = {},
+      to = this.webhookUrl,
+    }: { secret?: string; timestamp?: number; signature?: string | null; to?: string } = {},
   ): Promise<Delivery> {
     const payload = JSON.stringify(event, null, 2);
     const headers: Record<string, string> = {
@@ -193,7 +194,7 @@ export class FakeStripe {
     };
     const header = signature === undefined ? signPayload(payload, secret, timestamp) : signature;
     if (header !== null) headers['Stripe-Signature'] = header;
-    const response = await fetch(this.webhookUrl, { method: 'POST', headers, body: payload });
+    const response = await fetch(to, { method: 'POST', headers, body: payload });
     const delivery = { status: response.status, body: await response.text() };
     this.deliveries.push({ event, ...delivery });
     return delivery;

@@ -68,6 +68,15 @@ function unreachable(error: unknown): HttpError {
   return error instanceof HttpError ? error : new HttpError('server/payments-unavailable');
 }
 
+/**
+ * The start of the idempotency keys of an order's requests to Stripe: its number and the moment it was placed, so
+ * that a shop started afresh (a new database, a restored backup) never meets the keys of an earlier order that had
+ * the same number (Stripe keeps keys for 24 hours).
+ */
+function orderKey(number: number, placedAt: number): string {
+  return `piaffe-order-${number}-${Number(placedAt)}`;
+}
+
 /** What a webhook event did: kept with it, and shown to the owner when it is a problem. */
 interface Outcome {
   outcome: 'paid' | 'waiting' | 'ignored' | 'problem';
@@ -189,7 +198,7 @@ export function createCardPayments({ db, orders, stripe: config, publicUrl, card
         expires_at: Math.floor(expiresAt / 1000),
       },
       // The same order's same attempt is one session at Stripe, however often it is asked for.
-      { idempotencyKey: `piaffe-order-${number}-session-${Number(made) + 1}` },
+      { idempotencyKey: `${orderKey(number, row.placed_at)}-session-${Number(made) + 1}` },
     );
     if (!session.url) throw new Error(`Stripe made Checkout Session ${session.id} without a URL.`);
     await db.kysely
@@ -309,7 +318,7 @@ export function createCardPayments({ db, orders, stripe: config, publicUrl, card
           try {
             const refund = await client.refunds.create(
               { payment_intent: now.payment_id, metadata: { order: formatOrderNumber(number) } },
-              { idempotencyKey: `piaffe-order-${number}-refund` },
+              { idempotencyKey: `${orderKey(number, now.placed_at)}-refund` },
             );
             refundId = refund.id;
           } catch (error) {
