@@ -100,12 +100,20 @@ describe('loadConfig', () => {
     [{ STRIPE_WEBHOOK_SECRET: 'whsec_abc' }, /^STRIPE_WEBHOOK_SECRET is set but STRIPE_SECRET_KEY is not/],
     [{ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'abc' }, /^STRIPE_WEBHOOK_SECRET must be the signing/],
     [
-      { STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc', STRIPE_API_URL: 'localhost:12111' },
+      { STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc', STRIPE_API_URL: 'not a url' },
       /^STRIPE_API_URL must be a URL/,
     ],
     [
       { STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc', STRIPE_API_URL: 'ftp://127.0.0.1:12111' },
       /^STRIPE_API_URL must be an http:\/\/ or https:\/\/ origin/,
+    ],
+    [
+      {
+        STRIPE_SECRET_KEY: 'sk_live_abc',
+        STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+        STRIPE_API_URL: 'http://127.0.0.1:12111',
+      },
+      /^STRIPE_API_URL is set with a live key/,
     ],
     [{ CARD_PAYMENT_MINUTES: '0' }, /^CARD_PAYMENT_MINUTES must be a number of minutes above 0 and at most 1440/],
     [{ CARD_PAYMENT_MINUTES: '1441' }, /^CARD_PAYMENT_MINUTES must be a number of minutes/],

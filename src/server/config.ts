@@ -186,7 +186,13 @@ function stripeConfig(env: NodeJS.ProcessEnv): StripeConfig | undefined {
   if (!/^whsec_[A-Za-z0-9+/=]+$/.test(webhookSecret)) {
     throw new ConfigError('STRIPE_WEBHOOK_SECRET must be the signing secret Stripe shows, starting with whsec_.');
   }
-  return { secretKey, webhookSecret, apiUrl: stripeApiUrl(apiUrl) };
+  const url = stripeApiUrl(apiUrl);
+  if (url && secretKey.startsWith('sk_live_')) {
+    throw new ConfigError(
+      'STRIPE_API_URL is set with a live key (sk_live_): a live key goes to Stripe only; use sk_test_.',
+    );
+  }
+  return { secretKey, webhookSecret, apiUrl: url };
 }
 
 function stripeApiUrl(value: string | undefined): URL | undefined {

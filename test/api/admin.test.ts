@@ -313,10 +313,13 @@ describe('the outbox', () => {
     try {
       await rider.json('POST', `/api/orders/${order.number}/cancel`);
       await expect
-        .poll(async () =>
-          (await owner.json('GET', '/api/admin/outbox?state=failed')).body.emails.map(
-            (e: { recipient: string }) => e.recipient,
-          ),
+        .poll(
+          async () =>
+            (await owner.json('GET', '/api/admin/outbox?state=failed')).body.emails.map(
+              (e: { recipient: string }) => e.recipient,
+            ),
+          // Two SMTP exchanges, 0.1 s apart: a second or more on this machine, so the bound is well above it.
+          { timeout: 10_000 },
         )
         .toContain(email);
     } finally {
@@ -354,7 +357,9 @@ describe('the outbox', () => {
     try {
       await rider.json('POST', '/api/auth/password-reset', { email });
       await expect
-        .poll(async () => JSON.stringify((await owner.json('GET', '/api/admin/outbox?state=failed')).body))
+        .poll(async () => JSON.stringify((await owner.json('GET', '/api/admin/outbox?state=failed')).body), {
+          timeout: 10_000,
+        })
         .toContain(email);
     } finally {
       mailbox.refuseWith = undefined;

@@ -118,7 +118,7 @@ describe('card payments: placing and paying', () => {
       (r) => r.path === '/v1/checkout/sessions' && r.body.client_reference_id === order.number,
     );
     const orderKey = `piaffe-order-${order.number.slice(3)}-${Date.parse(order.placedAt)}`;
-    expect(made?.idempotencyKey).toBe(`${orderKey}-session-1`);
+    expect(made?.idempotencyKey).toBe(`${orderKey}-session-1-${session.expires_at}`);
   });
 
   it("marks the order paid on Stripe's webhook, keeps the payment's id, e-mails once and tells the rider's page", async () => {
@@ -278,7 +278,7 @@ describe('card payments: coming back, cancelling, refunding', () => {
     expect(again.body.url).toBe(second.url);
     expect(first.status).toBe('expired');
     const orderKey = `piaffe-order-${order.number.slice(3)}-${Date.parse(order.placedAt)}`;
-    expect(fake.requests.at(-1)?.idempotencyKey).toBe(`${orderKey}-session-2`);
+    expect(fake.requests.at(-1)?.idempotencyKey).toMatch(new RegExp(`^${orderKey}-session-2-\\d+$`));
     expectError(await (await rider()).json('POST', `/api/orders/${order.number}/pay`), 404, 'order/not-found');
 
     await fake.deliver(fake.pay(second.id));
@@ -296,12 +296,48 @@ describe('card payments: coming back, cancelling, refunding', () => {
 
     const paying = await cardOrder();
     fake.pay(sessionOf(paying.order).id); // paid at Stripe; the webhook is on its way
-    expectError(
-      await paying.client.json('POST', `/api/orders/${paying.order.number}/cancel`),
-      409,
-      'payment/in-progress',
-    );
+    // However often asked, while the payment is on its way: no cancel, and no second session to pay twice through.
+    for (let click = 0; click < 2; click++) {
+      const cancel = await paying.client.json('POST', `/api/orders/${paying.order.number}/cancel`);
+      expectError(cancel, 409, 'payment/in-progress');
+      const pay = await paying.client.json('POST', `/api/orders/${paying.order.number}/pay`);
+      expectError(pay, 409, 'payment/in-progress');
+    }
     expect((await orderOf(paying.client, paying.order.number)).status).toBe('placed');
+  });
+
+  it('never refunds when the rules refuse the cancel: a rider cancelling a paid card order, an owner who saw another status', async () => {
+    const { client, order } = await cardOrder();
+    await fake.deliver(fake.pay(sessionOf(order).id));
+    const refundsBefore = fake.refunds.length;
+    expectError(await client.json('POST', `/api/orders/${order.number}/cancel`), 409, 'order/invalid-transition');
+    const stale = await owner.json('POST', `/api/admin/orders/${order.number}/moves`, {
+      to: 'cancelled',
+      from: 'placed',
+    });
+    expectError(stale, 409, 'order/status-changed');
+    expect(fake.refunds.length).toBe(refundsBefore);
+    expect((await orderOf(client, order.number)).status).toBe('paid');
+  });
+
+  it('does not ship an order whose refund was asked of Stripe without an answer, until it is cancelled', async () => {
+    const { client, order } = await cardOrder();
+    await fake.deliver(fake.pay(sessionOf(order).id));
+    const number = Number(order.number.slice(3));
+    // As after a crash or a lost answer while Stripe was refunding.
+    await server.db.kysely
+      .updateTable('shop_order')
+      .set({ refund_started_at: Date.now() })
+      .where('number', '=', number)
+      .execute();
+    const ship = await owner.json('POST', `/api/admin/orders/${order.number}/moves`, { to: 'shipped', from: 'paid' });
+    expectError(ship, 409, 'payment/busy');
+    const cancel = await owner.json('POST', `/api/admin/orders/${order.number}/moves`, {
+      to: 'cancelled',
+      from: 'paid',
+    });
+    expect(cancel.status).toBe(200);
+    expect((await orderOf(client, order.number)).card?.refundId).toMatch(/^re_test_/);
   });
 
   it("does not offer the owner 'Mark paid' for a card order", async () => {

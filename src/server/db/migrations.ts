@@ -192,9 +192,10 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0008-card-payments': {
     async up(db) {
       // A card order's payment at Stripe (docs/decisions/0023-card-payments.md): its id once paid, its refund's
-      // once refunded, and the lease of the server now talking to Stripe about it.
+      // once refunded (and when the refund was asked for), and the lease of the server now talking to Stripe about it.
       await db.schema.alterTable('shop_order').addColumn('payment_id', 'text').execute();
       await db.schema.alterTable('shop_order').addColumn('refund_id', 'text').execute();
+      await db.schema.alterTable('shop_order').addColumn('refund_started_at', 'bigint').execute();
       await db.schema.alterTable('shop_order').addColumn('card_lease_until', 'bigint').execute();
       await db.schema
         .createTable('card_session')

@@ -51,6 +51,8 @@ export interface ShopOrderTable {
   payment_id: string | null;
   /** A card order's refund at Stripe, once refunded. */
   refund_id: string | null;
+  /** When an owner asked Stripe for the refund; until the order is cancelled (or Stripe refuses), it cannot ship. */
+  refund_started_at: number | null;
   /** Epoch ms until which one server talks to Stripe about this order's payment; null or past when none does. */
   card_lease_until: number | null;
 }

@@ -46,7 +46,7 @@ export type PlaceResult =
 export type MoveResult =
   | { ok: true; order: Order }
   | { ok: false; reason: 'not-found' | 'invalid-transition' | 'status-changed'; status?: OrderStatus }
-  /** A refund is under way at Stripe: the order cannot ship meanwhile. */
+  /** A refund has been asked of Stripe: the order cannot ship. */
   | { ok: false; reason: 'busy' };
 
 /** What a move records of a card payment at Stripe, with the move. */
@@ -240,6 +240,7 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
     placed_at: true,
     payment_id: true,
     refund_id: true,
+    refund_started_at: true,
     card_lease_until: true,
   });
   const insertLine = db.precompileInsert('order_line', {
@@ -320,6 +321,7 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
         placed_at: now,
         payment_id: null,
         refund_id: null,
+        refund_started_at: null,
         card_lease_until: null,
       };
       const lines: OrderLineTable[] = items.map((item, index) => ({
@@ -378,11 +380,8 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
       .set(facts.refundId ? { refund_id: facts.refundId } : {})
       .where('number', '=', number)
       .where('status', '=', status);
-    // Not while a refund is under way at Stripe (src/server/payments/card-payments.ts).
-    if (to === 'shipped') {
-      const now = Date.now();
-      update = update.where((eb) => eb.or([eb('card_lease_until', 'is', null), eb('card_lease_until', '<', now)]));
-    }
+    // Not once a refund has been asked of Stripe (src/server/payments/card-payments.ts).
+    if (to === 'shipped') update = update.where('refund_started_at', 'is', null);
     const moved = await update.executeTakeFirst();
     if (Number(moved.numUpdatedRows) === 0) {
       const now = await uow.trx

@@ -42,7 +42,10 @@ export function moveRefusal(result: Extract<MoveResult, { ok: false }>): HttpErr
   const now = (status: OrderStatus | undefined) => (status ? ` It is ${statusLabels[status].toLowerCase()} now.` : '');
   if (result.reason === 'not-found') return new HttpError('order/not-found');
   if (result.reason === 'busy') {
-    return new HttpError('payment/busy', 'A refund of this order is under way at Stripe, so it cannot ship now.');
+    return new HttpError(
+      'payment/busy',
+      'A refund of this order has been asked of Stripe, so it cannot ship. Cancel it again to finish the refund.',
+    );
   }
   if (result.reason === 'status-changed') {
     return new HttpError('order/status-changed', `Someone else has just changed this order.${now(result.status)}`);
@@ -83,7 +86,8 @@ export function orderRoutes({ sessions, orders, payments, streams }: OrderRouteP
         const status = result.created ? 201 : 200;
         if (order.paymentMethod !== card.id || order.status !== 'placed') return c.json({ order }, status);
         try {
-          const payUrl = await payments.checkout(orderNumberParam(order.number), user.uid);
+          // The same key again (a double click, a retry): the session already made, if it is still open.
+          const payUrl = await payments.checkout(orderNumberParam(order.number), user.uid, { reuse: !result.created });
           return c.json({ order, payUrl }, status);
         } catch (error) {
           if (!(error instanceof HttpError)) throw error;

@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import type { PaymentProblemPage } from '../../shared/admin';
 import { brand } from '../../shared/brand';
-import { formatOrderNumber, type OrderStatus, parseOrderNumber } from '../../shared/orders';
+import { canMove, formatOrderNumber, type OrderStatus, parseOrderNumber } from '../../shared/orders';
 import { pages } from '../../shared/pages';
 import { fillPath } from '../../shared/paths';
 import { card } from '../../shared/payment/card';
@@ -64,8 +64,12 @@ function isRefusal(error: unknown): error is Stripe.errors.StripeError {
   );
 }
 
-function unreachable(error: unknown): HttpError {
-  return error instanceof HttpError ? error : new HttpError('server/payments-unavailable');
+/** Stripe out of reach, or answering what we did not expect: the rider is told to try again. Anything else throws. */
+function unreachable(error: unknown, log: Logger): HttpError {
+  if (error instanceof HttpError) return error;
+  if (!(error instanceof Stripe.errors.StripeError)) throw error;
+  log.warn({ err: error.message, type: error.type }, 'Stripe could not be reached or refused a request');
+  return new HttpError('server/payments-unavailable');
 }
 
 /**
@@ -135,21 +139,29 @@ export function createCardPayments({ db, orders, stripe: config, publicUrl, card
    * is already complete: its payment is on its way to the webhook, and the order must wait for it.
    */
   async function closeSessions(client: Stripe, number: number): Promise<'closed' | 'paying'> {
-    const open = await db.kysely
+    const sessions = await db.kysely
       .selectFrom('card_session')
-      .select('id')
+      .select(['id', 'state'])
       .where('order_number', '=', number)
-      .where('state', '=', 'open')
+      .where('state', 'in', ['open', 'complete'])
       .execute();
-    let paying = false;
-    for (const { id } of open) {
+    // A session completed at Stripe is a payment on its way (a card's in seconds, a bank debit's in days), until its
+    // webhook marks the order paid or tells that it failed.
+    let paying = sessions.some((session) => session.state === 'complete');
+    for (const { id } of sessions.filter((session) => session.state === 'open')) {
       let state: string;
       try {
         state = (await client.checkout.sessions.expire(id)).status ?? 'expired';
       } catch (error) {
         if (!isRefusal(error)) throw error;
-        // Not open any more at Stripe: completed (paid, or being paid) or expired already.
-        state = (await client.checkout.sessions.retrieve(id)).status ?? 'expired';
+        // Not open any more at Stripe: completed (paid, or being paid), expired already, or unknown to this account.
+        state = await client.checkout.sessions.retrieve(id).then(
+          (session) => session.status ?? 'expired',
+          (missing) => {
+            if (isRefusal(missing)) return 'expired';
+            throw missing;
+          },
+        );
       }
       await db.kysely.updateTable('card_session').set({ state }).where('id', '=', id).execute();
       if (state === 'complete') paying = true;
@@ -158,12 +170,22 @@ export function createCardPayments({ db, orders, stripe: config, publicUrl, card
   }
 
   /** A new Checkout Session for the order's total, after closing the last; the browser goes to its URL. */
-  async function newSession(client: Stripe, number: number, uid: string): Promise<string> {
+  async function newSession(client: Stripe, number: number, uid: string, reuse: boolean): Promise<string> {
     const row = await orderRow(number);
     if (!row || row.uid !== uid) throw new HttpError('order/not-found');
     const deadline = Number(row.placed_at) + cardPaymentMs;
     if (row.payment_method !== card.id || row.status !== 'placed' || Date.now() >= deadline) {
       throw new HttpError('payment/not-awaiting');
+    }
+    if (reuse) {
+      const open = await db.kysely
+        .selectFrom('card_session')
+        .select('url')
+        .where('order_number', '=', number)
+        .where('state', '=', 'open')
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst();
+      if (open) return open.url;
     }
     if ((await closeSessions(client, number)) === 'paying') throw new HttpError('payment/in-progress');
     const { made } = await db.kysely
@@ -175,7 +197,7 @@ export function createCardPayments({ db, orders, stripe: config, publicUrl, card
     const orderPage = `${publicUrl}${fillPath(pages.order.path, { number: orderNumber })}`;
     const now = Date.now();
     // At the order's deadline, as far as Stripe allows: the shop closes it at the deadline in any case.
-    const expiresAt = Math.min(Math.max(deadline, now + shortestSessionMs), now + longestSessionMs);
+    const expiresAt = Math.floor(Math.min(Math.max(deadline, now + shortestSessionMs), now + longestSessionMs) / 1000);
     const session = await client.checkout.sessions.create(
       {
         mode: 'payment',
@@ -195,10 +217,10 @@ export function createCardPayments({ db, orders, stripe: config, publicUrl, card
         ],
         success_url: `${orderPage}?payment=done`,
         cancel_url: `${orderPage}?payment=cancelled`,
-        expires_at: Math.floor(expiresAt / 1000),
+        expires_at: expiresAt,
       },
-      // The same order's same attempt is one session at Stripe, however often it is asked for.
-      { idempotencyKey: `${orderKey(number, row.placed_at)}-session-${Number(made) + 1}` },
+      // The same attempt with the same terms is one session at Stripe, however often it is asked for.
+      { idempotencyKey: `${orderKey(number, row.placed_at)}-session-${Number(made) + 1}-${expiresAt}` },
     );
     if (!session.url) throw new Error(`Stripe made Checkout Session ${session.id} without a URL.`);
     await db.kysely
@@ -224,6 +246,8 @@ export function createCardPayments({ db, orders, stripe: config, publicUrl, card
     const seen = { orderRef, amountCents: session.amount_total, currency: session.currency };
     const problem = (text: string): Outcome => ({ ...seen, outcome: 'problem', problem: text });
     if (event.type === 'checkout.session.async_payment_failed') {
+      // The payment on its way failed: the rider may pay again, or the order be cancelled.
+      await uow.trx.updateTable('card_session').set({ state: 'failed' }).where('id', '=', session.id).execute();
       return { ...seen, outcome: 'ignored', problem: null };
     }
     if (session.payment_status !== 'paid') return { ...seen, outcome: 'waiting', problem: null };
@@ -247,7 +271,7 @@ export function createCardPayments({ db, orders, stripe: config, publicUrl, card
       return problem(`Paid in ${session.currency?.toUpperCase()} for ${orderRef}, which is in ${brand.currency}.`);
     }
     const paymentId = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
-    const status = row.status as OrderStatus;
+    let status = row.status as OrderStatus;
     if (status === 'placed') {
       const moved = await orders.moveWithin(uow, number, 'paid', stripeActor, {
         card: { paymentId: paymentId ?? session.id },
@@ -256,6 +280,8 @@ export function createCardPayments({ db, orders, stripe: config, publicUrl, card
         await uow.trx.updateTable('card_session').set({ state: 'complete' }).where('id', '=', session.id).execute();
         return { ...seen, outcome: 'paid', problem: null };
       }
+      // Moved meanwhile (a cancel committed first): judged by the status now.
+      status = moved.reason === 'busy' ? status : (moved.status ?? status);
     }
     // The same payment told again (its completion and its later success): nothing more to do.
     if (status !== 'cancelled' && row.payment_id !== null && row.payment_id === (paymentId ?? session.id)) {
@@ -277,13 +303,13 @@ export function createCardPayments({ db, orders, stripe: config, publicUrl, card
      * after closing any earlier one; its URL. Refused when the order is not waiting for a card payment, when a
      * payment is already going through, or when Stripe cannot be reached (the order stays; 'Pay now' tries again).
      */
-    async checkout(number: number, uid: string): Promise<string> {
+    async checkout(number: number, uid: string, { reuse = false }: { reuse?: boolean } = {}): Promise<string> {
       const client = stripe;
       if (!client) throw new HttpError('server/payments-unavailable');
       try {
-        return await leased(number, () => newSession(client, number, uid));
+        return await leased(number, () => newSession(client, number, uid, reuse));
       } catch (error) {
-        throw unreachable(error);
+        throw unreachable(error, log);
       }
     },
 
@@ -295,44 +321,64 @@ export function createCardPayments({ db, orders, stripe: config, publicUrl, card
     async cancel(number: number, actor: ActingUser, options: MoveOptions = {}): Promise<MoveResult> {
       const row = await orderRow(number);
       const client = stripe;
-      if (!row || row.payment_method !== card.id || row.status === 'cancelled' || row.status === 'shipped') {
-        return orders.move(number, 'cancelled', actor, options);
-      }
-      if (actor.role === 'rider' && row.uid !== actor.uid) return { ok: false, reason: 'not-found' };
+      // Judged by the rules before anything is asked of Stripe; a refused move is answered by the order store.
+      const allowed =
+        row !== undefined &&
+        row.payment_method === card.id &&
+        (actor.role !== 'rider' || row.uid === actor.uid) &&
+        (options.from === undefined || options.from === row.status) &&
+        canMove(row.status as OrderStatus, 'cancelled', actor.role, row.payment_method);
+      if (!allowed) return orders.move(number, 'cancelled', actor, options);
       if (!client) {
         // Without Stripe's keys a paid card order cannot be refunded; an unpaid one's sessions expire at Stripe.
         if (row.status === 'paid') throw new HttpError('server/payments-unavailable');
         return orders.move(number, 'cancelled', actor, options);
       }
+      const sameStatus = { ...options, from: row.status as OrderStatus };
       try {
         return await leased(number, async () => {
-          const now = await orderRow(number);
-          if (now?.status === 'placed') {
+          if (row.status === 'placed') {
             if ((await closeSessions(client, number)) === 'paying') throw new HttpError('payment/in-progress');
-            return orders.move(number, 'cancelled', actor, options);
+            return orders.move(number, 'cancelled', actor, sameStatus);
           }
-          if (now?.status !== 'paid' || now.payment_id === null || (options.from && options.from !== 'paid')) {
-            return orders.move(number, 'cancelled', actor, options);
+          // Paid: the refund is marked first, and the order cannot ship from then until it is cancelled (or Stripe
+          // refuses the refund), however long Stripe takes or if this server stops meanwhile.
+          const marked = await db.kysely
+            .updateTable('shop_order')
+            .set({ refund_started_at: Date.now() })
+            .where('number', '=', number)
+            .where('status', '=', 'paid')
+            .executeTakeFirst();
+          if (Number(marked.numUpdatedRows) === 0 || row.payment_id === null) {
+            return orders.move(number, 'cancelled', actor, sameStatus);
           }
           let refundId: string;
           try {
             const refund = await client.refunds.create(
-              { payment_intent: now.payment_id, metadata: { order: formatOrderNumber(number) } },
-              { idempotencyKey: `${orderKey(number, now.placed_at)}-refund` },
+              { payment_intent: row.payment_id, metadata: { order: formatOrderNumber(number) } },
+              { idempotencyKey: `${orderKey(number, row.placed_at)}-refund` },
             );
             refundId = refund.id;
           } catch (error) {
             if (!isRefusal(error)) throw error;
+            await db.kysely
+              .updateTable('shop_order')
+              .set({ refund_started_at: null })
+              .where('number', '=', number)
+              .execute();
             log.warn({ order: number, err: error.message }, 'Stripe refused a refund');
             throw new HttpError(
               'payment/refund-failed',
               `Stripe refused the refund: ${error.message} The order stays paid.`,
             );
           }
-          return orders.move(number, 'cancelled', actor, { ...options, card: { refundId } });
+          const moved = await orders.move(number, 'cancelled', actor, { ...sameStatus, card: { refundId } });
+          if (!moved.ok)
+            log.error({ order: number, refundId }, 'refunded at Stripe, but the order could not be cancelled');
+          return moved;
         });
       } catch (error) {
-        throw unreachable(error);
+        throw unreachable(error, log);
       }
     },
 
