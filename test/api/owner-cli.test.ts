@@ -10,7 +10,9 @@ function owner(...args: string[]): Promise<CommandResult> {
   return runCommand('owner', shop.database.url, args, { LOG_LEVEL: 'warn' });
 }
 
-describe('npm run owner', () => {
+// Each test starts the command line several times, a Node process through tsx each: seconds apiece while the
+// rest of the suite runs on the same two cores (over 20 s for a test on 2026-11-25), so the bound is a minute.
+describe('npm run owner', { timeout: 60_000 }, () => {
   it('makes an account an owner, lists the owners, and ends the role; the server checks it at once', async () => {
     const boss = new Client(shop.server.url);
     const { email } = await boss.signup();

@@ -6,7 +6,8 @@ import { createDatabase, type TestDatabase } from '../support/test-database';
 
 /**
  * Migration 0007 on a shop that has carts and orders (docs/product.md §12): the shop is made with this version, then
- * taken back to what it was before 0007 (no sizes table, no size columns), and started again.
+ * taken back to what it was before 0007 (no sizes table, no size columns, nor what later migrations added), and
+ * started again.
  */
 let database: TestDatabase | undefined;
 afterAll(async () => {
@@ -22,6 +23,12 @@ it('keeps the carts and orders of a shop from before sizes: readable, without a 
   const row = await rider.add('3');
   await before.stop();
 
+  // Back before the later migrations first (0008, card payments), then before 0007.
+  for (const table of ['stripe_event', 'card_session']) await database.query(`drop table ${table}`);
+  for (const column of ['payment_id', 'refund_id', 'refund_started_at', 'card_lease_until']) {
+    await database.query(`alter table shop_order drop column ${column}`);
+  }
+  await database.query("delete from piaffe_migration where name = '0008-card-payments'");
   for (const table of ['cart_item', 'order_line']) await database.query(`alter table ${table} drop column size`);
   await database.query('drop table product_size');
   await database.query("delete from piaffe_migration where name = '0007-sizes-and-stock'");

@@ -8,7 +8,9 @@ import { serverOnOwnDatabase } from '../support/test-database';
 const shop = serverOnOwnDatabase();
 const stock = (...args: string[]) => runCommand('stock', shop.database.url, args, { LOG_LEVEL: 'warn' });
 
-describe('npm run stock', () => {
+// Each test starts the command line several times, a Node process through tsx each: seconds apiece while the
+// rest of the suite runs on the same two cores (over 20 s for a test on 2026-11-25), so the bound is a minute.
+describe('npm run stock', { timeout: 60_000 }, () => {
   it('sets one size, every size of a product, or every size; the shop sells by it at once', async () => {
     expect(await stock('set', '4', 'XS', '0')).toEqual({ code: 0, stdout: 'Set 1 size to 0 in stock.\n', stderr: '' });
     const rider = new Client(shop.server.url);
