@@ -305,7 +305,9 @@ export function createCardPayments({ db, orders, stripe: config, publicUrl, card
      */
     async checkout(number: number, uid: string, { reuse = false }: { reuse?: boolean } = {}): Promise<string> {
       const client = stripe;
-      if (!client) throw new HttpError('server/payments-unavailable');
+      // A shop without Stripe's keys takes no cards: no order of it waits for one (nor one of a rider's).
+      if (!client)
+        throw new HttpError((await orderRow(number))?.uid === uid ? 'payment/not-awaiting' : 'order/not-found');
       try {
         return await leased(number, () => newSession(client, number, uid, reuse));
       } catch (error) {
