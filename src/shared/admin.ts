@@ -6,14 +6,7 @@ import { z } from 'zod';
 import { limits } from './limits';
 import { mailKinds, outboxStates } from './mail';
 import { noControlCharacters, noteSchema, orderStatuses } from './orders';
-
-/** A page number in a query string: 1 when absent. */
-export const pageNumber = z
-  .string()
-  .regex(/^[1-9][0-9]{0,5}$/, 'page must be a whole number from 1.')
-  .transform(Number)
-  .optional()
-  .transform((page) => page ?? 1);
+import { pageFields, pageNumber } from './paging';
 
 export const adminOrdersQuery = z.strictObject({
   page: pageNumber,
@@ -83,9 +76,7 @@ export type OutboxEmail = z.infer<typeof outboxEmailSchema>;
 
 export const outboxPageSchema = z.object({
   emails: z.array(outboxEmailSchema),
-  page: z.number().int(),
-  pages: z.number().int(),
-  total: z.number().int(),
+  ...pageFields,
   /** How many e-mails are in each state. */
   counts: z.object({ waiting: z.number().int(), sent: z.number().int(), failed: z.number().int() }),
 });
@@ -108,8 +99,6 @@ export type PaymentProblem = z.infer<typeof paymentProblemSchema>;
 
 export const paymentProblemPageSchema = z.object({
   problems: z.array(paymentProblemSchema),
-  page: z.number().int(),
-  pages: z.number().int(),
-  total: z.number().int(),
+  ...pageFields,
 });
 export type PaymentProblemPage = z.infer<typeof paymentProblemPageSchema>;

@@ -11,10 +11,10 @@ import {
   outboxEmailSchema,
   outboxPageSchema,
   outboxQuery,
-  pageNumber,
   paymentProblemPageSchema,
 } from './admin';
 import { orderPageSchema, orderSchema, placeOrderSchema } from './orders';
+import { pageNumber } from './paging';
 import { roles } from './roles';
 import {
   addToCartSchema,

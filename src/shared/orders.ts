@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { limits } from './limits';
+import { pageFields } from './paging';
 import { card } from './payment/card';
 import { settingsMethods } from './payment/payment-methods';
 import { roles } from './roles';
@@ -259,9 +260,6 @@ export type Order = z.infer<typeof orderSchema>;
 
 export const orderPageSchema = z.object({
   orders: z.array(orderSummarySchema),
-  page: z.number().int(),
-  /** How many pages there are in all (at least 1). */
-  pages: z.number().int(),
-  total: z.number().int(),
+  ...pageFields,
 });
 export type OrderPage = z.infer<typeof orderPageSchema>;

@@ -376,8 +376,11 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
     // Only from the status just read: of two moves at once, the second finds it changed and moves nothing.
     let update = uow.trx
       .updateTable('shop_order')
-      .set({ status: to, ...(facts.paymentId ? { payment_id: facts.paymentId } : {}) })
-      .set(facts.refundId ? { refund_id: facts.refundId } : {})
+      .set({
+        status: to,
+        ...(facts.paymentId ? { payment_id: facts.paymentId } : {}),
+        ...(facts.refundId ? { refund_id: facts.refundId } : {}),
+      })
       .where('number', '=', number)
       .where('status', '=', status);
     // Not once a refund has been asked of Stripe (src/server/payments/card-payments.ts).

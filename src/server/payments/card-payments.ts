@@ -1,3 +1,4 @@
+import type { ExpressionBuilder } from 'kysely';
 import Stripe from 'stripe';
 import type { PaymentProblemPage } from '../../shared/admin';
 import { brand } from '../../shared/brand';
@@ -8,6 +9,7 @@ import { card } from '../../shared/payment/card';
 import type { StripeConfig } from '../config';
 import type { Db, UnitOfWork } from '../db/database';
 import { pageCount, rowsOfPage } from '../db/paging';
+import type { Tables } from '../db/schema';
 import { HttpError } from '../http/errors';
 import type { Logger } from '../log';
 import type { ActingUser, MoveOptions, MoveResult, OrderStore } from '../orders/order-store';
@@ -81,6 +83,12 @@ function orderKey(number: number, placedAt: number): string {
   return `piaffe-order-${number}-${Number(placedAt)}`;
 }
 
+/** No server holds the order's lease at `now`. */
+function leaseFree(now: number) {
+  return (eb: ExpressionBuilder<Tables, 'shop_order'>) =>
+    eb.or([eb('card_lease_until', 'is', null), eb('card_lease_until', '<', now)]);
+}
+
 /** What a webhook event did: kept with it, and shown to the owner when it is a problem. */
 interface Outcome {
   outcome: 'paid' | 'waiting' | 'ignored' | 'problem';
@@ -107,7 +115,7 @@ export function createCardPayments({ db, orders, stripe: config, publicUrl, card
       .updateTable('shop_order')
       .set({ card_lease_until: now + leaseMs })
       .where('number', '=', number)
-      .where((eb) => eb.or([eb('card_lease_until', 'is', null), eb('card_lease_until', '<', now)]))
+      .where(leaseFree(now))
       .executeTakeFirst();
     return Number(taken.numUpdatedRows) === 1;
   }
@@ -458,16 +466,29 @@ export function createCardPayments({ db, orders, stripe: config, publicUrl, card
     /**
      * Cancels the card orders whose time to pay has run out: their sessions closed at Stripe, their stock given
      * back, the rider told why. Runs on every server; the lease makes one server take each order, the conditional
-     * move makes one cancel. An order whose payment is going through is left for the webhook.
+     * move makes one cancel. An order whose payment is going through is left for the webhook; one that could not be
+     * ended keeps its lease until it runs out, so that it is tried again later and never holds the others up.
      */
     async sweep(): Promise<number> {
       const client = stripe;
+      const now = Date.now();
       const due = await db.kysely
         .selectFrom('shop_order')
         .select('number')
         .where('payment_method', '=', card.id)
         .where('status', '=', 'placed')
-        .where('placed_at', '<=', Date.now() - cardPaymentMs)
+        .where('placed_at', '<=', now - cardPaymentMs)
+        .where(leaseFree(now))
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('card_session')
+                .select('id')
+                .whereRef('card_session.order_number', '=', 'shop_order.number')
+                .where('card_session.state', '=', 'complete'),
+            ),
+          ),
+        )
         .orderBy('number')
         .limit(sweepBatch)
         .execute();
@@ -476,13 +497,13 @@ export function createCardPayments({ db, orders, stripe: config, publicUrl, card
       for (const { number } of due) {
         if (!(await lease(Number(number)))) continue;
         try {
-          if (client && (await closeSessions(client, Number(number))) === 'paying') continue;
-          const moved = await orders.move(Number(number), 'cancelled', shopActor, { note, from: 'placed' });
-          if (moved.ok) cancelled += 1;
+          if (!client || (await closeSessions(client, Number(number))) === 'closed') {
+            const moved = await orders.move(Number(number), 'cancelled', shopActor, { note, from: 'placed' });
+            if (moved.ok) cancelled += 1;
+          }
+          await release(Number(number));
         } catch (error) {
           log.warn({ order: Number(number), err: error }, 'could not end an unpaid card order; trying again later');
-        } finally {
-          await release(Number(number));
         }
       }
       return cancelled;
