@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import type SQLite from 'better-sqlite3';
-import { findProduct, type Product } from '../src/shared/catalogue';
 import { limits } from '../src/shared/limits';
 import {
   error,
@@ -19,7 +18,24 @@ import {
 const idPattern = /^[0-9a-f-]{1,64}$/i;
 
 /** The add and the remove, each one committed transaction (one fsync) and its change event, as Piaffe does. */
+/** A product as the add copies it into the cart. */
+interface Product {
+  itemid: string;
+  name: string;
+  priceCents: number;
+  details: string;
+  shown: number;
+}
+
 export function cartWriteRoutes(db: SQLite.Database): { add: Handler; remove: Handler } {
+  // The products in memory, as Piaffe keeps them between the owner's changes.
+  const products = new Map(
+    (
+      db
+        .prepare(`select "itemid", "name", "price_cents" as "priceCents", "details", "shown" from "product"`)
+        .all() as Product[]
+    ).map((p) => [p.itemid, p]),
+  );
   const count = db.prepare(`select count(*) from "cart_item" where "uid" = ?`).pluck();
   const insert = db.prepare(
     `insert into "cart_item" ("id", "uid", "itemid", "name", "price_cents", "details", "size", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -37,6 +53,7 @@ export function cartWriteRoutes(db: SQLite.Database): { add: Handler; remove: Ha
       priceCents: product.priceCents,
       details: product.details,
       size,
+      available: true,
     };
     insert.run(item.id, uid, item.itemid, item.name, item.priceCents, item.details, size, Date.now());
     return item;
@@ -58,8 +75,9 @@ export function cartWriteRoutes(db: SQLite.Database): { add: Handler; remove: Ha
       ) {
         return error(response, 400, 'request/invalid-body');
       }
-      const product = findProduct(itemid);
+      const product = products.get(itemid);
       if (!product) return error(response, 404, 'cart/unknown-item');
+      if (product.shown !== 1) return error(response, 409, 'cart/unavailable');
       // The size's stock: it must be one of the product's, and not sold out (a cart holds no stock).
       const stock = stockOf.get(itemid, size) as number | undefined;
       if (stock === undefined) return error(response, 400, 'cart/invalid-size');

@@ -3,16 +3,28 @@ import type SQLite from 'better-sqlite3';
 import { cartWriteRoutes } from './floor-cart-add';
 import { error, type Handler, openFloorDatabase, reply, riderOf, serveFloor, signUpRoute } from './support/floor-kit';
 
-/** The session from the Map, one prepared SELECT on the (uid, created_at) index, the rows as Piaffe's JSON. */
+/**
+ * The session from the Map, one prepared SELECT on the (uid, created_at) index joined to each row's product and size
+ * (whether it can still be ordered), the rows as Piaffe's JSON.
+ */
 export function cartListRoute(db: SQLite.Database): Handler {
-  // The columns come out named as the API's fields, so the rows are the answer's items as they are.
+  // The columns come out named as the API's fields, so the rows are the answer's items once `available` is a boolean.
   const list = db.prepare(
-    `select "id", "uid", "itemid", "name", "price_cents" as "priceCents", "details", "size" from "cart_item" where "uid" = ? order by "created_at", "id"`,
+    `select c."id", c."uid", c."itemid", c."name", c."price_cents" as "priceCents", c."details", c."size",
+       (p."shown" = 1 and (c."size" is null or s."size" is not null)) as "available"
+     from "cart_item" c
+     left join "product" p on p."itemid" = c."itemid"
+     left join "product_size" s on s."itemid" = c."itemid" and s."size" = c."size"
+     where c."uid" = ? order by c."created_at", c."id"`,
   );
   return (request, response) => {
     const rider = riderOf(request);
     if (!rider) return error(response, 401, 'auth/unauthenticated');
-    reply(response, 200, { items: list.all(rider.uid) });
+    const items = (list.all(rider.uid) as { available: number }[]).map((row) => ({
+      ...row,
+      available: row.available === 1,
+    }));
+    reply(response, 200, { items });
   };
 }
 

@@ -1,4 +1,4 @@
-import { catalogue } from '../src/shared/catalogue';
+import { firstCatalogue as catalogue } from '../src/server/db/first-catalogue';
 import { expect, itemText, productCard, signUp, test } from './support';
 
 test('the header shows the brand, the tagline and the banner', async ({ page }) => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, test as base, expect, type Page } from '@playwright/test';
-import { catalogue } from '../src/shared/catalogue';
+import { firstCatalogue as catalogue } from '../src/server/db/first-catalogue';
 
 export { expect };
 

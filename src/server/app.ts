@@ -14,6 +14,9 @@ import type { Sessions } from './auth/sessions';
 import type { LoginThrottle } from './auth/throttle';
 import type { CartStore } from './cart/cart-store';
 import { cartRoutes } from './cart/routes';
+import { productRoutes } from './catalogue/admin-routes';
+import type { CatalogueStore } from './catalogue/catalogue-store';
+import { catalogueRoutes } from './catalogue/routes';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import { DatabaseBusyError, isBusy } from './db/sqlite-driver';
@@ -28,7 +31,6 @@ import type { OrderStore } from './orders/order-store';
 import { orderRoutes } from './orders/routes';
 import type { CardPayments } from './payments/card-payments';
 import { staticFiles } from './static-files';
-import { stockRoutes } from './stock/routes';
 import type { StockStore } from './stock/stock-store';
 
 export interface AppParts {
@@ -43,6 +45,7 @@ export interface AppParts {
   accounts: Accounts;
   resets: PasswordResets;
   cart: CartStore;
+  catalogue: CatalogueStore;
   stock: StockStore;
   orders: OrderStore;
   payments: CardPayments;
@@ -56,7 +59,7 @@ export interface AppParts {
 export function buildApp(parts: AppParts) {
   const { config, log, auth, db, sessions, devices, throttle, roles, accounts, resets, cart, stock, orders, outbox } =
     parts;
-  const { payments, streams, isClosing } = parts;
+  const { catalogue, payments, streams, isClosing } = parts;
   const hashPassword = async (password: string) => (await auth.$context).password.hash(password);
 
   const app = new Hono<AppEnv>();
@@ -89,10 +92,11 @@ export function buildApp(parts: AppParts) {
   app.route('/', authRoutes({ auth, db, sessions, throttle, devices, roles, trustProxy: config.trustProxy }));
   app.route('/', resetRoutes({ resets, throttle, hashPassword, trustProxy: config.trustProxy }));
   app.route('/', accountRoutes({ accounts, sessions, devices, hashPassword }));
-  app.route('/', stockRoutes(sessions, stock, streams));
-  app.route('/', cartRoutes(sessions, cart, stock, streams));
+  app.route('/', catalogueRoutes({ sessions, catalogue, stock, streams }));
+  app.route('/', cartRoutes({ sessions, cart, catalogue, stock, streams }));
   app.route('/', orderRoutes({ sessions, orders, payments, streams }));
   app.route('/', adminRoutes({ sessions, roles, orders, outbox, payments, streams }));
+  app.route('/', productRoutes({ sessions, catalogue }));
   app.all('/api/*', (c) => errorResponse(c, 'request/not-found'));
 
   app.get('*', staticFiles(config.distDir));

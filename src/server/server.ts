@@ -11,6 +11,7 @@ import { createRoles } from './auth/roles';
 import { createSessions } from './auth/sessions';
 import { createLoginThrottle } from './auth/throttle';
 import { createCartStore } from './cart/cart-store';
+import { createCatalogueStore } from './catalogue/catalogue-store';
 import type { Config } from './config';
 import { migrateDatabase, openDatabase } from './db/connect';
 import { createDb, type Db } from './db/database';
@@ -56,6 +57,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const accounts = createAccounts({ db, sessions, devices, cart, throttle, outbox, resetLinks });
   const resets = createPasswordResets({ db, accounts, outbox });
   const stock = createStockStore(db);
+  const catalogue = createCatalogueStore(db, stock);
   const orders = createOrderStore({ db, cart, stock, outbox, cardPaymentMs: config.cardPaymentMs });
   const payments = createCardPayments({
     db,
@@ -87,6 +89,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     accounts,
     resets,
     cart,
+    catalogue,
     stock,
     orders,
     payments,

@@ -1,7 +1,8 @@
 // `npm run stock -- list` and `npm run stock -- set <itemid|all> <size|all> <count>`: the stock of each size
-// (docs/product.md §12), against the database DATABASE_URL names (the same settings as the server), until the back
-// office takes it over. On PostgreSQL every server's open pages follow a change at once; on SQLite, at their next load.
-import { catalogue, findProduct } from '../shared/catalogue';
+// (docs/product.md §12), against the database DATABASE_URL names (the same settings as the server), for a count of
+// the whole shop at once (the back office sets one product's). On PostgreSQL every server's open pages follow a change
+// at once; on SQLite, at their next load.
+import { createCatalogueStore } from './catalogue/catalogue-store';
 import { fail, runOnShopDatabase } from './cli';
 import { createStockStore } from './stock/stock-store';
 
@@ -16,15 +17,19 @@ const stock = Number(count);
 if (command === 'set') {
   if (!/^[0-9]+$/.test(count ?? '') || stock > maxStock)
     fail(`The count must be a whole number from 0 to ${maxStock}.`);
-  if (itemid !== 'all' && !findProduct(itemid)) fail(`There is no product with the item number ${itemid}.`);
 }
 
 await runOnShopDatabase(async (db) => {
   const store = createStockStore(db);
+  const products = await createCatalogueStore(db, store).products();
+  const findProduct = (id: string) => products.find((p) => p.itemid === id);
+  if (command === 'set' && itemid !== 'all' && !findProduct(itemid)) {
+    fail(`There is no product with the item number ${itemid}.`);
+  }
   if (command === 'list') {
     const rows = await store.all();
     const name = (id: string) => findProduct(id)?.name ?? id;
-    const width = Math.max(...catalogue.map((p) => p.name.length));
+    const width = Math.max(...products.map((p) => p.name.length));
     return rows
       .map((row) => `${row.itemid}  ${name(row.itemid).padEnd(width)}  ${row.size.padEnd(9)}  ${row.stock}`)
       .join('\n');

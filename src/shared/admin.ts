@@ -5,8 +5,9 @@
 import { z } from 'zod';
 import { limits } from './limits';
 import { mailKinds, outboxStates } from './mail';
-import { noControlCharacters, noteSchema, orderStatuses } from './orders';
+import { noteSchema, orderStatuses } from './orders';
 import { pageFields, pageNumber } from './paging';
+import { noControlCharacters } from './text';
 
 export const adminOrdersQuery = z.strictObject({
   page: pageNumber,

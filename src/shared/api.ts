@@ -15,6 +15,13 @@ import {
 } from './admin';
 import { orderPageSchema, orderSchema, placeOrderSchema } from './orders';
 import { pageNumber } from './paging';
+import {
+  adminProductSchema,
+  newProductSchema,
+  productChangeSchema,
+  productEditSchema,
+  productOrderSchema,
+} from './products';
 import { roles } from './roles';
 import {
   addToCartSchema,
@@ -39,6 +46,8 @@ export const cartItemSchema = z.object({
   details: z.string(),
   /** The size chosen; null for a row added before the shop had sizes (checkout asks for one). */
   size: z.string().nullable(),
+  /** False once the owner hid the product or removed the size: 'No longer available', and checkout refuses it. */
+  available: z.boolean(),
 });
 export type CartItem = z.infer<typeof cartItemSchema>;
 
@@ -75,12 +84,14 @@ export const catalogueProductSchema = z.object({
 export type CatalogueProduct = z.infer<typeof catalogueProductSchema>;
 
 /**
- * The events of the live stock stream (GET /api/catalogue/stream): every size's stock first, then each change;
- * every size's stock again whenever changes may have been missed.
+ * The events of the live stock stream (GET /api/catalogue/stream): every size's stock and the products first, then
+ * each change; both again whenever changes may have been missed.
  */
 export const stockEventSchemas = {
   snapshot: z.object({ stock: z.array(stockSchema) }),
   stock: stockSchema,
+  /** The products as the home page shows them, first and whenever the owner changes the catalogue. */
+  products: z.object({ products: z.array(catalogueProductSchema) }),
   'signed-out': z.looseObject({}),
 } as const;
 export type StockEventType = keyof typeof stockEventSchemas;
@@ -101,6 +112,7 @@ export const orderEventSchemas = {
 /** Who is signed in, and whether they may open the back office. */
 const userReply = z.object({ user: sessionUserSchema, role: z.enum(roles) });
 const orderReply = z.object({ order: orderSchema });
+const productReply = z.object({ product: adminProductSchema });
 
 const pageQuery = z.strictObject({ page: pageNumber });
 
@@ -114,6 +126,8 @@ export interface Endpoint {
   body?: z.ZodType;
   /** The JSON it answers with; `204 No Content` when absent. */
   reply?: z.ZodType;
+  /** It takes a file as the body, as it is (a picture), instead of JSON. */
+  file?: true;
 }
 
 export const endpoints = {
@@ -173,6 +187,33 @@ export const endpoints = {
     query: pageQuery,
     reply: paymentProblemPageSchema,
   },
+  adminProducts: {
+    method: 'GET',
+    path: '/api/admin/products',
+    reply: z.object({ products: z.array(adminProductSchema) }),
+  },
+  adminCreateProduct: { method: 'POST', path: '/api/admin/products', body: newProductSchema, reply: productReply },
+  /** Every product's item number, in the home page's new order. */
+  adminOrderProducts: {
+    method: 'PUT',
+    path: '/api/admin/product-order',
+    body: productOrderSchema,
+    reply: z.object({ products: z.array(adminProductSchema) }),
+  },
+  adminProduct: {
+    method: 'GET',
+    path: '/api/admin/products/:itemid',
+    reply: productReply.extend({ history: z.array(productChangeSchema) }),
+  },
+  /** The owner's whole form; 409 product/changed when `version` is not the product's. */
+  adminUpdateProduct: {
+    method: 'PUT',
+    path: '/api/admin/products/:itemid',
+    body: productEditSchema,
+    reply: productReply,
+  },
+  /** The picture's bytes as the body (JPEG, PNG or WebP, at most 5 MB); the server makes both pictures of it. */
+  adminProductPicture: { method: 'PUT', path: '/api/admin/products/:itemid/picture', file: true, reply: productReply },
   adminOutbox: { method: 'GET', path: '/api/admin/outbox', query: outboxQuery, reply: outboxPageSchema },
   adminRetryEmail: {
     method: 'POST',

@@ -1,4 +1,4 @@
-import { limits } from './limits';
+import { limits, productLimits } from './limits';
 
 const passwordLength = `The password must be ${limits.passwordMin} to ${limits.passwordMax} characters.`;
 
@@ -28,6 +28,7 @@ export const errorCatalogue = {
   'cart/unknown-item': { status: 400, message: 'There is no product with this item number.' },
   'cart/invalid-size': { status: 400, message: 'Please choose one of the sizes this product comes in.' },
   'cart/sold-out': { status: 409, message: 'Sorry, that size is sold out.' },
+  'cart/unavailable': { status: 409, message: 'Sorry, this product is no longer available.' },
   'cart/full': { status: 409, message: `Your cart is full: it holds at most ${limits.cartMaxRows} items.` },
   'cart/not-found': { status: 404, message: 'There is no such item in your cart.' },
   'order/cart-empty': { status: 409, message: 'Your cart is empty, so there is nothing to order.' },
@@ -44,6 +45,10 @@ export const errorCatalogue = {
     status: 409,
     message:
       'Some of your items were put in your cart before the shop had sizes. Please remove them and add them again in your size.',
+  },
+  'order/unavailable': {
+    status: 409,
+    message: 'Sorry, some of your items are no longer available. Please remove them and order again.',
   },
   'order/invalid-address': { status: 400, message: 'The delivery address is not complete.' },
   'order/invalid-payment-method': { status: 400, message: 'Choose one of the payment methods offered.' },
@@ -74,6 +79,23 @@ export const errorCatalogue = {
   'stream/too-many': {
     status: 429,
     message: 'Too many live pages are open for this log-in. Close some and try again.',
+  },
+  'product/not-found': { status: 404, message: 'There is no product with this item number.' },
+  'product/invalid': { status: 400, message: 'The product is not valid.' },
+  'product/changed': {
+    status: 409,
+    message:
+      'Someone else has just changed this product. Your changes are not saved: see theirs, then make yours again.',
+  },
+  'product/unknown-size': { status: 400, message: 'This product has no such size.' },
+  'product/not-every-product': {
+    status: 400,
+    message: 'The new order must name every product once.',
+  },
+  'picture/invalid': { status: 415, message: 'This file is not a JPEG, PNG or WebP picture.' },
+  'picture/too-large': {
+    status: 413,
+    message: `The picture is too large: at most ${productLimits.pictureMaxBytes / 1024 / 1024} MB.`,
   },
   'outbox/not-found': { status: 404, message: 'There is no such e-mail in the outbox.' },
   'outbox/not-retryable': {
@@ -111,6 +133,8 @@ export type ErrorCode = keyof typeof errorCatalogue;
 export interface ErrorBody {
   code: ErrorCode;
   message: string;
-  /** `order/sold-out` and `order/size-missing`: the ids of the cart rows concerned. */
+  /** `order/sold-out`, `order/size-missing` and `order/unavailable`: the ids of the cart rows concerned. */
   rows?: string[];
+  /** `product/invalid`: the field the message is about (`name`, `priceCents`, `sizes.2.stock`…). */
+  field?: string;
 }

@@ -15,3 +15,16 @@ export const limits = {
   /** The longest note an owner may add to a move (a tracking number, a reason). */
   noteMax: 500,
 } as const;
+
+/** A product of the owner's catalogue (docs/product.md §13). */
+export const productLimits = {
+  nameMax: 80,
+  detailsMax: 1000,
+  /** $100,000.00. */
+  priceMaxCents: 10_000_000,
+  stockMax: 100_000,
+  sizeMax: 32,
+  sizesMax: 20,
+  /** The largest picture an owner may upload (JPEG, PNG or WebP), in bytes. */
+  pictureMaxBytes: 5 * 1024 * 1024,
+} as const;

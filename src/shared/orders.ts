@@ -9,6 +9,7 @@ import { card } from './payment/card';
 import { settingsMethods } from './payment/payment-methods';
 import { roles } from './roles';
 import { settings } from './settings';
+import { noControlCharacters } from './text';
 
 // ---------------------------------------------------------------------------------------------------------
 // The delivery address
@@ -49,12 +50,6 @@ export type AddressField = keyof typeof addressFields;
 function nameOf(field: AddressField): string {
   return addressFields[field].label.replace(' (optional)', '');
 }
-
-/**
- * Line breaks, other control characters and the invisible marks that reorder text: never part of an address or a
- * note, and never let into an e-mail. (Joiners stay allowed: names in many scripts need them.)
- */
-export const noControlCharacters = /^[^\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]*$/u;
 
 function text(field: AddressField) {
   const { required, max } = addressFields[field];
@@ -200,6 +195,11 @@ export const placeOrderSchema = z.strictObject({
     .regex(/^[A-Za-z0-9_-]{16,64}$/, 'idempotencyKey must be 16 to 64 letters, digits, - or _.'),
   /** The cart rows the rider saw, by id. */
   cartItemIds: z.array(z.string().max(64)).max(limits.cartMaxRows),
+  /**
+   * The total the page showed, in cents: when the cart's is another (the owner changed a price meanwhile), the order
+   * is refused with `order/cart-changed`. The checkout page always sends it.
+   */
+  totalCents: z.number().int().min(0).optional(),
 });
 
 export type PlaceOrder = z.infer<typeof placeOrderSchema>;

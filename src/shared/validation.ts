@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { limits } from './limits';
+import { limits, productLimits } from './limits';
 
 /** One rule set for every form, used by the browser and the server alike (docs/product.md §3). */
 
@@ -52,7 +52,7 @@ export const addToCartSchema = z.strictObject({
   itemid: z.string({ error: 'itemid must be a string.' }).max(16),
   // Any string up to 32 characters is a well-formed size; one the product does not come in, or none for a product
   // with several, is the route's `cart/invalid-size`.
-  size: z.string({ error: 'size must be a string.' }).max(32).optional(),
+  size: z.string({ error: 'size must be a string.' }).max(productLimits.sizeMax).optional(),
 });
 
 export type Credentials = z.infer<typeof credentialsSchema>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
 import type { CartItem } from '../../src/shared/api';
-import { catalogue } from '../../src/shared/catalogue';
 import { limits } from '../../src/shared/limits';
 import { Client, withSize } from '../support/client';
 import { EventStream } from '../support/event-stream';
@@ -46,6 +46,7 @@ describe('add', () => {
           priceCents: product.priceCents,
           details: product.details,
           size: withSize(product.itemid).size,
+          available: true,
         },
       });
     }

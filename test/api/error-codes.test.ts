@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
 import { type ErrorCode, errorCatalogue } from '../../src/shared/errors';
-import { limits } from '../../src/shared/limits';
+import { limits, productLimits } from '../../src/shared/limits';
 import { address, Client, orderKey, type Reply, randomEmail, rawRequest, withSize } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
@@ -80,6 +80,26 @@ async function ownerClient(): Promise<Client> {
   return client;
 }
 
+/** A product of the owner's, hidden or shown, that no other scenario orders: its item number and version. */
+async function ownProduct(admin: Client, shown = true): Promise<{ itemid: string; version: number }> {
+  const body = { name: 'Test Numnah', details: '', priceCents: 4500, shown, sizes: [{ size: 'Full', stock: 5 }] };
+  const { product } = (await admin.json('POST', '/api/admin/products', body)).body;
+  return { itemid: product.itemid, version: product.version };
+}
+
+/** The owner's form for `own`, as sent back to save it. */
+function productForm(own: { version: number }, changes: Record<string, unknown> = {}) {
+  return {
+    name: 'Test Numnah',
+    details: '',
+    priceCents: 4500,
+    shown: true,
+    sizes: [{ size: 'Full', stock: 5 }],
+    version: own.version,
+    ...changes,
+  };
+}
+
 async function signedIn(): Promise<Client> {
   const client = new Client(server.url);
   await client.signup();
@@ -145,6 +165,50 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     return (await signedIn()).json('POST', '/api/cart', { itemid: '4', size: 'XS' });
   },
   'cart/not-found': async () => (await signedIn()).json('DELETE', `/api/cart/${randomUUID()}`),
+  'cart/unavailable': async () => {
+    const { itemid } = await ownProduct(await ownerClient(), false);
+    return (await signedIn()).json('POST', '/api/cart', { itemid, size: 'Full' });
+  },
+  'order/unavailable': async () => {
+    const admin = await ownerClient();
+    const own = await ownProduct(admin);
+    const client = await signedIn();
+    await client.add(own.itemid, 'Full');
+    await admin.json('PUT', `/api/admin/products/${own.itemid}`, productForm(own, { shown: false }));
+    return client.placeOrder();
+  },
+  'product/not-found': async () => (await ownerClient()).json('GET', '/api/admin/products/99999'),
+  'product/invalid': async () =>
+    (await ownerClient()).json('POST', '/api/admin/products', {
+      ...productForm({ version: 1 }),
+      version: undefined,
+      priceCents: 0,
+    }),
+  'product/changed': async () => {
+    const admin = await ownerClient();
+    const own = await ownProduct(admin);
+    await admin.json('PUT', `/api/admin/products/${own.itemid}`, productForm(own, { priceCents: 4600 }));
+    return admin.json('PUT', `/api/admin/products/${own.itemid}`, productForm(own, { priceCents: 4700 }));
+  },
+  'product/unknown-size': async () => {
+    const admin = await ownerClient();
+    const own = await ownProduct(admin);
+    // A size of another product (the bridle's), named as this one's.
+    const sizes = [{ size: 'Warmblood', stock: 1, was: 'Warmblood' }];
+    return admin.json('PUT', `/api/admin/products/${own.itemid}`, productForm(own, { sizes }));
+  },
+  'product/not-every-product': async () =>
+    (await ownerClient()).json('PUT', '/api/admin/product-order', { itemids: ['2', '1'] }),
+  'picture/invalid': async () =>
+    (await ownerClient()).raw('PUT', '/api/admin/products/1/picture', {
+      body: 'this is not a picture',
+      headers: { 'content-type': 'image/jpeg' },
+    }),
+  'picture/too-large': async () =>
+    (await ownerClient()).raw('PUT', '/api/admin/products/1/picture', {
+      body: new Uint8Array(productLimits.pictureMaxBytes + 1),
+      headers: { 'content-type': 'image/png' },
+    }),
   'stream/too-many': async () => {
     const client = await signedIn();
     const streams = await Promise.all(Array.from({ length: 10 }, () => EventStream.open(client)));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogue } from '../../src/shared/catalogue';
+import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
 import { limits } from '../../src/shared/limits';
 import type { Order } from '../../src/shared/orders';
 import { settings } from '../../src/shared/settings';
@@ -357,7 +357,7 @@ describe('bad input', () => {
   );
 
   it.each([
-    ['an unknown field', { totalCents: 1 }],
+    ['an unknown field', { discountCents: 1 }],
     ['a price in a line', { lines: [{ itemid: '1', priceCents: 1 }] }],
     ['a short key', { idempotencyKey: 'abc' }],
     ['a key with symbols', { idempotencyKey: `${'a'.repeat(20)}<>` }],

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogue } from '../../src/shared/catalogue';
+import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
 import { pages } from '../../src/shared/pages';
 import { Client } from '../support/client';
 import { startTestServer, type TestServer } from '../support/server';

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
 import type { CartItem } from '../../src/shared/api';
-import { catalogue } from '../../src/shared/catalogue';
 import { limits } from '../../src/shared/limits';
 import { type ChildServer, startChild } from '../support/child-server';
 import { Client, type Reply, withSize } from '../support/client';

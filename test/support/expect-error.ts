@@ -11,9 +11,13 @@ export function expectError(reply: Reply, status: number, code: ErrorCode, messa
   expect(errorCatalogue[code]?.status, `catalogue status of ${code}`).toBe(status);
   expect({ status: reply.status, body: reply.body }).toMatchObject({ status, body: { code } });
   expect(reply.headers.get('content-type') ?? '').toMatch(/^application\/json\b/);
-  // `order/sold-out` and `order/size-missing` also name the cart rows concerned.
-  const rows = code === 'order/sold-out' || code === 'order/size-missing';
-  expect(Object.keys(reply.body).sort()).toEqual(rows ? ['code', 'message', 'rows'] : ['code', 'message']);
+  // `order/sold-out`, `order/size-missing` and `order/unavailable` also name the cart rows concerned; `product/invalid`
+  // the field its message is about.
+  const rows = code === 'order/sold-out' || code === 'order/size-missing' || code === 'order/unavailable';
+  const field = code === 'product/invalid';
+  const keys = ['code', 'message', ...(rows ? ['rows'] : []), ...(field ? ['field'] : [])].sort();
+  expect(Object.keys(reply.body).sort()).toEqual(keys);
+  if (field) expect(typeof reply.body.field).toBe('string');
   if (rows) expect(reply.body.rows).toEqual(expect.arrayContaining([expect.any(String)]));
   expect(typeof reply.body.message).toBe('string');
   expect(reply.body.message.length).toBeGreaterThan(0);

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sessionsTopic } from '../../src/server/auth/sessions';
 import { type Config, loadConfig } from '../../src/server/config';
+import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
 import { createLogger, type Logger } from '../../src/server/log';
 import { type RunningServer, startServer } from '../../src/server/server';
 import { createStockStore, type StockStore } from '../../src/server/stock/stock-store';
-import { catalogue } from '../../src/shared/catalogue';
 import { createTestSchema, type TestSchema } from './postgres';
 
 export type Backend = 'sqlite' | 'postgres';

@@ -1,19 +1,27 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { CartItem } from '../../shared/api';
-import type { Product } from '../../shared/catalogue';
+import type { Product } from '../catalogue/catalogue-store';
 import { topic } from '../db/change-feed';
 import type { Db, UnitOfWork } from '../db/database';
 import { isConstraintViolation } from '../db/errors';
 import type { CartItemTable } from '../db/schema';
 
-/** A change to one rider's cart, for that rider's open cart pages. */
-export type CartChange = { type: 'added'; item: CartItem } | { type: 'removed'; id: string } | { type: 'emptied' };
+/**
+ * A change to one rider's cart, for that rider's open cart pages; `changed`: the owner changed a product of some of
+ * its rows (a price, a size's name, hidden), so the pages read the cart again.
+ */
+export type CartChange =
+  | { type: 'added'; item: CartItem }
+  | { type: 'removed'; id: string }
+  | { type: 'emptied' }
+  | { type: 'changed' };
 
 export const cartTopic = (uid: string) => topic<CartChange>(`cart:${uid}`);
 
 export type AddResult = { ok: true; item: CartItem } | { ok: false; reason: 'full' | 'no-user' };
 
-function toCartItem(row: CartItemTable): CartItem {
+function toCartItem(row: CartItemTable, available: boolean): CartItem {
   return {
     id: row.id,
     uid: row.uid,
@@ -22,6 +30,7 @@ function toCartItem(row: CartItemTable): CartItem {
     priceCents: Number(row.price_cents),
     details: row.details,
     size: row.size,
+    available,
   };
 }
 
@@ -30,8 +39,24 @@ export type CartStore = ReturnType<typeof createCartStore>;
 /** The `cart_item` table: each rider's rows, and the changes to them on the feed. */
 export function createCartStore(db: Db) {
   // The queries of the hot requests (the cart list, the add), compiled once (src/server/db/precompiled.ts).
+  // A row can be ordered while its product is shown and its size is still one of the product's (a row from before
+  // sizes has none, and checkout asks for one).
   const rowsOf = db.precompile(1, (uid: string) =>
-    db.kysely.selectFrom('cart_item').selectAll().where('uid', '=', uid).orderBy('created_at').orderBy('id'),
+    db.kysely
+      .selectFrom('cart_item')
+      .leftJoin('product', 'product.itemid', 'cart_item.itemid')
+      .leftJoin('product_size', (join) =>
+        join.onRef('product_size.itemid', '=', 'cart_item.itemid').onRef('product_size.size', '=', 'cart_item.size'),
+      )
+      .selectAll('cart_item')
+      .select(
+        sql<number>`case when product.shown = 1 and (cart_item.size is null or product_size.size is not null) then 1 else 0 end`.as(
+          'available',
+        ),
+      )
+      .where('cart_item.uid', '=', uid)
+      .orderBy('cart_item.created_at')
+      .orderBy('cart_item.id'),
   );
   const countOf = db.precompile(1, (uid: string) =>
     db.kysely
@@ -54,10 +79,10 @@ export function createCartStore(db: Db) {
   return {
     /** The rider's rows, oldest first; read inside `uow` when given. */
     async list(uid: string, uow?: UnitOfWork): Promise<CartItem[]> {
-      return (await rowsOf(uow?.trx, uid)).map(toCartItem);
+      return (await rowsOf(uow?.trx, uid)).map(({ available, ...row }) => toCartItem(row, Number(available) === 1));
     },
 
-    /** Adds one row copied from the catalogue, in `size`, unless the cart already holds `maxRows`. */
+    /** Adds one row copied from the product, in `size`, unless the cart already holds `maxRows`. */
     async add(uid: string, product: Product, size: string, maxRows: number): Promise<AddResult> {
       try {
         return await db.run(async (uow) => {
@@ -76,7 +101,7 @@ export function createCartStore(db: Db) {
             created_at: Date.now(),
           };
           await insert(uow.trx, row);
-          const item = toCartItem(row);
+          const item = toCartItem(row, true);
           uow.publish(cartTopic(uid), { type: 'added', item });
           return { ok: true, item } as const;
         });

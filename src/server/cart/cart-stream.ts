@@ -19,6 +19,7 @@ export function cartStream(cart: CartStore, uid: string): StreamSource<CartChang
       if (change.type === 'added') return frame({ type: 'added', item: change.item });
       if (change.type === 'removed') return frame({ type: 'removed', id: change.id });
       if (change.type === 'emptied') return frame({ type: 'snapshot', items: [] });
+      // `changed` or `lost`: read the whole cart again.
       return snapshot();
     },
   };

@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { endpoints } from '../../shared/api';
-import { findProduct } from '../../shared/catalogue';
 import { limits } from '../../shared/limits';
 import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
+import type { CatalogueStore } from '../catalogue/catalogue-store';
 import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
 import type { LiveStreams } from '../http/live-streams';
@@ -14,15 +14,25 @@ import { cartStream } from './cart-stream';
 const idPattern = /^[0-9a-f-]{1,64}$/i;
 
 /** The cart of the session's user; no route takes a user id from the browser. */
-export function cartRoutes(sessions: Sessions, cart: CartStore, stock: StockStore, streams: LiveStreams) {
+export interface CartRouteParts {
+  sessions: Sessions;
+  cart: CartStore;
+  catalogue: CatalogueStore;
+  stock: StockStore;
+  streams: LiveStreams;
+}
+
+export function cartRoutes({ sessions, cart, catalogue, stock, streams }: CartRouteParts) {
   const session = sessions.require();
   return new Hono<AppEnv>()
     .get(endpoints.cart.path, session, async (c) => c.json({ items: await cart.list(c.get('session').user.uid) }))
 
     .post(endpoints.addToCart.path, session, async (c) => {
       const { itemid, size } = await readJson(c, endpoints.addToCart.body);
-      const product = findProduct(itemid);
+      const product = await catalogue.find(itemid);
       if (!product) throw new HttpError('cart/unknown-item');
+      // A page showing the catalogue from before the owner hid the product.
+      if (!product.shown) throw new HttpError('cart/unavailable');
       // A product that comes in one size needs none named; one with several needs one of its own.
       const sizes = await stock.sizesOf(itemid);
       const chosen =

@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { settings } from '../../shared/settings';
+import { firstCatalogue } from './first-catalogue';
 import type { Dialect } from './open';
 import { sequences, type Tables } from './schema';
 
@@ -219,6 +220,62 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
         .addColumn('problem', 'text')
         .execute();
       await db.schema.createIndex('stripe_event_received').on('stripe_event').column('received_at').execute();
+    },
+  },
+  '0009-owners-catalogue': {
+    async up(db) {
+      // The products, out of the code and into the owner's hands (docs/decisions/0024-owners-catalogue.md). `version`
+      // goes up with every change: an owner's form that was filled from an older one is told the product changed.
+      await db.schema
+        .createTable('product')
+        .addColumn('itemid', 'text', (c) => c.primaryKey())
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('details', 'text', (c) => c.notNull())
+        .addColumn('price_cents', 'integer', (c) => c.notNull().check(sql`price_cents > 0`))
+        .addColumn('pic', 'text', (c) => c.notNull())
+        .addColumn('largepic', 'text', (c) => c.notNull())
+        .addColumn('shown', 'integer', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      const now = Date.now();
+      await db
+        .insertInto('product')
+        .values(
+          firstCatalogue.map((product, index) => ({
+            itemid: product.itemid,
+            position: index + 1,
+            name: product.name,
+            details: product.details,
+            price_cents: product.priceCents,
+            pic: product.pic,
+            largepic: product.largepic,
+            shown: 1,
+            version: 1,
+            updated_at: now,
+          })),
+        )
+        .execute();
+      // Each product's history: what changed, when, by whom.
+      await db.schema
+        .createTable('product_change')
+        .addColumn('itemid', 'text', (c) => c.notNull().references('product.itemid'))
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addColumn('by_uid', 'text', (c) => c.references('user.id').onDelete('set null'))
+        .addColumn('by_email', 'text', (c) => c.notNull())
+        .addColumn('what', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('product_change_pk', ['itemid', 'seq'])
+        .execute();
+      // Uploaded pictures, by the hash of their bytes: every server has them, and one backup holds the whole shop.
+      await db.schema
+        .createTable('picture')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('content_type', 'text', (c) => c.notNull())
+        .addColumn('bytes', dialect === 'postgres' ? 'bytea' : 'blob', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
     },
   },
 });

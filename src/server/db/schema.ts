@@ -159,6 +159,40 @@ export interface ProductSizeTable {
 export const sequences = { orderNumber: 'order_number' } as const;
 export type Sequence = (typeof sequences)[keyof typeof sequences];
 
+export interface ProductTable {
+  itemid: string;
+  /** Its place on the home page, from 1. */
+  position: number;
+  name: string;
+  details: string;
+  price_cents: number;
+  /** The thumbnail's and the large picture's URLs: the first pictures' files, or an uploaded picture's. */
+  pic: string;
+  largepic: string;
+  /** 1 on the home page, 0 hidden. */
+  shown: number;
+  version: number;
+  updated_at: number;
+}
+
+export interface ProductChangeTable {
+  itemid: string;
+  seq: number;
+  at: number;
+  /** Null once the owner's account is gone; `by_email` stays. */
+  by_uid: string | null;
+  by_email: string;
+  what: string;
+}
+
+export interface PictureTable {
+  /** The SHA-256 of `bytes`, hex: the picture's URL changes with its content. */
+  id: string;
+  content_type: string;
+  bytes: Uint8Array;
+  created_at: number;
+}
+
 export interface Tables {
   cart_item: CartItemTable;
   login_attempt: LoginAttemptTable;
@@ -173,6 +207,9 @@ export interface Tables {
   product_size: ProductSizeTable;
   card_session: CardSessionTable;
   stripe_event: StripeEventTable;
+  product: ProductTable;
+  product_change: ProductChangeTable;
+  picture: PictureTable;
   // Better Auth's tables, as far as we read and write them. Its dates are ISO strings on SQLite and
   // timestamps on PostgreSQL: write them with `Db.timestamp`.
   user: { id: string; email: string; updatedAt: Date | string };

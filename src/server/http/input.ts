@@ -12,36 +12,46 @@ export const maxBodyBytes = 16 * 1024;
  * The request's body as text, read straight from Node's request (a web `Request` would be built only to be read),
  * at most `maxBytes` of it whether or not a `Content-Length` announces it; more is `request/body-too-large`.
  */
-async function readBody(incoming: IncomingMessage, maxBytes = maxBodyBytes): Promise<string> {
-  if (Number(incoming.headers['content-length'] ?? 0) > maxBytes) throw new HttpError('request/body-too-large');
+async function readBody(
+  incoming: IncomingMessage,
+  maxBytes = maxBodyBytes,
+  tooLarge: ErrorCode = 'request/body-too-large',
+): Promise<Buffer> {
+  if (Number(incoming.headers['content-length'] ?? 0) > maxBytes) throw new HttpError(tooLarge);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of incoming as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > maxBytes) throw new HttpError('request/body-too-large');
+    if (size > maxBytes) throw new HttpError(tooLarge);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks, size).toString('utf8');
+  return Buffer.concat(chunks, size);
 }
 
 /** The request's body as it came, at most `maxBytes` of it (for a signature computed over the exact bytes). */
-export function readText(c: Context<AppEnv>, maxBytes: number): Promise<string> {
-  return readBody(c.env.incoming, maxBytes);
+export async function readText(c: Context<AppEnv>, maxBytes: number): Promise<string> {
+  return (await readBody(c.env.incoming, maxBytes)).toString('utf8');
+}
+
+/** The request's body as bytes (an uploaded file), at most `maxBytes` of it; more is `tooLarge`. */
+export function readBytes(c: Context<AppEnv>, maxBytes: number, tooLarge: ErrorCode): Promise<Buffer> {
+  return readBody(c.env.incoming, maxBytes, tooLarge);
 }
 
 /**
  * Reads a JSON body and validates it against a shared schema. A problem with a field named in
- * `fieldCodes` is answered with that code and the schema's own message, anything else with
- * `request/invalid-body`.
+ * `fieldCodes` is answered with that code and the schema's own message (and, with `options.field`, the path of the
+ * field, for a form to show it there), anything else with `request/invalid-body`.
  */
 export async function readJson<T extends z.ZodType>(
   c: Context<AppEnv>,
   schema: T,
   fieldCodes: Record<string, ErrorCode> = {},
+  options: { field?: boolean } = {},
 ): Promise<z.infer<T>> {
   const type = c.req.header('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new HttpError('request/unsupported-media-type');
-  const text = await readBody(c.env.incoming);
+  const text = (await readBody(c.env.incoming)).toString('utf8');
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -53,7 +63,9 @@ export async function readJson<T extends z.ZodType>(
   const issue = result.error.issues[0];
   const field = String(issue?.path[0] ?? '');
   const code = fieldCodes[field];
-  if (code && issue?.code !== 'unrecognized_keys') throw new HttpError(code, issue?.message);
+  if (code && issue?.code !== 'unrecognized_keys') {
+    throw new HttpError(code, issue?.message, {}, options.field ? { field: issue?.path.join('.') } : {});
+  }
   throw new HttpError('request/invalid-body', describeIssue(issue));
 }
 

@@ -38,8 +38,8 @@ export interface ActingUser {
 export type PlaceResult =
   | { ok: true; created: boolean; order: Order }
   | { ok: false; reason: 'cart-empty' | 'cart-changed' | 'no-user' }
-  /** `rows`: the cart rows concerned (of a size sold out, or without a size). */
-  | { ok: false; reason: 'sold-out' | 'size-missing'; rows: string[] }
+  /** `rows`: the cart rows concerned (of a size sold out, without a size, or no longer sold). */
+  | { ok: false; reason: 'sold-out' | 'size-missing' | 'unavailable'; rows: string[] }
   /** `retryAfter`: seconds until the oldest order of the last hour leaves the window. */
   | { ok: false; reason: 'too-many'; retryAfter: number };
 
@@ -284,6 +284,15 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
       if (seen.size !== input.cartItemIds.length || seen.size !== items.length || items.some((i) => !seen.has(i.id))) {
         return { ok: false, reason: 'cart-changed' } as const;
       }
+      const totals = orderTotals(items.map((item) => item.priceCents));
+      // The owner changed a price since the page showed the cart: the rider confirms the new total first.
+      if (input.totalCents !== undefined && input.totalCents !== totals.totalCents) {
+        return { ok: false, reason: 'cart-changed' } as const;
+      }
+      const unavailable = items.filter((item) => !item.available);
+      if (unavailable.length > 0) {
+        return { ok: false, reason: 'unavailable', rows: unavailable.map((i) => i.id) } as const;
+      }
       const sizeless = items.filter((item) => item.size === null);
       if (sizeless.length > 0) return { ok: false, reason: 'size-missing', rows: sizeless.map((i) => i.id) } as const;
 
@@ -297,7 +306,6 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
       }
 
       const number = await uow.next(sequences.orderNumber);
-      const totals = orderTotals(items.map((item) => item.priceCents));
       const { address } = input;
       const row: OrderRow = {
         number,

@@ -14,7 +14,10 @@ import { type MoveResult, type OrderStore, ordersTopic, type PlaceResult } from 
 
 type Refusal = Extract<PlaceResult, { ok: false }>;
 
-const placeRefusals: Record<Exclude<Refusal['reason'], 'too-many' | 'sold-out' | 'size-missing'>, ErrorCode> = {
+const placeRefusals: Record<
+  Exclude<Refusal['reason'], 'too-many' | 'sold-out' | 'size-missing' | 'unavailable'>,
+  ErrorCode
+> = {
   'cart-empty': 'order/cart-empty',
   'cart-changed': 'order/cart-changed',
   'no-user': 'auth/unauthenticated',
@@ -24,7 +27,7 @@ function placeRefusal(result: Refusal): HttpError {
   if (result.reason === 'too-many') {
     return new HttpError('order/too-many', undefined, { 'Retry-After': String(result.retryAfter) });
   }
-  if (result.reason === 'sold-out' || result.reason === 'size-missing') {
+  if (result.reason === 'sold-out' || result.reason === 'size-missing' || result.reason === 'unavailable') {
     return new HttpError(`order/${result.reason}`, undefined, {}, { rows: result.rows });
   }
   return new HttpError(placeRefusals[result.reason]);

@@ -1,9 +1,6 @@
 import type { Stock } from '../../shared/api';
-import { topic } from '../db/change-feed';
+import { catalogueTopic } from '../catalogue/changes';
 import type { Db, UnitOfWork } from '../db/database';
-
-/** A size's stock after a change, on every server: the home pages' live stock follows it. */
-export const stockTopic = topic<Stock>('stock');
 
 /** A size of a product and how many of it are on the shelf. */
 export interface SizeStock {
@@ -71,9 +68,9 @@ export function createStockStore(db: Db) {
       return (await everySize(undefined)).map((row) => ({ ...row, stock: Number(row.stock) }));
     },
 
-    /** The sizes of one product, in order; none for an item that is not sold. */
-    async sizesOf(itemid: string): Promise<SizeStock[]> {
-      return (await sizesOfItem(undefined, itemid)).map((row) => ({ size: row.size, stock: Number(row.stock) }));
+    /** The sizes of one product, in order; none for an item that is not sold. Read inside `uow` when given. */
+    async sizesOf(itemid: string, uow?: UnitOfWork): Promise<SizeStock[]> {
+      return (await sizesOfItem(uow?.trx, itemid)).map((row) => ({ size: row.size, stock: Number(row.stock) }));
     },
 
     /**
@@ -85,7 +82,13 @@ export function createStockStore(db: Db) {
       const short: Units[] = [];
       for (const wanted of units) {
         const [left] = await takeUnits(uow.trx, wanted.itemid, wanted.size, wanted.count);
-        if (left) uow.publish(stockTopic, { itemid: wanted.itemid, size: wanted.size, stock: Number(left.stock) });
+        if (left)
+          uow.publish(catalogueTopic, {
+            type: 'stock',
+            itemid: wanted.itemid,
+            size: wanted.size,
+            stock: Number(left.stock),
+          });
         else short.push(wanted);
       }
       return short;
@@ -95,7 +98,7 @@ export function createStockStore(db: Db) {
     async giveBack(uow: UnitOfWork, units: readonly Units[]): Promise<void> {
       for (const { itemid, size, count } of units) {
         const [now] = await returnUnits(uow.trx, itemid, size, count);
-        if (now) uow.publish(stockTopic, { itemid, size, stock: Number(now.stock) });
+        if (now) uow.publish(catalogueTopic, { type: 'stock', itemid, size, stock: Number(now.stock) });
       }
     },
 
@@ -109,7 +112,7 @@ export function createStockStore(db: Db) {
         if (itemid !== undefined) update = update.where('itemid', '=', itemid);
         if (size !== undefined) update = update.where('size', '=', size);
         const rows = await update.returning(['itemid', 'size']).execute();
-        for (const row of rows) uow.publish(stockTopic, { ...row, stock });
+        for (const row of rows) uow.publish(catalogueTopic, { type: 'stock', ...row, stock });
         return rows.length;
       });
     },

@@ -1,0 +1,69 @@
+import { Hono } from 'hono';
+import { endpoints, type StockEvent } from '../../shared/api';
+import type { AppEnv } from '../app-env';
+import type { Sessions } from '../auth/sessions';
+import type { LiveStreams, StreamSource } from '../http/live-streams';
+import { sseFrame } from '../http/live-streams';
+import type { StockStore } from '../stock/stock-store';
+import type { CatalogueStore } from './catalogue-store';
+import { type CatalogueChange, catalogueTopic } from './changes';
+
+function frame({ type, ...data }: StockEvent): string {
+  return sseFrame(type, data);
+}
+
+/**
+ * The live catalogue (docs/API.md, "The live stock"): every size's stock and the products first, then each change of
+ * stock, and the products again whenever the owner changes them.
+ */
+function catalogueStream(catalogue: CatalogueStore, stock: StockStore): StreamSource<CatalogueChange> {
+  const products = async () => frame({ type: 'products', products: await catalogue.shown() });
+  const everything = async () => frame({ type: 'snapshot', stock: await stock.all() }) + (await products());
+  return {
+    topic: catalogueTopic,
+    start: everything,
+    frame(change) {
+      if (change.type === 'stock') {
+        const { type, ...size } = change;
+        return frame({ type: 'stock', ...size });
+      }
+      // `products`, or `lost`: changes may have been missed, so all of it again.
+      return change.type === 'products' ? products() : everything();
+    },
+  };
+}
+
+/** An uploaded picture's file name: its hash and the type it was made in. */
+const pictureFile = /^([0-9a-f]{64})\.webp$/;
+
+export interface CatalogueRouteParts {
+  sessions: Sessions;
+  catalogue: CatalogueStore;
+  stock: StockStore;
+  streams: LiveStreams;
+}
+
+/**
+ * The products the home page shows, with their sizes and stock, in one answer for its first paint; their live
+ * changes; and the uploaded pictures, under URLs that change with their content.
+ */
+export function catalogueRoutes({ sessions, catalogue, stock, streams }: CatalogueRouteParts) {
+  const session = sessions.require();
+  return new Hono<AppEnv>()
+    .get(endpoints.catalogue.path, async (c) => c.json({ products: await catalogue.shown() }))
+
+    .get(endpoints.catalogueStream.path, session, (c) =>
+      streams.open(c, c.get('session'), () => catalogueStream(catalogue, stock)),
+    )
+
+    .get('/media/:file', async (c) => {
+      const id = pictureFile.exec(c.req.param('file'))?.[1];
+      const picture = id === undefined ? undefined : await catalogue.picture(id);
+      if (!picture) return c.body('Not found', 404, { 'Content-Type': 'text/plain; charset=utf-8' });
+      // The type the server made it in, never what an upload claimed; the URL changes with the bytes.
+      return c.body(new Uint8Array(picture.bytes), 200, {
+        'Content-Type': picture.contentType,
+        'Cache-Control': 'public, max-age=31536000, immutable',
+      });
+    });
+}
