@@ -99,6 +99,9 @@ function stockToSet(size: SizeEdit, old: SizeStock): number | undefined {
   return size.stock !== (size.stockShown ?? old.stock) ? size.stock : undefined;
 }
 
+/** The name a renamed size passes through: a control character no owner can type (PostgreSQL's text takes no NUL). */
+const passing = (index: number) => `\u0001${index}`;
+
 export type CatalogueStore = ReturnType<typeof createCatalogueStore>;
 
 /**
@@ -195,7 +198,7 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
     for (const { from, index } of renames) {
       await uow.trx
         .updateTable('product_size')
-        .set({ size: `\u0000${index}` })
+        .set({ size: passing(index) })
         .where('itemid', '=', itemid)
         .where('size', '=', from)
         .execute();
@@ -211,7 +214,7 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
         uow.publish(catalogueTopic, { type: 'stock', itemid, size: size.size, stock: size.stock });
         continue;
       }
-      const current = from === size.size ? from : `\u0000${index}`;
+      const current = from === size.size ? from : passing(index);
       const stockNow = stockToSet(size, old);
       const [row] = await uow.trx
         .updateTable('product_size')

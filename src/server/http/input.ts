@@ -17,12 +17,15 @@ async function readBody(
   maxBytes = maxBodyBytes,
   tooLarge: ErrorCode = 'request/body-too-large',
 ): Promise<Buffer> {
-  if (Number(incoming.headers['content-length'] ?? 0) > maxBytes) throw new HttpError(tooLarge);
+  // The rest of the body is never read: the connection closes after the answer, so that no client sends its next
+  // request after bytes the server will not read.
+  const refused = () => new HttpError(tooLarge, undefined, { Connection: 'close' });
+  if (Number(incoming.headers['content-length'] ?? 0) > maxBytes) throw refused();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of incoming as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > maxBytes) throw new HttpError(tooLarge);
+    if (size > maxBytes) throw refused();
     chunks.push(chunk);
   }
   return Buffer.concat(chunks, size);

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRoles } from '../../src/server/auth/roles';
+import type { AdminProduct } from '../../src/shared/products';
+import { Client, sameBrowserOn } from '../support/client';
+import { EventStream, openStockStream } from '../support/event-stream';
+import { createTestSchema, type TestSchema } from '../support/postgres';
+import { startTestServer, type TestServer } from '../support/server';
+
+/**
+ * The owner's catalogue on two servers sharing one PostgreSQL schema (docs/decisions/0024-owners-catalogue.md): each
+ * keeps the products in memory, and a change saved through one reaches the other's cache and open pages at once.
+ */
+let schema: TestSchema;
+let a: TestServer;
+let b: TestServer;
+let owner: Client;
+
+beforeAll(async () => {
+  schema = await createTestSchema();
+  a = await startTestServer({}, { schema, name: 'a' });
+  b = await startTestServer({}, { schema, name: 'b' });
+  owner = new Client(a.url);
+  const { email } = await owner.signup();
+  await createRoles(a.db).grant(email);
+});
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await schema?.drop();
+});
+
+async function product(itemid: string): Promise<AdminProduct> {
+  return (await owner.json('GET', `/api/admin/products/${itemid}`)).body.product;
+}
+
+function form(p: AdminProduct, changes: Record<string, unknown>) {
+  const sizes = p.sizes.map((s) => ({ size: s.size, stock: s.stock, stockShown: s.stock }));
+  return {
+    name: p.name,
+    details: p.details,
+    priceCents: p.priceCents,
+    shown: p.shown,
+    sizes,
+    version: p.version,
+    ...changes,
+  };
+}
+
+describe("the owner's catalogue on two servers", () => {
+  it("a price saved through A: B's cart page, home page and catalogue have it within a second", async () => {
+    const rider = new Client(b.url);
+    await rider.signup();
+    await rider.add('3');
+    // B has read the catalogue (its cache is warm) before the change.
+    expect((await rider.json('GET', '/api/catalogue')).body.products[2].priceCents).toBe(49999);
+    const cartPage = await EventStream.open(rider);
+    const homePage = await openStockStream(rider);
+    try {
+      await cartPage.next('snapshot');
+      await homePage.next('products');
+      const saved = await owner.json('PUT', '/api/admin/products/3', form(await product('3'), { priceCents: 45999 }));
+      expect(saved.status).toBe(200);
+      const cart = await cartPage.next('snapshot', 1000, 1);
+      expect(cart.items.map((i) => i.priceCents)).toEqual([45999]);
+      const home = await homePage.next('products', 1000, 1);
+      expect(home.products.find((p) => p.itemid === '3')?.priceCents).toBe(45999);
+    } finally {
+      cartPage.close();
+      homePage.close();
+    }
+    expect((await rider.json('GET', '/api/catalogue')).body.products[2].priceCents).toBe(45999);
+    // The add through B copies the new price too.
+    expect((await rider.add('3')).priceCents).toBe(45999);
+  });
+
+  it('a product hidden through A cannot be added through B; shown again, it can', async () => {
+    const rider = new Client(a.url);
+    await rider.signup();
+    const onB = sameBrowserOn(b.url, rider);
+    expect((await onB.json('GET', '/api/catalogue')).body.products.some((p: { itemid: string }) => p.itemid === '6'));
+    const hidden = await owner.json('PUT', '/api/admin/products/6', form(await product('6'), { shown: false }));
+    expect(hidden.status).toBe(200);
+    expect((await onB.json('POST', '/api/cart', { itemid: '6', size: 'Full' })).body.code).toBe('cart/unavailable');
+    const products = (await onB.json('GET', '/api/catalogue')).body.products as { itemid: string }[];
+    expect(products.map((p) => p.itemid)).not.toContain('6');
+    expect((await owner.json('PUT', '/api/admin/products/6', form(hidden.body.product, { shown: true }))).status).toBe(
+      200,
+    );
+    expect((await onB.json('POST', '/api/cart', { itemid: '6', size: 'Full' })).status).toBe(201);
+  });
+
+  it('two owners on two servers saving one product at once: one wins, the other is told it changed', async () => {
+    const second = sameBrowserOn(b.url, owner);
+    const seen = await product('7');
+    const [first, other] = await Promise.all([
+      owner.json('PUT', '/api/admin/products/7', form(seen, { priceCents: 38000 })),
+      second.json('PUT', '/api/admin/products/7', form(seen, { priceCents: 39000 })),
+    ]);
+    expect([first.status, other.status].sort()).toEqual([200, 409]);
+    expect((await product('7')).version).toBe(seen.version + 1);
+  });
+});
