@@ -18,13 +18,13 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const warmUpSeconds = 2;
 const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
-/** Which workloads to run, comma-separated (cart-list, cart-add, order); all by default. */
+/** Which workloads to run, comma-separated (catalogue, cart-list, cart-add, order); all by default. */
 const only = process.env.BENCH_WORKLOADS?.split(',');
 /** Piaffe's limit of orders per rider and hour (src/shared/limits.ts). */
 const ordersPerRider = 20;
 
 type Target = 'floor' | 'piaffe';
-type WorkloadName = 'cart-list' | 'cart-add' | 'order';
+type WorkloadName = 'catalogue' | 'cart-list' | 'cart-add' | 'order';
 
 /** The latencies (ms) of one kind of request, timed from the moment autocannon writes it to its last byte. */
 class Timings {
@@ -169,6 +169,46 @@ function statusesOf(timings: Record<string, Timings>): Record<string, Record<str
 
 /** A workload on one server: prepares its data, warms up, then measures; returns the measured run. */
 type Workload = (url: string, target: Target, round: number) => Promise<Omit<Measured, 'loadBefore' | 'loadAfter'>>;
+
+/** (0) GET /api/catalogue, the home page's first data (open to everyone), on every connection. */
+const catalogue: Workload = async (url, target, round) => {
+  let list = new Timings();
+  const options = (duration: { duration: number } | { amount: number }): autocannon.Options => ({
+    url: `${url}/api/catalogue`,
+    connections,
+    ...duration,
+    requests: [
+      {
+        method: 'GET',
+        path: '/api/catalogue',
+        setupRequest: (request, context: { started?: number }) => {
+          context.started = now();
+          return request;
+        },
+        onResponse: (status, _body, context: { started?: number }) => list.record(context.started, status),
+      },
+    ],
+  });
+  await measure(options, { duration: warmUpSeconds });
+  list = new Timings();
+  const { result, seconds: took, window } = await measure(options, { duration: seconds });
+  return {
+    workload: 'catalogue',
+    target,
+    round,
+    rate: list.count(200) / took,
+    unit: 'requests/s',
+    requestsPerSecond: result.requests.total / took,
+    p50: list.percentile(50),
+    p99: list.percentile(99),
+    slowest: list.slowest(),
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    statuses: statusesOf({ list }),
+    seconds: took,
+    window,
+  };
+};
 
 /** (1) GET /api/cart of one rider with 10 items, on every connection (as bench/api.ts (b)). */
 const cartList: Workload = async (url, target, round) => {
@@ -395,6 +435,7 @@ const order: Workload = async (url, target, round) => {
 };
 
 const workloads: Record<WorkloadName, { floor: string; run: Workload; title: string }> = {
+  catalogue: { floor: 'bench/floor-catalogue.ts', run: catalogue, title: 'catalogue (home page)' },
   'cart-list': { floor: 'bench/floor-cart-list.ts', run: cartList, title: 'cart list, 10 items' },
   'cart-add': { floor: 'bench/floor-cart-add.ts', run: cartAdd, title: 'cart add (+ delete)' },
   order: { floor: 'bench/floor-order.ts', run: order, title: 'order: add 1 + place' },
