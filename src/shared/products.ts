@@ -73,7 +73,7 @@ export const sizeNameSchema = line(
 export const sizeEditSchema = z.strictObject({
   size: sizeNameSchema,
   stock: stockCountSchema,
-  was: z.string().max(productLimits.sizeMax).optional(),
+  was: z.string().max(productLimits.sizeMax).regex(noControlCharacters, productMessages.sizeOneLine).optional(),
   stockShown: z.number().int().min(0).optional(),
 });
 export type SizeEdit = z.infer<typeof sizeEditSchema>;

@@ -186,6 +186,12 @@ describe("the owner's catalogue: products", () => {
         'sizes.1.size',
       ],
       ['an empty size', { sizes: [{ size: '', stock: 1 }] }, 'sizes.0.size'],
+      // PostgreSQL's text takes no NUL: it must never reach a query.
+      [
+        'a renamed size with a NUL in it',
+        { sizes: [{ size: 'One size', stock: 1, was: 'One\u0000size' }] },
+        'sizes.0.was',
+      ],
     ];
     for (const [what, changes, field] of wrong) {
       const reply = await save(product, changes);
