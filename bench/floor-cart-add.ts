@@ -17,7 +17,6 @@ import {
 
 const idPattern = /^[0-9a-f-]{1,64}$/i;
 
-/** The add and the remove, each one committed transaction (one fsync) and its change event, as Piaffe does. */
 /** A product as the add copies it into the cart. */
 interface Product {
   itemid: string;
@@ -27,24 +26,30 @@ interface Product {
   shown: number;
 }
 
+/** The add and the remove, each one committed transaction (one fsync) and its change event, as Piaffe does. */
 export function cartWriteRoutes(db: SQLite.Database): { add: Handler; remove: Handler } {
-  // The products in memory, as Piaffe keeps them between the owner's changes.
-  const products = new Map(
-    (
-      db
-        .prepare(`select "itemid", "name", "price_cents" as "priceCents", "details", "shown" from "product"`)
-        .all() as Product[]
-    ).map((p) => [p.itemid, p]),
+  // Which products there are and whether they are shown, in memory, as Piaffe keeps them between the owner's changes.
+  const shown = new Map(
+    (db.prepare(`select "itemid", "shown" from "product"`).all() as { itemid: string; shown: number }[]).map((p) => [
+      p.itemid,
+      p.shown === 1,
+    ]),
   );
   const count = db.prepare(`select count(*) from "cart_item" where "uid" = ?`).pluck();
+  // The product as it is now, read in the add's transaction (an owner's new price never misses the new row).
+  const productOf = db.prepare(
+    `select "itemid", "name", "price_cents" as "priceCents", "details", "shown" from "product" where "itemid" = ?`,
+  );
   const insert = db.prepare(
     `insert into "cart_item" ("id", "uid", "itemid", "name", "price_cents", "details", "size", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const stockOf = db.prepare(`select "stock" from "product_size" where "itemid" = ? and "size" = ?`).pluck();
   const remove = db.prepare(`delete from "cart_item" where "id" = ? and "uid" = ?`);
   // Counts the rider's rows and inserts the new one in one transaction, so the limit holds.
-  const add = db.transaction((uid: string, product: Product, size: string) => {
-    if ((count.get(uid) as number) >= limits.cartMaxRows) return undefined;
+  const add = db.transaction((uid: string, itemid: string, size: string) => {
+    if ((count.get(uid) as number) >= limits.cartMaxRows) return 'full';
+    const product = productOf.get(itemid) as Product | undefined;
+    if (product?.shown !== 1) return 'unavailable';
     const item = {
       id: randomUUID(),
       uid,
@@ -75,16 +80,16 @@ export function cartWriteRoutes(db: SQLite.Database): { add: Handler; remove: Ha
       ) {
         return error(response, 400, 'request/invalid-body');
       }
-      const product = products.get(itemid);
-      if (!product) return error(response, 404, 'cart/unknown-item');
-      if (product.shown !== 1) return error(response, 409, 'cart/unavailable');
+      const visible = shown.get(itemid);
+      if (visible === undefined) return error(response, 404, 'cart/unknown-item');
+      if (!visible) return error(response, 409, 'cart/unavailable');
       // The size's stock: it must be one of the product's, and not sold out (a cart holds no stock).
       const stock = stockOf.get(itemid, size) as number | undefined;
       if (stock === undefined) return error(response, 400, 'cart/invalid-size');
       if (stock <= 0) return error(response, 409, 'cart/sold-out');
       let item: ReturnType<typeof add>;
       try {
-        item = add(rider.uid, product, size);
+        item = add(rider.uid, itemid, size);
       } catch (failure) {
         // The user row is gone (deleted account): the foreign key refuses the row.
         if ((failure as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
@@ -92,7 +97,8 @@ export function cartWriteRoutes(db: SQLite.Database): { add: Handler; remove: Ha
         }
         throw failure;
       }
-      if (!item) return error(response, 409, 'cart/full');
+      if (item === 'full') return error(response, 409, 'cart/full');
+      if (item === 'unavailable') return error(response, 409, 'cart/unavailable');
       publish(`cart:${rider.uid}`, { type: 'added', item });
       reply(response, 201, { item });
     },

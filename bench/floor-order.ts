@@ -224,15 +224,19 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
   const recent = db.prepare(
     `select count(*) as "count", min("placed_at") as "oldest" from "shop_order" where "uid" = ? and "placed_at" > ?`,
   );
+  // Each row with whether it can still be ordered (its product shown, its size still the product's).
   const cartOf = db.prepare(
-    `select "id", "itemid", "name", "price_cents" as "priceCents", "size" from "cart_item" where "uid" = ? order by "created_at", "id"`,
+    `select c."id", c."itemid", c."name", c."price_cents" as "priceCents", c."size",
+       (p."shown" = 1 and (c."size" is null or s."size" is not null)) as "available"
+     from "cart_item" c
+     left join "product" p on p."itemid" = c."itemid"
+     left join "product_size" s on s."itemid" = c."itemid" and s."size" = c."size"
+     where c."uid" = ? order by c."created_at", c."id"`,
   );
-  // Takes `count` only where at least that many are left; no row back means sold out.
-  const take = db
-    .prepare(
-      `update "product_size" set "stock" = "stock" - ? where "itemid" = ? and "size" = ? and "stock" >= ? returning "stock"`,
-    )
-    .pluck();
+  // Takes `count` only where at least that many are left; no row back means sold out. The size's key goes on the line.
+  const take = db.prepare(
+    `update "product_size" set "stock" = "stock" - ? where "itemid" = ? and "size" = ? and "stock" >= ? returning "stock", "key"`,
+  );
   const bump = db
     .prepare(`update "counter" set "value" = "value" + 1 where "name" = 'order_number' returning "value"`)
     .pluck();
@@ -240,7 +244,7 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
     `insert into "shop_order" ("number", "uid", "email", "idempotency_key", "status", "payment_method", "full_name", "line1", "line2", "city", "region", "postal_code", "country", "phone", "subtotal_cents", "shipping_cents", "total_cents", "item_count", "placed_at") values (?, ?, ?, ?, 'placed', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertLine = db.prepare(
-    `insert into "order_line" ("order_number", "position", "itemid", "name", "price_cents", "size") values (?, ?, ?, ?, ?, ?)`,
+    `insert into "order_line" ("order_number", "position", "itemid", "name", "price_cents", "size", "size_key") values (?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertEvent = db.prepare(
     `insert into "order_event" ("order_number", "seq", "status", "at", "by_role", "by_uid", "by_email", "note") values (?, 1, 'placed', ?, 'rider', ?, ?, null)`,
@@ -305,12 +309,20 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
         }
       );
     }
-    const items = cartOf.all(uid) as { id: string; itemid: string; name: string; priceCents: number; size: string }[];
+    const items = cartOf.all(uid) as {
+      id: string;
+      itemid: string;
+      name: string;
+      priceCents: number;
+      size: string;
+      available: number;
+    }[];
     if (items.length === 0) return again() ?? { ok: false, status: 409, code: 'order/cart-empty' };
     const seen = new Set(input.cartItemIds);
     if (seen.size !== input.cartItemIds.length || seen.size !== items.length || items.some((i) => !seen.has(i.id))) {
       return again() ?? { ok: false, status: 409, code: 'order/cart-changed' };
     }
+    if (items.some((i) => i.available !== 1)) return again() ?? { ok: false, status: 409, code: 'order/unavailable' };
     // The stock of every row, in a fixed order, all or nothing: a size short rolls the transaction back.
     const units = new Map<string, { itemid: string; size: string; count: number }>();
     for (const { itemid, size } of items) {
@@ -320,10 +332,14 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
       units.set(key, unit);
     }
     const taken: Taken[] = [];
-    for (const [, unit] of [...units].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const left = take.get(unit.count, unit.itemid, unit.size, unit.count) as number | undefined;
+    const keys = new Map<string, string>();
+    for (const [key, unit] of [...units].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const left = take.get(unit.count, unit.itemid, unit.size, unit.count) as
+        | { stock: number; key: string }
+        | undefined;
       if (left === undefined) throw new SoldOut();
-      taken.push({ itemid: unit.itemid, size: unit.size, stock: left });
+      taken.push({ itemid: unit.itemid, size: unit.size, stock: left.stock });
+      keys.set(key, left.key);
     }
     const number = bump.get() as number;
     let subtotalCents = 0;
@@ -353,7 +369,8 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
       now,
     );
     const lines = items.map((item, index) => {
-      insertLine.run(number, index + 1, item.itemid, item.name, item.priceCents, item.size);
+      const sizeKey = keys.get(`${item.itemid}\u0000${item.size}`);
+      insertLine.run(number, index + 1, item.itemid, item.name, item.priceCents, item.size, sizeKey);
       return { itemid: item.itemid, name: item.name, priceCents: item.priceCents, size: item.size };
     });
     insertEvent.run(number, now, uid, email);

@@ -29,8 +29,9 @@ CREATE INDEX "shop_order_uid_number" on "shop_order" ("uid", "number");
 CREATE INDEX "shop_order_status_number" on "shop_order" ("status", "number");
 CREATE INDEX "shop_order_email" on "shop_order" ("email");
 CREATE INDEX "shop_order_placed_at" on "shop_order" ("placed_at");
-CREATE TABLE "order_line" ("order_number" integer not null references "shop_order" ("number"), "position" integer not null, "itemid" text not null, "name" text not null, "price_cents" integer not null, "size" text, constraint "order_line_pk" primary key ("order_number", "position"));
-CREATE TABLE "product_size" ("itemid" text not null, "size" text not null, "position" integer not null, "stock" integer not null check (stock >= 0), constraint "product_size_pk" primary key ("itemid", "size"));
+CREATE TABLE "order_line" ("order_number" integer not null references "shop_order" ("number"), "position" integer not null, "itemid" text not null, "name" text not null, "price_cents" integer not null, "size" text, "size_key" text, constraint "order_line_pk" primary key ("order_number", "position"));
+CREATE TABLE "product_size" ("itemid" text not null, "size" text not null, "position" integer not null, "stock" integer not null check (stock >= 0), "key" text, constraint "product_size_pk" primary key ("itemid", "size"));
+CREATE UNIQUE INDEX "product_size_key" on "product_size" ("itemid", "key");
 CREATE TABLE "product" ("itemid" text primary key, "position" integer not null, "name" text not null, "details" text not null, "price_cents" integer not null check (price_cents > 0), "pic" text not null, "largepic" text not null, "shown" integer not null, "version" integer not null, "updated_at" bigint not null);
 CREATE TABLE "order_event" ("order_number" integer not null references "shop_order" ("number"), "seq" integer not null, "status" text not null, "at" bigint not null, "by_role" text not null, "by_uid" text references "user" ("id") on delete set null, "by_email" text not null, "note" text, constraint "order_event_pk" primary key ("order_number", "seq"));
 CREATE TABLE "outbox" ("id" text primary key, "kind" text not null, "recipient" text not null, "subject" text not null, "text_body" text not null, "html_body" text not null, "state" text not null, "attempts" integer not null, "next_attempt_at" bigint not null, "last_error" text, "created_at" bigint not null, "sent_at" bigint);
@@ -59,9 +60,11 @@ export function openFloorDatabase(file?: string): { db: SQLite.Database; file: s
     for (const [index, p] of firstCatalogue.entries()) {
       product.run(p.itemid, index + 1, p.name, p.details, p.priceCents, p.pic, p.largepic, Date.now());
     }
-    const insert = db.prepare(`insert into "product_size" ("itemid", "size", "position", "stock") values (?, ?, ?, ?)`);
+    const insert = db.prepare(
+      `insert into "product_size" ("itemid", "size", "key", "position", "stock") values (?, ?, ?, ?, ?)`,
+    );
     for (const [itemid, { sizes }] of Object.entries(firstSizes)) {
-      for (const [index, size] of sizes.entries()) insert.run(itemid, size, index + 1, benchStock);
+      for (const [index, size] of sizes.entries()) insert.run(itemid, size, size, index + 1, benchStock);
     }
   }
   return {

@@ -27,9 +27,21 @@ export const productMessages = {
   sizeTwice: 'Two sizes of one product cannot have the same name.',
 } as const;
 
+/** Something to read: not only spaces and invisible marks (a zero-width space, a joiner). */
+const visible = /[^\p{Z}\p{Cf}\s]/u;
+/** Half of a UTF-16 pair on its own: no character at all (a database would store a replacement mark instead). */
+const loneSurrogate = /\p{Cs}/u;
+
 /** Text on one line: a name, a size. */
 function line(required: string, max: number, tooLong: string, oneLine: string) {
-  return z.string({ error: required }).trim().min(1, required).max(max, tooLong).regex(noControlCharacters, oneLine);
+  return z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .max(max, tooLong)
+    .regex(noControlCharacters, oneLine)
+    .refine((text) => visible.test(text), required)
+    .refine((text) => !loneSurrogate.test(text), oneLine);
 }
 
 export const productNameSchema = line(
@@ -44,7 +56,8 @@ export const productDetailsSchema = z
   .string({ error: productMessages.detailsText })
   .trim()
   .max(productLimits.detailsMax, productMessages.detailsTooLong)
-  .regex(textWithLineBreaks, productMessages.detailsText);
+  .regex(textWithLineBreaks, productMessages.detailsText)
+  .refine((text) => !loneSurrogate.test(text), productMessages.detailsText);
 
 export const priceCentsSchema = z
   .number({ error: productMessages.priceFormat })

@@ -112,7 +112,14 @@ describe("the owner's catalogue: access", () => {
       }),
       await client.json('PUT', '/api/admin/product-order', { itemids: ['1'] }),
       await client.json('GET', '/api/admin/products/1'),
-      await client.json('PUT', '/api/admin/products/1', { name: 'Hacked' }),
+      await client.json('PUT', '/api/admin/products/1', {
+        name: 'Hacked',
+        details: '',
+        priceCents: 1,
+        shown: false,
+        sizes: [{ size: 'Pony', stock: 0 }],
+        version: 1,
+      }),
       await upload('1', picture, 'image/jpeg', client),
     ];
   }
@@ -168,6 +175,8 @@ describe("the owner's catalogue: products", () => {
       ['an empty name', { name: '  ' }, 'name'],
       ['a name over 80 characters', { name: 'N'.repeat(81) }, 'name'],
       ['a name on two lines', { name: 'Two\nlines' }, 'name'],
+      ['a name of invisible marks only', { name: '\u200b\u200d' }, 'name'],
+      ['half of a character', { name: 'Numnah \ud800' }, 'name'],
       ['details over 1,000 characters', { details: 'd'.repeat(1001) }, 'details'],
       ['a price of zero', { priceCents: 0 }, 'priceCents'],
       ['a price over $100,000.00', { priceCents: 10_000_001 }, 'priceCents'],
@@ -340,6 +349,76 @@ describe("the owner's catalogue: sizes and stock", () => {
     expect((await client.cart()).find((r) => r.id === row.id)?.size).toBe('Full');
   });
 
+  it('renames a size and adds a new one of its old name in one save', async () => {
+    const product = await newProduct({
+      sizes: [
+        { size: 'M', stock: 3 },
+        { size: 'S', stock: 3 },
+      ],
+    });
+    const reply = await save(product, {
+      sizes: [
+        { size: 'L', was: 'M', stock: 3, stockShown: 3 },
+        { size: 'M', stock: 9 },
+        { size: 'S', stock: 3, stockShown: 3 },
+      ],
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body.product.sizes).toEqual([
+      { size: 'L', stock: 3 },
+      { size: 'M', stock: 9 },
+      { size: 'S', stock: 3 },
+    ]);
+    expect((await productOf(product.itemid)).history[0]?.what).toBe('Size “M” renamed “L”; Size “M” added, 9 in stock');
+  });
+
+  it("gives a cancelled order's stock back to the size it was taken from, whatever that size is called now", async () => {
+    const product = await newProduct({
+      sizes: [
+        { size: 'Cob', stock: 5 },
+        { size: 'Full', stock: 5 },
+      ],
+    });
+    const client = await rider();
+    await client.add(product.itemid, 'Cob');
+    const { order } = (await client.placeOrder()).body;
+    const swapped = await save(product, {
+      sizes: [
+        { size: 'Full', was: 'Cob', stock: 4, stockShown: 4 },
+        { size: 'Cob', was: 'Full', stock: 5, stockShown: 5 },
+      ],
+    });
+    expect(swapped.status).toBe(200);
+    expect((await client.json('POST', `/api/orders/${order.number}/cancel`)).status).toBe(200);
+    // The unit goes back to the size the rider took it from, now called Full.
+    expect((await productOf(product.itemid)).product.sizes).toEqual([
+      { size: 'Full', stock: 5 },
+      { size: 'Cob', stock: 5 },
+    ]);
+    // And a size removed and added again under the old name is another size: it takes nothing back.
+    const again = await rider();
+    await again.add(product.itemid, 'Cob');
+    const second = (await again.placeOrder()).body.order;
+    const removed = await save((await productOf(product.itemid)).product, {
+      sizes: [{ size: 'Full', stock: 5, stockShown: 5 }],
+    });
+    await save(removed.body.product, {
+      sizes: [
+        { size: 'Full', stock: 5, stockShown: 5 },
+        { size: 'Cob', stock: 7 },
+      ],
+    });
+    expect((await productOf(product.itemid)).product.sizes).toEqual([
+      { size: 'Full', stock: 5 },
+      { size: 'Cob', stock: 7 },
+    ]);
+    await again.json('POST', `/api/orders/${second.number}/cancel`);
+    expect((await productOf(product.itemid)).product.sizes).toEqual([
+      { size: 'Full', stock: 5 },
+      { size: 'Cob', stock: 7 },
+    ]);
+  });
+
   it('keeps what orders took while the form was open, unless the owner changed that stock', async () => {
     const product = await newProduct({
       sizes: [
@@ -404,6 +483,19 @@ describe("the owner's catalogue: carts and checkout", () => {
     const before = (await client.json('GET', `/api/orders/${earlier.number}`)).body.order;
     expect(before.lines.map((l: { priceCents: number }) => l.priceCents)).toEqual([4500]);
   });
+
+  it('never leaves a row at the old price: adds racing a price change, twenty rounds', async () => {
+    for (let round = 0; round < 20; round++) {
+      const product = await newProduct();
+      const riders = await Promise.all(Array.from({ length: 4 }, () => rider()));
+      const [saved] = await Promise.all([
+        save(product, { priceCents: 9999 }),
+        ...riders.map((r) => r.json('POST', '/api/cart', { itemid: product.itemid, size: 'One size' })),
+      ]);
+      expect(saved.status).toBe(200);
+      for (const r of riders) expect((await r.cart()).map((i) => i.priceCents)).toEqual([9999]);
+    }
+  }, 60_000);
 
   it('takes a hidden product off the home page; its rows say so and checkout refuses them until removed', async () => {
     const product = await newProduct();
@@ -520,8 +612,8 @@ describe("the owner's catalogue: pictures", () => {
     expect(head.status).toBe(200);
     expect(head.headers.get('content-type')).toBe('image/webp');
     expect(head.body).toBeUndefined();
-    for (const path of [`/media/${'0'.repeat(64)}.webp`, '/media/x.webp', '/media/../shop.db']) {
-      expect((await fetch(server.url + path)).status).toBe(404);
+    for (const path of [`/media/${'0'.repeat(64)}.webp`, '/media/x.webp', '/media/..%2Fshop.db']) {
+      expect((await owner.raw('GET', path)).status).toBe(404);
     }
   });
 });

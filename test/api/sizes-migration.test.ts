@@ -25,6 +25,9 @@ it('keeps the carts and orders of a shop from before sizes: readable, without a 
 
   // Back before the later migrations first (0009, the owner's catalogue; 0008, card payments), then before 0007.
   for (const table of ['picture', 'product_change', 'product']) await database.query(`drop table ${table}`);
+  await database.query('drop index product_size_key');
+  await database.query('alter table product_size drop column key');
+  await database.query('alter table order_line drop column size_key');
   await database.query("delete from piaffe_migration where name = '0009-owners-catalogue'");
   for (const table of ['stripe_event', 'card_session']) await database.query(`drop table ${table}`);
   for (const column of ['payment_id', 'refund_id', 'refund_started_at', 'card_lease_until']) {

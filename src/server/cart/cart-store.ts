@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { CartItem } from '../../shared/api';
-import type { Product } from '../catalogue/catalogue-store';
 import { topic } from '../db/change-feed';
 import type { Db, UnitOfWork } from '../db/database';
 import { isConstraintViolation } from '../db/errors';
@@ -19,7 +18,7 @@ export type CartChange =
 
 export const cartTopic = (uid: string) => topic<CartChange>(`cart:${uid}`);
 
-export type AddResult = { ok: true; item: CartItem } | { ok: false; reason: 'full' | 'no-user' };
+export type AddResult = { ok: true; item: CartItem } | { ok: false; reason: 'full' | 'no-user' | 'unavailable' };
 
 function toCartItem(row: CartItemTable, available: boolean): CartItem {
   return {
@@ -75,6 +74,17 @@ export function createCartStore(db: Db) {
     created_at: true,
   });
   const emptyOf = db.precompile(1, (uid: string) => db.kysely.deleteFrom('cart_item').where('uid', '=', uid));
+  // The product as the add copies it, read in the add's transaction. On PostgreSQL the row is held (FOR SHARE) until
+  // the add commits, so an owner's change of its price waits for the add and then reprices the new row with the
+  // others, or the add waits for the change and copies the new price: never a row at a price the product no longer
+  // has. (On SQLite the add's transaction runs alone.)
+  const productOf = db.precompile(1, (itemid: string) => {
+    const query = db.kysely
+      .selectFrom('product')
+      .select(['name', 'details', 'price_cents', 'shown'])
+      .where('itemid', '=', itemid);
+    return db.dialect === 'postgres' ? query.forShare() : query;
+  });
 
   return {
     /** The rider's rows, oldest first; read inside `uow` when given. */
@@ -82,20 +92,25 @@ export function createCartStore(db: Db) {
       return (await rowsOf(uow?.trx, uid)).map(({ available, ...row }) => toCartItem(row, Number(available) === 1));
     },
 
-    /** Adds one row copied from the product, in `size`, unless the cart already holds `maxRows`. */
-    async add(uid: string, product: Product, size: string, maxRows: number): Promise<AddResult> {
+    /**
+     * Adds one row copied from the product as it is now, in `size`, unless the cart already holds `maxRows` or the
+     * owner has hidden the product.
+     */
+    async add(uid: string, itemid: string, size: string, maxRows: number): Promise<AddResult> {
       try {
         return await db.run(async (uow) => {
           // Adds to one cart run one after the other, on every server, so the limit holds.
           await uow.lock('cart', uid);
           const [counted] = await countOf(uow.trx, uid);
           if (Number(counted?.count) >= maxRows) return { ok: false, reason: 'full' } as const;
+          const [product] = await productOf(uow.trx, itemid);
+          if (!product || Number(product.shown) !== 1) return { ok: false, reason: 'unavailable' } as const;
           const row: CartItemTable = {
             id: randomUUID(),
             uid,
-            itemid: product.itemid,
+            itemid,
             name: product.name,
-            price_cents: product.priceCents,
+            price_cents: Number(product.price_cents),
             details: product.details,
             size,
             created_at: Date.now(),

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { endpoints } from '../../shared/api';
+import type { ErrorCode } from '../../shared/errors';
 import { limits } from '../../shared/limits';
 import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
@@ -8,10 +9,18 @@ import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
 import type { LiveStreams } from '../http/live-streams';
 import type { StockStore } from '../stock/stock-store';
-import type { CartStore } from './cart-store';
+import type { AddResult, CartStore } from './cart-store';
 import { cartStream } from './cart-stream';
 
 const idPattern = /^[0-9a-f-]{1,64}$/i;
+
+const addRefusals: Record<Extract<AddResult, { ok: false }>['reason'], ErrorCode> = {
+  full: 'cart/full',
+  // Hidden by the owner since this server's copy of the catalogue was read.
+  unavailable: 'cart/unavailable',
+  // The account was deleted while the request was under way.
+  'no-user': 'auth/unauthenticated',
+};
 
 /** The cart of the session's user; no route takes a user id from the browser. */
 export interface CartRouteParts {
@@ -40,8 +49,8 @@ export function cartRoutes({ sessions, cart, catalogue, stock, streams }: CartRo
       if (!chosen) throw new HttpError('cart/invalid-size');
       // A cart holds no stock: this only turns away what cannot be ordered now (a page showing old stock).
       if (chosen.stock <= 0) throw new HttpError('cart/sold-out');
-      const result = await cart.add(c.get('session').user.uid, product, chosen.size, limits.cartMaxRows);
-      if (!result.ok) throw new HttpError(result.reason === 'full' ? 'cart/full' : 'auth/unauthenticated');
+      const result = await cart.add(c.get('session').user.uid, product.itemid, chosen.size, limits.cartMaxRows);
+      if (!result.ok) throw new HttpError(addRefusals[result.reason]);
       return c.json({ item: result.item }, 201);
     })
 

@@ -35,22 +35,30 @@ function answer(result: ChangeResult) {
 }
 
 /**
- * Pictures wait their turn: one is made at a time on a server (the work is the processor's, and every waiting upload
- * holds its file in memory), and a few more may wait; beyond that the owner is asked to try again.
+ * Pictures wait their turn: one is made at a time on a server (the work is the processor's), and `maxWaiting` more
+ * uploads may wait. A place is taken before the upload is read, since each holds its file in memory; beyond them the
+ * owner is asked to try again (`server/busy`).
  */
 function pictureQueue(maxWaiting: number) {
   let tail: Promise<unknown> = Promise.resolve();
-  let waiting = 0;
-  return async <T>(work: () => Promise<T>): Promise<T> => {
-    if (waiting >= maxWaiting) throw new HttpError('server/busy', undefined, { 'Retry-After': '5' });
-    waiting += 1;
-    const run = tail.then(work, work);
-    tail = run.catch(() => {});
-    try {
-      return await run;
-    } finally {
-      waiting -= 1;
-    }
+  let admitted = 0;
+  return {
+    /** Takes a place, or refuses; the function it answers gives the place back (once). */
+    admit(): () => void {
+      if (admitted > maxWaiting) throw new HttpError('server/busy', undefined, { 'Retry-After': '5' });
+      admitted += 1;
+      let left = false;
+      return () => {
+        if (!left) admitted -= 1;
+        left = true;
+      };
+    },
+    /** Runs `work` once every picture before it is made. */
+    run<T>(work: () => Promise<T>): Promise<T> {
+      const run = tail.then(work, work);
+      tail = run.catch(() => {});
+      return run;
+    },
   };
 }
 
@@ -60,7 +68,7 @@ function pictureQueue(maxWaiting: number) {
  */
 export function productRoutes({ sessions, catalogue }: { sessions: Sessions; catalogue: CatalogueStore }) {
   const owner = sessions.require({ owner: true });
-  const queued = pictureQueue(4);
+  const pictures = pictureQueue(4);
   return new Hono<AppEnv>()
     .get(endpoints.adminProducts.path, owner, async (c) => c.json({ products: await catalogue.all() }))
 
@@ -91,10 +99,15 @@ export function productRoutes({ sessions, catalogue }: { sessions: Sessions; cat
     .put(endpoints.adminProductPicture.path, owner, async (c) => {
       const itemid = itemidParam(c.req.param('itemid'));
       if (!(await catalogue.find(itemid))) throw new HttpError('product/not-found');
-      // Refused from its Content-Length before it is read, or as soon as it grows past the limit.
-      const bytes = await readBytes(c, productLimits.pictureMaxBytes, 'picture/too-large');
-      const made = await queued(() => processPicture(bytes));
-      if (!made.ok) throw new HttpError('picture/invalid', made.message);
-      return c.json(answer(await catalogue.setPicture(c.get('session').user, itemid, made.thumb, made.large)));
+      const leave = pictures.admit();
+      try {
+        // Refused from its Content-Length before it is read, or as soon as it grows past the limit.
+        const bytes = await readBytes(c, productLimits.pictureMaxBytes, 'picture/too-large');
+        const made = await pictures.run(() => processPicture(bytes));
+        if (!made.ok) throw new HttpError('picture/invalid', made.message);
+        return c.json(answer(await catalogue.setPicture(c.get('session').user, itemid, made.thumb, made.large)));
+      } finally {
+        leave();
+      }
     });
 }

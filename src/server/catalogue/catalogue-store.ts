@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { CatalogueProduct } from '../../shared/api';
 import { formatCents } from '../../shared/money';
@@ -63,6 +63,24 @@ function toProduct(row: ProductTable): Product {
 
 const quoted = (text: string) => `“${text}”`;
 
+/** An entry of the owner's sizes, with the size of the product it edits (none: a new size). */
+interface SizePair {
+  edit: SizeEdit;
+  old: SizeStock | undefined;
+}
+
+/**
+ * Pairs each entry of the form with the size it edits: the one its `was` names, or else the one of its own name,
+ * unless another entry renames that one away (then this entry is a new size of the freed name).
+ */
+function pairSizes(before: readonly SizeStock[], edit: readonly SizeEdit[]): SizePair[] {
+  const renamedAway = new Set(edit.flatMap((s) => (s.was !== undefined && s.was !== s.size ? [s.was] : [])));
+  return edit.map((size) => {
+    const from = size.was ?? (renamedAway.has(size.size) ? undefined : size.size);
+    return { edit: size, old: from === undefined ? undefined : before.find((s) => s.size === from) };
+  });
+}
+
 /** The history's sentences for an edit: one for each thing it changes; none when it changes nothing. */
 function describeEdit(before: Product, sizes: readonly SizeStock[], edit: NewProduct): string[] {
   const what: string[] = [];
@@ -72,22 +90,19 @@ function describeEdit(before: Product, sizes: readonly SizeStock[], edit: NewPro
     what.push(`Price ${formatCents(before.priceCents)} → ${formatCents(edit.priceCents)}`);
   }
   if (edit.shown !== before.shown) what.push(edit.shown ? 'Shown on the home page' : 'Hidden from the home page');
-  const kept = new Set<string>();
-  for (const size of edit.sizes) {
-    const from = size.was ?? size.size;
-    const old = sizes.find((s) => s.size === from);
+  const pairs = pairSizes(sizes, edit.sizes);
+  for (const { edit: size, old } of pairs) {
     if (!old) {
       what.push(`Size ${quoted(size.size)} added, ${size.stock} in stock`);
       continue;
     }
-    kept.add(old.size);
     if (old.size !== size.size) what.push(`Size ${quoted(old.size)} renamed ${quoted(size.size)}`);
     if (stockToSet(size, old) !== undefined) what.push(`Stock of ${quoted(size.size)} ${old.stock} → ${size.stock}`);
   }
-  for (const old of sizes) if (!kept.has(old.size)) what.push(`Size ${quoted(old.size)} removed`);
-  const keptBefore = sizes.map((s) => s.size).filter((name) => kept.has(name));
-  const keptAfter = edit.sizes.map((s) => s.was ?? s.size).filter((name) => kept.has(name));
-  if (keptBefore.join('\u0000') !== keptAfter.join('\u0000')) what.push('Sizes reordered');
+  const kept = pairs.flatMap(({ old }) => (old ? [old.size] : []));
+  for (const old of sizes) if (!kept.includes(old.size)) what.push(`Size ${quoted(old.size)} removed`);
+  const keptBefore = sizes.map((s) => s.size).filter((name) => kept.includes(name));
+  if (keptBefore.join('\u0001') !== kept.join('\u0001')) what.push('Sizes reordered');
   return what;
 }
 
@@ -186,15 +201,15 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
    * through names no owner can type, so that two sizes can swap names.
    */
   async function applySizes(uow: UnitOfWork, itemid: string, before: readonly SizeStock[], edit: readonly SizeEdit[]) {
-    const kept = new Set(edit.map((s) => s.was ?? s.size));
+    const pairs = pairSizes(before, edit);
+    const kept = new Set(pairs.flatMap(({ old }) => (old ? [old.size] : [])));
     const removed = before.filter((s) => !kept.has(s.size)).map((s) => s.size);
     if (removed.length > 0) {
       await uow.trx.deleteFrom('product_size').where('itemid', '=', itemid).where('size', 'in', removed).execute();
     }
-    const renames = edit.flatMap((size, index) => {
-      const from = size.was ?? size.size;
-      return from !== size.size && before.some((s) => s.size === from) ? [{ from, to: size.size, index }] : [];
-    });
+    const renames = pairs.flatMap(({ edit: size, old }, index) =>
+      old && old.size !== size.size ? [{ from: old.size, to: size.size, index }] : [],
+    );
     for (const { from, index } of renames) {
       await uow.trx
         .updateTable('product_size')
@@ -203,18 +218,17 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
         .where('size', '=', from)
         .execute();
     }
-    for (const [index, size] of edit.entries()) {
-      const from = size.was ?? size.size;
-      const old = before.find((s) => s.size === from);
+    for (const [index, { edit: size, old }] of pairs.entries()) {
       if (!old) {
+        // A new size: a key of its own, which no earlier order line carries.
         await uow.trx
           .insertInto('product_size')
-          .values({ itemid, size: size.size, position: index + 1, stock: size.stock })
+          .values({ itemid, size: size.size, key: randomUUID(), position: index + 1, stock: size.stock })
           .execute();
         uow.publish(catalogueTopic, { type: 'stock', itemid, size: size.size, stock: size.stock });
         continue;
       }
-      const current = from === size.size ? from : passing(index);
+      const current = old.size === size.size ? old.size : passing(index);
       const stockNow = stockToSet(size, old);
       const [row] = await uow.trx
         .updateTable('product_size')
@@ -244,7 +258,7 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
     }
   }
 
-  /** Checks the edit's renamed sizes against the product's: a `was` that is not one of them is refused. */
+  /** A `was` that is not one of the product's sizes, or that two entries name: refused. */
   function unknownSize(before: readonly SizeStock[], edit: readonly SizeEdit[]): string | undefined {
     const was = edit.flatMap((s) => (s.was === undefined ? [] : [s.was]));
     const twice = was.find((name, index) => was.indexOf(name) !== index);

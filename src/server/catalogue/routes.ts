@@ -16,9 +16,14 @@ function frame({ type, ...data }: StockEvent): string {
  * The live catalogue (docs/API.md, "The live stock"): every size's stock and the products first, then each change of
  * stock, and the products again whenever the owner changes them.
  */
-function catalogueStream(catalogue: CatalogueStore, stock: StockStore): StreamSource<CatalogueChange> {
-  const products = async () => frame({ type: 'products', products: await catalogue.shown() });
-  const everything = async () => frame({ type: 'snapshot', stock: await stock.all() }) + (await products());
+function catalogueStream(
+  catalogue: CatalogueStore,
+  stock: StockStore,
+  productsAfter: (change: CatalogueChange) => Promise<string>,
+): StreamSource<CatalogueChange> {
+  const everything = async () =>
+    frame({ type: 'snapshot', stock: await stock.all() }) +
+    frame({ type: 'products', products: await catalogue.shown() });
   return {
     topic: catalogueTopic,
     start: everything,
@@ -27,9 +32,25 @@ function catalogueStream(catalogue: CatalogueStore, stock: StockStore): StreamSo
         const { type, ...size } = change;
         return frame({ type: 'stock', ...size });
       }
-      // `products`, or `lost`: changes may have been missed, so all of it again.
-      return change.type === 'products' ? products() : everything();
+      // `lost`: changes may have been missed, so all of it again.
+      return change.type === 'products' ? productsAfter(change) : everything();
     },
+  };
+}
+
+/**
+ * The `products` frame after an owner's change, made once for every open stream of this server: the feed hands each
+ * of them the same event, so the frame is kept by it (and goes with it).
+ */
+function productsFrames(catalogue: CatalogueStore): (change: CatalogueChange) => Promise<string> {
+  const frames = new WeakMap<CatalogueChange, Promise<string>>();
+  return (change) => {
+    let made = frames.get(change);
+    if (!made) {
+      made = catalogue.shown().then((products) => frame({ type: 'products', products }));
+      frames.set(change, made);
+    }
+    return made;
   };
 }
 
@@ -49,11 +70,12 @@ export interface CatalogueRouteParts {
  */
 export function catalogueRoutes({ sessions, catalogue, stock, streams }: CatalogueRouteParts) {
   const session = sessions.require();
+  const productsAfter = productsFrames(catalogue);
   return new Hono<AppEnv>()
     .get(endpoints.catalogue.path, async (c) => c.json({ products: await catalogue.shown() }))
 
     .get(endpoints.catalogueStream.path, session, (c) =>
-      streams.open(c, c.get('session'), () => catalogueStream(catalogue, stock)),
+      streams.open(c, c.get('session'), () => catalogueStream(catalogue, stock, productsAfter)),
     )
 
     .get('/media/:file', async (c) => {

@@ -268,6 +268,16 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
         .addColumn('what', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('product_change_pk', ['itemid', 'seq'])
         .execute();
+      // A size's key stays when the owner renames it; an order line keeps the key of the size it took stock from, so
+      // that a cancel gives the stock back to that size whatever it is called by then. The first sizes' keys are
+      // their first names; a new size gets a random one.
+      await db.schema.alterTable('product_size').addColumn('key', 'text').execute();
+      await db
+        .updateTable('product_size')
+        .set((eb) => ({ key: eb.ref('size') }))
+        .execute();
+      await db.schema.createIndex('product_size_key').on('product_size').columns(['itemid', 'key']).unique().execute();
+      await db.schema.alterTable('order_line').addColumn('size_key', 'text').execute();
       // Uploaded pictures, by the hash of their bytes: every server has them, and one backup holds the whole shop.
       await db.schema
         .createTable('picture')

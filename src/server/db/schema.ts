@@ -91,6 +91,8 @@ export interface OrderLineTable {
   price_cents: number;
   /** The size bought in; null for lines of orders placed before the shop had sizes. */
   size: string | null;
+  /** The key of the size its stock was taken from (`product_size.key`); null for lines from before keys. */
+  size_key: string | null;
 }
 
 /** One change of an order's status, the placing included; never updated or deleted. */
@@ -149,6 +151,8 @@ export interface UserRoleTable {
 export interface ProductSizeTable {
   itemid: string;
   size: string;
+  /** Stays when the size is renamed: order lines name the size they took stock from by it. */
+  key: string;
   /** 1, 2, ...: the size's place in the product's list. */
   position: number;
   /** Never below zero: a CHECK constraint holds it, whatever the code does. */

@@ -22,7 +22,7 @@ import { isConstraintViolation } from '../db/errors';
 import { pageCount, rowsOfPage } from '../db/paging';
 import { type OrderEventTable, type OrderLineTable, type ShopOrderTable, sequences, type Tables } from '../db/schema';
 import type { Outbox } from '../mail/outbox';
-import { type StockStore, unitsOf } from '../stock/stock-store';
+import { returnedOf, type StockStore, sizeKey, unitsOf } from '../stock/stock-store';
 
 /** Every order change, on every server: the owners' live list and the rider's order page follow it. */
 export type OrderChange = { type: 'placed' | 'moved'; number: number; status: OrderStatus; uid: string | null };
@@ -250,6 +250,7 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
     name: true,
     price_cents: true,
     size: true,
+    size_key: true,
   });
   const insertEvent = db.precompileInsert('order_event', {
     order_number: true,
@@ -298,7 +299,7 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
 
       // The stock of every row, or none: a size with fewer left than the rows ask for refuses the whole order.
       const sized = items.map((item) => ({ ...item, size: item.size as string }));
-      const short = await stock.take(uow, unitsOf(sized));
+      const { short, keys } = await stock.take(uow, unitsOf(sized));
       if (short.length > 0) {
         const soldOut = (item: (typeof sized)[number]) =>
           short.some((units) => units.itemid === item.itemid && units.size === item.size);
@@ -339,6 +340,7 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
         name: item.name,
         price_cents: item.priceCents,
         size: item.size,
+        size_key: item.size === null ? null : (keys.get(sizeKey({ itemid: item.itemid, size: item.size })) ?? null),
       }));
       const placed: OrderEventTable = {
         order_number: number,
@@ -428,8 +430,14 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
     if (!order) throw new Error(`Order ${number} vanished inside the transaction that moved it.`);
     // Once only: of two cancels at once, the second moved nothing above and never gets here.
     if (to === 'cancelled') {
-      const sized = order.lines.flatMap(({ itemid, size }) => (size === null ? [] : [{ itemid, size }]));
-      await stock.giveBack(uow, unitsOf(sized));
+      const lines = await uow.trx
+        .selectFrom('order_line')
+        .select(['itemid', 'size', 'size_key'])
+        .where('order_number', '=', number)
+        .where('size', 'is not', null)
+        .execute();
+      const sized = lines.map(({ itemid, size, size_key }) => ({ itemid, size: size as string, key: size_key }));
+      await stock.giveBack(uow, returnedOf(sized));
     }
     const recipient = await recipientOf(uow, row);
     if (to === 'paid') await outbox.enqueue(uow, 'order-paid', recipient, { order });

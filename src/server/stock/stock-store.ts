@@ -8,25 +8,53 @@ export interface SizeStock {
   stock: number;
 }
 
-/** A size asked for `count` times (an order's rows of that size, or the lines of a cancelled order). */
+/** A size asked for `count` times (an order's rows of that size). */
 export interface Units {
   itemid: string;
   size: string;
   count: number;
 }
 
-/** The sizes of `rows`, each with the number of rows that have it, in one fixed order (item, then size). */
-export function unitsOf(rows: readonly { itemid: string; size: string }[]): Units[] {
-  const counts = new Map<string, Units>();
-  for (const { itemid, size } of rows) {
-    const key = JSON.stringify([itemid, size]);
+/** Units given back by a cancelled order's lines: to the size of `key` (its name may have changed), else by name. */
+export interface Returned extends Units {
+  key: string | null;
+}
+
+/** How `take` names a size in the keys it answers. */
+export const sizeKey = ({ itemid, size }: { itemid: string; size: string }) => JSON.stringify([itemid, size]);
+
+/**
+ * Rows counted by `keyOf`, each group once with its count, in the order of their keys: every transaction takes its
+ * sizes' rows in that order, so two orders (or cancels) on PostgreSQL never wait for each other in a circle (a
+ * deadlock): the one that comes second waits for the first, then sees what it left.
+ */
+function counted<Row, Unit extends { count: number }>(
+  rows: readonly Row[],
+  keyOf: (row: Row) => string,
+  unitOf: (row: Row) => Unit,
+): Unit[] {
+  const counts = new Map<string, Unit>();
+  for (const row of rows) {
+    const key = keyOf(row);
     const units = counts.get(key);
     if (units) units.count++;
-    else counts.set(key, { itemid, size, count: 1 });
+    else counts.set(key, unitOf(row));
   }
-  // Every transaction takes its sizes' rows in the order of their keys, so two orders on PostgreSQL never wait for
-  // each other in a circle (a deadlock): the one that comes second waits for the first, then sees what it left.
   return [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, units]) => units);
+}
+
+/** The sizes of `rows`, each with the number of rows that have it, in one fixed order (item, then size). */
+export function unitsOf(rows: readonly { itemid: string; size: string }[]): Units[] {
+  return counted(rows, sizeKey, ({ itemid, size }) => ({ itemid, size, count: 1 }));
+}
+
+/** A cancelled order's lines as the units to give back, by the key of the size each took its stock from. */
+export function returnedOf(lines: readonly { itemid: string; size: string; key: string | null }[]): Returned[] {
+  return counted(
+    lines,
+    ({ itemid, size, key }) => JSON.stringify([itemid, key ?? size, key === null]),
+    ({ itemid, size, key }) => ({ itemid, size, key, count: 1 }),
+  );
 }
 
 export type StockStore = ReturnType<typeof createStockStore>;
@@ -51,15 +79,23 @@ export function createStockStore(db: Db) {
       .where('itemid', '=', itemid)
       .where('size', '=', size)
       .where('stock', '>=', count)
-      .returning('stock'),
+      .returning(['stock', 'key']),
   );
-  const returnUnits = db.precompile(3, (itemid: string, size: string, count: number) =>
+  const returnUnits = db.precompile(3, (itemid: string, key: string, count: number) =>
+    db.kysely
+      .updateTable('product_size')
+      .set((eb) => ({ stock: eb('stock', '+', count) }))
+      .where('itemid', '=', itemid)
+      .where('key', '=', key)
+      .returning(['stock', 'size']),
+  );
+  const returnUnitsByName = db.precompile(3, (itemid: string, size: string, count: number) =>
     db.kysely
       .updateTable('product_size')
       .set((eb) => ({ stock: eb('stock', '+', count) }))
       .where('itemid', '=', itemid)
       .where('size', '=', size)
-      .returning('stock'),
+      .returning(['stock', 'size']),
   );
 
   return {
@@ -78,27 +114,33 @@ export function createStockStore(db: Db) {
      * given back, and nothing is taken from them. The caller rolls `uow` back when any is, so that an order takes
      * all of its units or none.
      */
-    async take(uow: UnitOfWork, units: readonly Units[]): Promise<Units[]> {
+    async take(uow: UnitOfWork, units: readonly Units[]): Promise<{ short: Units[]; keys: Map<string, string> }> {
       const short: Units[] = [];
+      const keys = new Map<string, string>();
       for (const wanted of units) {
         const [left] = await takeUnits(uow.trx, wanted.itemid, wanted.size, wanted.count);
-        if (left)
-          uow.publish(catalogueTopic, {
-            type: 'stock',
-            itemid: wanted.itemid,
-            size: wanted.size,
-            stock: Number(left.stock),
-          });
-        else short.push(wanted);
+        if (!left) {
+          short.push(wanted);
+          continue;
+        }
+        keys.set(sizeKey(wanted), left.key);
+        const { itemid, size } = wanted;
+        uow.publish(catalogueTopic, { type: 'stock', itemid, size, stock: Number(left.stock) });
       }
-      return short;
+      return { short, keys };
     },
 
-    /** Puts the units back on the shelf, as part of `uow`; a size that no longer exists takes nothing back. */
-    async giveBack(uow: UnitOfWork, units: readonly Units[]): Promise<void> {
-      for (const { itemid, size, count } of units) {
-        const [now] = await returnUnits(uow.trx, itemid, size, count);
-        if (now) uow.publish(catalogueTopic, { type: 'stock', itemid, size, stock: Number(now.stock) });
+    /**
+     * Puts the units back on the shelf, as part of `uow`: to the size they were taken from, by its key, whatever it is
+     * called now (by name for lines from before keys); a size that no longer exists takes nothing back.
+     */
+    async giveBack(uow: UnitOfWork, units: readonly Returned[]): Promise<void> {
+      for (const { itemid, size, key, count } of units) {
+        const [now] =
+          key === null
+            ? await returnUnitsByName(uow.trx, itemid, size, count)
+            : await returnUnits(uow.trx, itemid, key, count);
+        if (now) uow.publish(catalogueTopic, { type: 'stock', itemid, size: now.size, stock: Number(now.stock) });
       }
     },
 
