@@ -16,6 +16,38 @@ const fakeStripePort = port + 27;
 process.env.E2E_MAILBOX_URL ??= `http://127.0.0.1:${mailbox.web}`;
 // Set once, in the main process; the workers inherit it (the back-office tests make an owner with npm run owner).
 process.env.E2E_DATABASE_URL ??= `file:${join(tmpdir(), `piaffe-e2e-${randomBytes(6).toString('hex')}`, 'shop.db')}`;
+// A second shop, on a database of its own, for the tests that change the catalogue (e2e/owners-catalogue.spec.ts):
+// every other test, home.spec.ts first, may count on the eight products of a new shop. E2E_CATALOGUE_BASE_URL points
+// those tests at one already running (with E2E_CATALOGUE_DATABASE_URL, its database, for npm run owner).
+const cataloguePort = port + 28;
+process.env.E2E_CATALOGUE_DATABASE_URL ??= `file:${join(tmpdir(), `piaffe-e2e-catalogue-${randomBytes(6).toString('hex')}`, 'shop.db')}`;
+if (!externalBaseUrl) process.env.E2E_CATALOGUE_BASE_URL ??= `http://127.0.0.1:${cataloguePort}`;
+
+/** A shop as the suite starts it: the built server on a fresh SQLite file, with deep stock of every size. */
+function shopServer(shopPort: number, databaseUrl: string) {
+  return {
+    // Deep stock first (npm run stock), so that no test runs out of a size another test ordered.
+    command: 'node dist-server/stock-cli.js set all all 100000 && node --enable-source-maps dist-server/main.js',
+    url: `http://127.0.0.1:${shopPort}/healthz`,
+    env: {
+      PORT: String(shopPort),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      TRUST_PROXY: '1',
+      SMTP_URL: `smtp://127.0.0.1:${mailbox.smtp}`,
+      MAIL_FROM: 'Piaffe <shop@piaffe.test>',
+      // Stripe's page sends the rider back to PUBLIC_URL: the origin the browser tests use.
+      PUBLIC_URL: `http://127.0.0.1:${shopPort}`,
+      STRIPE_API_URL: `http://127.0.0.1:${fakeStripePort}`,
+      STRIPE_SECRET_KEY: fakeStripeKey,
+      STRIPE_WEBHOOK_SECRET: fakeWebhookSecret,
+    },
+    reuseExistingServer: false,
+    timeout: 30_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+  };
+}
 
 export default defineConfig({
   testDir: 'e2e',
@@ -58,27 +90,7 @@ export default defineConfig({
           stdout: 'ignore',
           stderr: 'pipe',
         },
-        {
-          // Deep stock first (npm run stock), so that no test runs out of a size another test ordered.
-          command: 'node dist-server/stock-cli.js set all all 100000 && node --enable-source-maps dist-server/main.js',
-          url: `http://127.0.0.1:${port}/healthz`,
-          env: {
-            PORT: String(port),
-            HOST: '127.0.0.1',
-            DATABASE_URL: process.env.E2E_DATABASE_URL,
-            TRUST_PROXY: '1',
-            SMTP_URL: `smtp://127.0.0.1:${mailbox.smtp}`,
-            MAIL_FROM: 'Piaffe <shop@piaffe.test>',
-            // Stripe's page sends the rider back to PUBLIC_URL: the origin the browser tests use.
-            PUBLIC_URL: `http://127.0.0.1:${port}`,
-            STRIPE_API_URL: `http://127.0.0.1:${fakeStripePort}`,
-            STRIPE_SECRET_KEY: fakeStripeKey,
-            STRIPE_WEBHOOK_SECRET: fakeWebhookSecret,
-          },
-          reuseExistingServer: false,
-          timeout: 30_000,
-          stdout: 'ignore',
-          stderr: 'pipe',
-        },
+        shopServer(port, process.env.E2E_DATABASE_URL),
+        shopServer(cataloguePort, process.env.E2E_CATALOGUE_DATABASE_URL),
       ],
 });

@@ -31,12 +31,12 @@ export interface Rider {
   password: string;
 }
 
-/** A page in a fresh browser context: another browser or device, with its own cookies and storage. */
-export async function pageOnAnotherDevice(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({
-    baseURL: test.info().project.use.baseURL,
-    extraHTTPHeaders: ownAddress(),
-  });
+/**
+ * A page in a fresh browser context: another browser or device, with its own cookies and storage; on the shop of the
+ * project unless told another (the catalogue shop: `catalogueShop`).
+ */
+export async function pageOnAnotherDevice(browser: Browser, baseURL = test.info().project.use.baseURL): Promise<Page> {
+  const context = await browser.newContext({ baseURL, extraHTTPHeaders: ownAddress() });
   return context.newPage();
 }
 
@@ -187,8 +187,13 @@ export async function mailTo(email: string, subject: string | RegExp): Promise<M
 function shopCommand(name: 'owner' | 'stock', ...args: string[]): void {
   const url = process.env.E2E_DATABASE_URL;
   if (!url) throw new Error('E2E_DATABASE_URL is not set: set it to the database of the shop under test.');
+  shopCommandOn(url, name, ...args);
+}
+
+/** Runs one of the shop's command lines (as built) on the shop whose database is `databaseUrl`. */
+function shopCommandOn(databaseUrl: string, name: 'owner' | 'stock', ...args: string[]): void {
   execFileSync(process.execPath, [`dist-server/${name}-cli.js`, ...args], {
-    env: { ...process.env, DATABASE_URL: url },
+    env: { ...process.env, DATABASE_URL: databaseUrl },
     stdio: 'pipe',
   });
 }
@@ -196,6 +201,22 @@ function shopCommand(name: 'owner' | 'stock', ...args: string[]): void {
 /** Makes the rider an owner with the shop's own command line (npm run owner). */
 export function makeOwner(rider: Rider): void {
   shopCommand('owner', 'add', rider.email);
+}
+
+/** Makes the rider an owner of the shop whose database is `databaseUrl` (the catalogue shop's, say). */
+export function makeOwnerOf(databaseUrl: string, rider: Rider): void {
+  shopCommandOn(databaseUrl, 'owner', 'add', rider.email);
+}
+
+/**
+ * The second shop of the suite (playwright.config.ts), for the tests that change the catalogue, so that every other
+ * test meets the eight products of a new shop; undefined when the suite runs against a shop already running and
+ * E2E_CATALOGUE_BASE_URL names none.
+ */
+export function catalogueShop(): { baseURL: string; databaseUrl: string } | undefined {
+  const baseURL = process.env.E2E_CATALOGUE_BASE_URL;
+  const databaseUrl = process.env.E2E_CATALOGUE_DATABASE_URL;
+  return baseURL && databaseUrl ? { baseURL, databaseUrl } : undefined;
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { ComponentType } from 'react';
 import {
   createBrowserRouter,
   type DataRouter,
@@ -13,24 +12,26 @@ import { ApiError } from '../lib/api';
 import { notFound } from '../lib/not-found';
 import { checkSession, currentRole, currentUser, subscribeToSession } from '../lib/session';
 import { Layout } from './layout';
-import { pageModuleFile } from './page-module';
+import { type PageModule, type PageModules, pageModuleFile } from './page-module';
 import { RouteError } from './route-error';
 
-/** A page's module: the page as its default export, and the data it needs before it shows, if any. */
-interface PageModule {
-  default: ComponentType;
-  loader?: LoaderFunction;
+// Each page module becomes a chunk of its own, loaded when its page is first visited. The back office's pages are
+// listed apart (owner-pages.ts), in a chunk fetched with the first of them: what every rider's first visit loads does
+// not grow with the back office.
+const pageModules: PageModules = import.meta.glob<PageModule>(['../features/*/*-page.tsx', '!../features/admin/**']);
+const ownerPageModules = async (): Promise<PageModules> => (await import('./owner-pages')).ownerPageModules;
+
+function findModule(modules: PageModules, name: PageName, folder: string): () => Promise<PageModule> {
+  const file = `/${pageModuleFile(name)}`;
+  const found = Object.keys(modules).filter((path) => path.endsWith(file));
+  const load = found.length === 1 && found[0] ? modules[found[0]] : undefined;
+  if (!load) throw new Error(`The page ${name} needs exactly one module src/client/features/${folder}${file}.`);
+  return load;
 }
 
-// Each page module becomes a chunk of its own, loaded when its page is first visited.
-const pageModules = import.meta.glob<PageModule>('../features/*/*-page.tsx');
-
 function pageModule(name: PageName): () => Promise<PageModule> {
-  const file = `/${pageModuleFile(name)}`;
-  const found = Object.keys(pageModules).filter((path) => path.endsWith(file));
-  const load = found.length === 1 && found[0] ? pageModules[found[0]] : undefined;
-  if (!load) throw new Error(`The page ${name} needs exactly one module src/client/features/*${file}.`);
-  return load;
+  if (pages[name].access !== 'owner') return findModule(pageModules, name, '*');
+  return async () => findModule(await ownerPageModules(), name, 'admin')();
 }
 
 /**

@@ -8,13 +8,19 @@ interface FieldProps {
   value: string;
   error: string | undefined;
   hint?: string;
-  onChange(event: ChangeEvent<HTMLInputElement | HTMLSelectElement>): void;
+  onChange(event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>): void;
   onBlur(): void;
   /** A list to choose from instead of a text box: [value, text] pairs. */
   options?: ReadonlyArray<readonly [value: string, text: string]>;
+  /** A box of several lines instead of one. */
+  multiline?: boolean;
+  /** The keyboard a phone shows: digits, or digits and a decimal point. */
+  inputMode?: 'numeric' | 'decimal';
+  /** Says the error aloud as it appears (role="alert"), for a form whose fields are checked as they are typed in. */
+  announceError?: boolean;
 }
 
-/** A labelled input (or list) whose hint and first error are tied to it for assistive technology. */
+/** A labelled input (a list, or a box of several lines) whose hint and first error are tied to it for assistive technology. */
 export function Field({
   label,
   name,
@@ -26,6 +32,9 @@ export function Field({
   onChange,
   onBlur,
   options,
+  multiline,
+  inputMode,
+  announceError,
 }: FieldProps) {
   const id = useId();
   const hintId = `${id}-hint`;
@@ -52,12 +61,15 @@ export function Field({
         ))}
       </select>
     );
+  } else if (multiline) {
+    control = <textarea {...shared} rows={5} />;
   } else {
     const verbatim = type === 'email' || type === 'password';
     control = (
       <input
         {...shared}
         type={type}
+        inputMode={inputMode}
         spellCheck={verbatim ? false : undefined}
         autoCapitalize={verbatim ? 'none' : undefined}
       />
@@ -73,7 +85,7 @@ export function Field({
       )}
       {control}
       {error && (
-        <p id={errorId} className="field-error">
+        <p id={errorId} className="field-error" role={announceError ? 'alert' : undefined}>
           {error}
         </p>
       )}

@@ -6,15 +6,18 @@ import { fillPath } from '../../shared/paths';
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
-  /** The cart rows concerned (`order/sold-out`, `order/size-missing`); empty for other errors. */
+  /** The cart rows concerned (`order/sold-out`, `order/size-missing`, `order/unavailable`); empty for other errors. */
   readonly rows: readonly string[];
+  /** `product/invalid`: the path of the field the message is about (`name`, `sizes.2.stock`…). */
+  readonly field: string | undefined;
 
-  constructor(status: number, code: string, message: string, rows: readonly string[] = []) {
+  constructor(status: number, code: string, message: string, rows: readonly string[] = [], field?: string) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.rows = rows;
+    this.field = field;
   }
 }
 
@@ -45,7 +48,7 @@ const networkError = () => new ApiError(0, 'network/unavailable', notices.unreac
  */
 const unexpectedReply = (status: number) => new ApiError(status, 'reply/unexpected', notices.unexpected);
 
-function isErrorBody(value: unknown): value is { code: string; message: string; rows?: unknown } {
+function isErrorBody(value: unknown): value is { code: string; message: string; rows?: unknown; field?: unknown } {
   return (
     typeof value === 'object' &&
     value !== null &&
@@ -61,7 +64,10 @@ function rowsOf(rows: unknown): string[] {
 
 async function toApiError(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => null);
-  if (isErrorBody(body)) return new ApiError(response.status, body.code, body.message, rowsOf(body.rows));
+  if (isErrorBody(body)) {
+    const field = typeof body.field === 'string' ? body.field : undefined;
+    return new ApiError(response.status, body.code, body.message, rowsOf(body.rows), field);
+  }
   return new ApiError(response.status, 'server/internal', notices.unexpected);
 }
 
@@ -78,10 +84,14 @@ type PathParams<P extends string> = P extends `${string}:${infer Name}/${infer R
     : never;
 type ParamsOf<N extends EndpointName> = PathParams<(typeof endpoints)[N]['path']>;
 
-/** What a call needs: the body when the endpoint takes one, the path's parameters when it has any, its query. */
+/**
+ * What a call needs: the body when the endpoint takes one (JSON, or a file for an endpoint that takes a file), the
+ * path's parameters when it has any, its query.
+ */
 export type CallOptions<N extends EndpointName> = (BodyOf<N> extends undefined
   ? { body?: never }
   : { body: BodyOf<N> }) &
+  ((typeof endpoints)[N] extends { file: true } ? { file: Blob } : { file?: never }) &
   ([ParamsOf<N>] extends [never] ? { params?: never } : { params: Record<ParamsOf<N>, string> }) &
   (QueryOf<N> extends undefined ? { query?: never } : { query?: QueryOf<N> });
 
@@ -99,8 +109,8 @@ type CallArguments<N extends EndpointName> =
 
 /**
  * The one way the client talks to the server: an endpoint of src/shared/api.ts by name, its body typed and
- * sent as JSON, its reply checked against the endpoint's schema. Failures are thrown as ApiError; a 401 also
- * tells the session store (onUnauthenticated).
+ * sent as JSON (or, for an endpoint that takes a file, the file's bytes), its reply checked against the endpoint's
+ * schema. Failures are thrown as ApiError; a 401 also tells the session store (onUnauthenticated).
  */
 export async function call<N extends EndpointName>(name: N, ...[options]: CallArguments<N>): Promise<ReplyOf<N>> {
   let contract: Contract;
@@ -122,7 +132,8 @@ export async function call<N extends EndpointName>(name: N, ...[options]: CallAr
         body === undefined
           ? { Accept: 'application/json' }
           : { Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      // A file goes as it is, and fetch gives it its own type as its Content-Type.
+      body: options?.file ?? (body === undefined ? undefined : JSON.stringify(body)),
     });
   } catch {
     throw networkError();

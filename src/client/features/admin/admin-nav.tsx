@@ -10,6 +10,9 @@ export function AdminNav() {
       <Link to={pages.admin.path} aria-current={current(pages.admin.path)}>
         Orders
       </Link>
+      <Link to={pages.adminProducts.path} aria-current={current(pages.adminProducts.path)}>
+        Products
+      </Link>
       <Link to={pages.adminOutbox.path} aria-current={current(pages.adminOutbox.path)}>
         Outbox
       </Link>

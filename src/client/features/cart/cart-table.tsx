@@ -33,7 +33,10 @@ export function CartTable({ labelledBy, items, onDelete }: CartTableProps) {
         {items.map((item, index) => (
           <tr key={item.id}>
             <td className="visually-hidden">{index + 1}</td>
-            <td>{itemWithSize(item.name, item.size)}</td>
+            <td>
+              {itemWithSize(item.name, item.size)}
+              {!item.available && <span className="line-problem">No longer available</span>}
+            </td>
             <td className="number">1</td>
             <td className="number">{formatCents(item.priceCents)}</td>
             <td className="action">

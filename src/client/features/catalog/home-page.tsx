@@ -5,21 +5,22 @@ import { notices } from '../../../shared/notices';
 import { pages, pageTitle } from '../../../shared/pages';
 import { ApiError, call } from '../../lib/api';
 import { ProductCard } from './product-card';
-import { useLiveStock } from './use-live-stock';
+import { useLiveCatalogue } from './use-live-catalogue';
 
 /** The products with their sizes and stock, in one request (docs/product.md §12). */
 export async function loader() {
   return call('catalogue');
 }
 
-/** What the rider is told when an add fails: a sold-out size says so; anything else is the add error. */
+/** What the rider is told when an add fails: a sold-out size or a hidden product says so; anything else is the add error. */
 function addFailure(error: unknown): string {
-  return error instanceof ApiError && error.code === 'cart/sold-out' ? error.message : notices.addFailed;
+  const told = error instanceof ApiError && (error.code === 'cart/sold-out' || error.code === 'cart/unavailable');
+  return told ? error.message : notices.addFailed;
 }
 
 export default function HomePage() {
   const navigate = useNavigate();
-  const products = useLiveStock(useLoaderData<typeof loader>().products);
+  const products = useLiveCatalogue(useLoaderData<typeof loader>().products);
   // A double click must not add two rows.
   const adding = useRef(false);
   const [failure, setFailure] = useState<{ itemid: string; message: string } | null>(null);

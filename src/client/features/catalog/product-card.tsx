@@ -25,9 +25,10 @@ export function ProductCard({ product, onAdd, failure }: ProductCardProps) {
   const select = useRef<HTMLSelectElement>(null);
   const { sizes } = product;
   // One size needs no choosing; several start at 'Choose a size'.
-  const [size, setSize] = useState(sizes.length === 1 ? (sizes[0]?.size ?? '') : '');
+  const [size, setSize] = useState('');
   const [missing, setMissing] = useState(false);
-  const chosen = sizes.find((s) => s.size === size);
+  // The owner may change the sizes while the page is open: one left is the one, a size renamed or removed is no choice.
+  const chosen = sizes.length === 1 ? sizes[0] : sizes.find((s) => s.size === size);
   const inStock = sizes.some((s) => s.stock > 0);
 
   // The chosen size sold out shows in its option; the note is for the product, or for a size nearly gone.

@@ -34,6 +34,13 @@ const countryOptions = countryCodes
   .map((code) => [code, countryName(code)] as const)
   .sort((a, b) => a[1].localeCompare(b[1]));
 
+/** What a row the server refused says, by the refusal's code. */
+const rowProblems: Readonly<Record<string, string>> = {
+  'order/sold-out': 'Sold out in this size.',
+  'order/size-missing': 'No size chosen.',
+  'order/unavailable': 'No longer available.',
+};
+
 /** A key made once per checkout page: the same key never makes a second order (crypto.randomUUID needs https). */
 function idempotencyKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
@@ -49,9 +56,10 @@ export default function CheckoutPage() {
   const sending = useRef(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  // The rows the server refused (sold out, or without a size), with what to say about each.
+  // The rows the server refused (sold out, without a size, no longer available), with what to say about each.
   const [problems, setProblems] = useState<ReadonlyMap<string, string>>(new Map());
   const summaryId = useId();
+  const totals = orderTotals(items.map((i) => i.priceCents));
 
   async function removeRow(id: string) {
     try {
@@ -81,7 +89,14 @@ export default function CheckoutPage() {
     setProblems(new Map());
     try {
       const { order, payUrl, payError } = await call('placeOrder', {
-        body: { address: form.values, paymentMethod: method, idempotencyKey: key, cartItemIds: items.map((i) => i.id) },
+        body: {
+          address: form.values,
+          paymentMethod: method,
+          idempotencyKey: key,
+          cartItemIds: items.map((i) => i.id),
+          // The total this page shows: a price changed meanwhile is refused (order/cart-changed), never charged.
+          totalCents: totals.totalCents,
+        },
       });
       // A card order is paid on Stripe's page, which brings the rider back to the order's page.
       if (payUrl) window.location.assign(payUrl);
@@ -89,7 +104,7 @@ export default function CheckoutPage() {
     } catch (error) {
       setFailure(messageOf(error));
       if (error instanceof ApiError && error.rows.length > 0) {
-        const problem = error.code === 'order/sold-out' ? 'Sold out in this size.' : 'No size chosen.';
+        const problem = rowProblems[error.code] ?? 'No size chosen.';
         setProblems(new Map(error.rows.map((id) => [id, problem])));
       }
       // The cart is not what this page showed: show it as it is now.
@@ -122,10 +137,12 @@ export default function CheckoutPage() {
             <OrderSummary
               labelledBy={summaryId}
               lines={items}
-              totals={orderTotals(items.map((i) => i.priceCents))}
+              totals={totals}
               noteOn={(_line, index) => {
                 const item = items[index];
-                const problem = item && problems.get(item.id);
+                // A row no longer available says so from the start; the server refuses it until it is removed.
+                const problem =
+                  item && (problems.get(item.id) ?? (item.available ? undefined : rowProblems['order/unavailable']));
                 return (
                   item &&
                   problem && (

@@ -1,0 +1,38 @@
+import { useId } from 'react';
+import { formatDateTime } from '../../../shared/dates';
+import type { ProductChange } from '../../../shared/products';
+
+/** What changed in a product, when and by whom, newest first. */
+export function ProductHistory({ history }: { history: readonly ProductChange[] }) {
+  const titleId = useId();
+  return (
+    <div className="card product-history">
+      <h2 id={titleId}>History</h2>
+      {history.length === 0 ? (
+        <p>No changes yet: the product is as the shop first had it.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table" aria-labelledby={titleId}>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">By</th>
+                <th scope="col">What</th>
+              </tr>
+            </thead>
+            <tbody>
+              {history.map((change, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows, at its top
+                <tr key={history.length - index}>
+                  <td>{formatDateTime(change.at)}</td>
+                  <td>{change.by}</td>
+                  <td>{change.what}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,141 @@
+import { type RefObject, useId } from 'react';
+import { Field } from '../../components/field';
+import type { SizeRow } from './product-form-values';
+
+interface SizeRowsProps {
+  rows: SizeRow[];
+  /** The problem to show under a field, by its key (src/client/features/admin/product-form-values.ts). */
+  problemAt(key: string): string | undefined;
+  /** 'Add a size', which takes the focus when the list as a whole has a problem. */
+  addSize: RefObject<HTMLButtonElement | null>;
+  /** A change of the list: the key of what changed (a row's field, or `sizes`), and the new list from the old. */
+  onEdit(key: string, change: (rows: SizeRow[]) => SizeRow[]): void;
+  /** A field left: its problem shows from now on. */
+  onLeave(key: string): void;
+  onAdd(): void;
+  focusNext(find: () => HTMLElement | null | undefined): void;
+}
+
+function moved(rows: SizeRow[], index: number, by: -1 | 1): SizeRow[] {
+  const next = [...rows];
+  const [row] = next.splice(index, 1);
+  if (row) next.splice(index + by, 0, row);
+  return next;
+}
+
+/**
+ * The sizes of the owner's form, in the order the home page lists them: a group per size with its name and stock,
+ * moved, removed and added with buttons.
+ */
+export function SizeRows({ rows, problemAt, addSize, onEdit, onLeave, onAdd, focusNext }: SizeRowsProps) {
+  const id = useId();
+  const listProblem = problemAt('sizes');
+  const control = (key: string, name: string) => () =>
+    document.querySelector<HTMLElement>(`[data-size-row="${key}"] [data-control="${name}"]`);
+
+  function move(row: SizeRow, index: number, by: -1 | 1) {
+    onEdit('sizes', (current) => moved(current, index, by));
+    // The button stays with its row; at either end of the list, where it is no longer offered, its twin takes over.
+    const end = index + by === 0 || index + by === rows.length - 1;
+    const own = by === -1 ? 'up' : 'down';
+    focusNext(control(row.key, end ? (by === -1 ? 'down' : 'up') : own));
+  }
+
+  function remove(row: SizeRow, index: number) {
+    onEdit('sizes', (current) => current.filter((r) => r.key !== row.key));
+    const next = rows[index + 1] ?? rows[index - 1];
+    focusNext(() => (next ? control(next.key, 'remove')() : addSize.current));
+  }
+
+  return (
+    <fieldset className="sizes" aria-describedby={`${id}-hint`}>
+      <legend className="sizes-legend">Sizes</legend>
+      <p id={`${id}-hint`} className="field-hint">
+        In the order the home page lists them. A renamed size keeps its stock and its rows in carts; a removed one
+        leaves the rows in carts that hold it no longer available.
+      </p>
+      {rows.map((row, index) => (
+        <fieldset key={row.key} className="size-row" data-size-row={row.key}>
+          <legend className="sizes-legend">Size {index + 1}</legend>
+          <Field
+            label="Size name"
+            name={`${row.key}-size`}
+            autoComplete="off"
+            value={row.size}
+            error={problemAt(`sizes.${row.key}.size`)}
+            announceError
+            onChange={(event) => {
+              const { value } = event.target;
+              onEdit(`sizes.${row.key}.size`, (current) =>
+                current.map((r) => (r.key === row.key ? { ...r, size: value } : r)),
+              );
+            }}
+            onBlur={() => onLeave(`sizes.${row.key}.size`)}
+          />
+          <Field
+            label="Stock"
+            name={`${row.key}-stock`}
+            autoComplete="off"
+            inputMode="numeric"
+            value={row.stock}
+            error={problemAt(`sizes.${row.key}.stock`)}
+            announceError
+            onChange={(event) => {
+              const { value } = event.target;
+              onEdit(`sizes.${row.key}.stock`, (current) =>
+                current.map((r) => (r.key === row.key ? { ...r, stock: value } : r)),
+              );
+            }}
+            onBlur={() => onLeave(`sizes.${row.key}.stock`)}
+          />
+          <div className="size-actions">
+            {index > 0 && (
+              <button
+                type="button"
+                className="button button-quiet"
+                data-control="up"
+                onClick={() => move(row, index, -1)}
+              >
+                Move up
+              </button>
+            )}
+            {index < rows.length - 1 && (
+              <button
+                type="button"
+                className="button button-quiet"
+                data-control="down"
+                onClick={() => move(row, index, 1)}
+              >
+                Move down
+              </button>
+            )}
+            <button
+              type="button"
+              className="button button-quiet"
+              data-control="remove"
+              onClick={() => remove(row, index)}
+            >
+              Remove
+            </button>
+          </div>
+        </fieldset>
+      ))}
+      {listProblem && (
+        <p id={`${id}-error`} className="field-error" role="alert">
+          {listProblem}
+        </p>
+      )}
+      <p>
+        <button
+          ref={addSize}
+          type="button"
+          className="button button-quiet"
+          aria-describedby={listProblem ? `${id}-error` : undefined}
+          onClick={onAdd}
+        >
+          Add a size
+        </button>
+      </p>
+    </fieldset>
+  );
+}
