@@ -170,90 +170,68 @@ function statusesOf(timings: Record<string, Timings>): Record<string, Record<str
 /** A workload on one server: prepares its data, warms up, then measures; returns the measured run. */
 type Workload = (url: string, target: Target, round: number) => Promise<Omit<Measured, 'loadBefore' | 'loadAfter'>>;
 
-/** (0) GET /api/catalogue, the home page's first data (open to everyone), on every connection. */
-const catalogue: Workload = async (url, target, round) => {
-  let list = new Timings();
-  const options = (duration: { duration: number } | { amount: number }): autocannon.Options => ({
-    url: `${url}/api/catalogue`,
-    connections,
-    ...duration,
-    requests: [
-      {
-        method: 'GET',
-        path: '/api/catalogue',
-        setupRequest: (request, context: { started?: number }) => {
-          context.started = now();
-          return request;
+/**
+ * A workload of one GET on every connection, over and over, with the headers `prepare` gives (after making what the
+ * request needs on the server).
+ */
+function repeatedGet(
+  workload: WorkloadName,
+  path: string,
+  unit: string,
+  prepare: (url: string) => Promise<Record<string, string>>,
+): Workload {
+  return async (url, target, round) => {
+    const headers = await prepare(url);
+    let list = new Timings();
+    const options = (duration: { duration: number } | { amount: number }): autocannon.Options => ({
+      url: `${url}${path}`,
+      connections,
+      ...duration,
+      requests: [
+        {
+          method: 'GET',
+          path,
+          headers,
+          setupRequest: (request, context: { started?: number }) => {
+            context.started = now();
+            return request;
+          },
+          onResponse: (status, _body, context: { started?: number }) => list.record(context.started, status),
         },
-        onResponse: (status, _body, context: { started?: number }) => list.record(context.started, status),
-      },
-    ],
-  });
-  await measure(options, { duration: warmUpSeconds });
-  list = new Timings();
-  const { result, seconds: took, window } = await measure(options, { duration: seconds });
-  return {
-    workload: 'catalogue',
-    target,
-    round,
-    rate: list.count(200) / took,
-    unit: 'requests/s',
-    requestsPerSecond: result.requests.total / took,
-    p50: list.percentile(50),
-    p99: list.percentile(99),
-    slowest: list.slowest(),
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    statuses: statusesOf({ list }),
-    seconds: took,
-    window,
+      ],
+    });
+    await measure(options, { duration: warmUpSeconds });
+    list = new Timings();
+    const { result, seconds: took, window } = await measure(options, { duration: seconds });
+    return {
+      workload,
+      target,
+      round,
+      rate: list.count(200) / took,
+      unit,
+      requestsPerSecond: result.requests.total / took,
+      p50: list.percentile(50),
+      p99: list.percentile(99),
+      slowest: list.slowest(),
+      errors: result.errors + result.timeouts,
+      non2xx: result.non2xx,
+      statuses: statusesOf({ list }),
+      seconds: took,
+      window,
+    };
   };
-};
+}
+
+/** (0) GET /api/catalogue, the home page's first data (open to everyone), on every connection. */
+const catalogue = repeatedGet('catalogue', '/api/catalogue', 'requests/s', async () => ({}));
 
 /** (1) GET /api/cart of one rider with 10 items, on every connection (as bench/api.ts (b)). */
-const cartList: Workload = async (url, target, round) => {
+const cartList = repeatedGet('cart-list', '/api/cart', 'lists/s', async (url) => {
   const rider = new Client(url);
   await rider.signup();
   for (let i = 0; i < 10; i++) await rider.add('1');
-  const cookie = rider.cookieHeader;
-  let list = new Timings();
-  const options = (duration: { duration: number } | { amount: number }): autocannon.Options => ({
-    url: `${url}/api/cart`,
-    connections,
-    ...duration,
-    requests: [
-      {
-        method: 'GET',
-        path: '/api/cart',
-        headers: { cookie },
-        setupRequest: (request, context: { started?: number }) => {
-          context.started = now();
-          return request;
-        },
-        onResponse: (status, _body, context: { started?: number }) => list.record(context.started, status),
-      },
-    ],
-  });
-  await measure(options, { duration: warmUpSeconds });
-  list = new Timings();
-  const { result, seconds: took, window } = await measure(options, { duration: seconds });
-  return {
-    workload: 'cart-list',
-    target,
-    round,
-    rate: list.count(200) / took,
-    unit: 'lists/s',
-    requestsPerSecond: result.requests.total / took,
-    p50: list.percentile(50),
-    p99: list.percentile(99),
-    slowest: list.slowest(),
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    statuses: statusesOf({ list }),
-    seconds: took,
-    window,
-  };
-};
+  return { cookie: rider.cookieHeader };
+});
 
 /** (2) POST /api/cart then DELETE of that row, by one rider on every connection (as bench/api.ts (c)). */
 const cartAdd: Workload = async (url, target, round) => {
