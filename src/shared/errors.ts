@@ -129,6 +129,14 @@ export const errorCatalogue = {
 
 export type ErrorCode = keyof typeof errorCatalogue;
 
+/** The codes whose body says more than `{code, message}`, and what: the cart rows concerned, or the form's field. */
+export const errorExtras: Partial<Record<ErrorCode, 'rows' | 'field'>> = {
+  'order/sold-out': 'rows',
+  'order/size-missing': 'rows',
+  'order/unavailable': 'rows',
+  'product/invalid': 'field',
+};
+
 /** The body of every error response. */
 export interface ErrorBody {
   code: ErrorCode;

@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../src/shared/api';
-import { type ErrorCode, errorCatalogue } from '../../src/shared/errors';
+import { type ErrorCode, errorCatalogue, errorExtras } from '../../src/shared/errors';
 import { pages } from '../../src/shared/pages';
 import { type ChildServer, startChild } from '../support/child-server';
 import { Client } from '../support/client';
@@ -288,7 +288,8 @@ function check(r: FuzzRequest, answer: Answer) {
   if (answer.status >= 400 && (apiPath || isJson) && r.method !== 'HEAD') {
     expect(isJson, what).toBe(true);
     const parsed = JSON.parse(answer.text);
-    expect(Object.keys(parsed).sort(), what).toEqual(['code', 'message']);
+    const extra = errorExtras[parsed.code as ErrorCode];
+    expect(Object.keys(parsed).sort(), what).toEqual(['code', 'message', ...(extra ? [extra] : [])].sort());
     expect(typeof parsed.message, what).toBe('string');
     expect(errorCatalogue[parsed.code as ErrorCode]?.status, what).toBe(answer.status);
   }
