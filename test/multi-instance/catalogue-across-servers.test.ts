@@ -88,6 +88,28 @@ describe("the owner's catalogue on two servers", () => {
     expect((await onB.json('POST', '/api/cart', { itemid: '6', size: 'Full' })).status).toBe(201);
   });
 
+  it("B's copy of the catalogue after its listener was cut: a change made meanwhile shows once B is back", async () => {
+    const price = async () =>
+      (await new Client(b.url).json('GET', '/api/catalogue')).body.products.find(
+        (p: { itemid: string }) => p.itemid === '8',
+      )?.priceCents;
+    expect(await price()).toBe(34449);
+    // As a database restart or a network failure would: B hears nothing until it has listened again.
+    const killed = await schema.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and query ilike 'LISTEN%'`,
+      [`${schema.schema}_b`],
+    );
+    expect(killed.rowCount).toBe(1);
+    const saved = await owner.json('PUT', '/api/admin/products/8', form(await product('8'), { priceCents: 35000 }));
+    expect(saved.status).toBe(200);
+    // B drops its copy when it listens again (it may have missed changes), and reads the new price.
+    const deadline = Date.now() + 15_000;
+    while ((await price()) !== 35000) {
+      if (Date.now() > deadline) throw new Error('B still shows the old price 15 s after the change');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+
   it('two owners on two servers saving one product at once: one wins, the other is told it changed', async () => {
     const second = sameBrowserOn(b.url, owner);
     const seen = await product('7');
