@@ -82,7 +82,7 @@ function pairSizes(before: readonly SizeStock[], edit: readonly SizeEdit[]): Siz
 }
 
 /** The history's sentences for an edit: one for each thing it changes; none when it changes nothing. */
-function describeEdit(before: Product, sizes: readonly SizeStock[], edit: NewProduct): string[] {
+function describeEdit(before: Product, sizes: readonly SizeStock[], edit: NewProduct, pairs: SizePair[]): string[] {
   const what: string[] = [];
   if (edit.name !== before.name) what.push(`Name ${quoted(before.name)} → ${quoted(edit.name)}`);
   if (edit.details !== before.details) what.push('Details changed');
@@ -90,7 +90,6 @@ function describeEdit(before: Product, sizes: readonly SizeStock[], edit: NewPro
     what.push(`Price ${formatCents(before.priceCents)} → ${formatCents(edit.priceCents)}`);
   }
   if (edit.shown !== before.shown) what.push(edit.shown ? 'Shown on the home page' : 'Hidden from the home page');
-  const pairs = pairSizes(sizes, edit.sizes);
   for (const { edit: size, old } of pairs) {
     if (!old) {
       what.push(`Size ${quoted(size.size)} added, ${size.stock} in stock`);
@@ -165,6 +164,11 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
     return row && toProduct(row);
   }
 
+  /** The product as `uow` has just left it, with its sizes: what every change answers. */
+  async function productNow(uow: UnitOfWork, itemid: string): Promise<AdminProduct> {
+    return toAdmin((await readProduct(uow, itemid)) as Product, await stock.sizesOf(itemid, uow));
+  }
+
   async function record(uow: UnitOfWork, owner: Owner, itemid: string, what: readonly string[]): Promise<void> {
     const last = await uow.trx
       .selectFrom('product_change')
@@ -200,8 +204,7 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
    * them meanwhile waits for the edit, then takes from what it left), new ones added, the rest removed. Renames pass
    * through names no owner can type, so that two sizes can swap names.
    */
-  async function applySizes(uow: UnitOfWork, itemid: string, before: readonly SizeStock[], edit: readonly SizeEdit[]) {
-    const pairs = pairSizes(before, edit);
+  async function applySizes(uow: UnitOfWork, itemid: string, before: readonly SizeStock[], pairs: SizePair[]) {
     const kept = new Set(pairs.flatMap(({ old }) => (old ? [old.size] : [])));
     const removed = before.filter((s) => !kept.has(s.size)).map((s) => s.size);
     if (removed.length > 0) {
@@ -327,7 +330,8 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
         const sizes = await stock.sizesOf(itemid, uow);
         const unknown = unknownSize(sizes, edit.sizes);
         if (unknown !== undefined) return { ok: false, reason: 'unknown-size', size: unknown } as const;
-        const what = describeEdit(before, sizes, edit);
+        const pairs = pairSizes(sizes, edit.sizes);
+        const what = describeEdit(before, sizes, edit, pairs);
         if (what.length === 0) return { ok: true, product: toAdmin(before, sizes) } as const;
 
         await uow.trx
@@ -342,7 +346,7 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
           })
           .where('itemid', '=', itemid)
           .execute();
-        await applySizes(uow, itemid, sizes, edit.sizes);
+        await applySizes(uow, itemid, sizes, pairs);
         if (edit.name !== before.name || edit.details !== before.details || edit.priceCents !== before.priceCents) {
           await uow.trx
             .updateTable('cart_item')
@@ -353,8 +357,7 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
         await nudgeCarts(uow, itemid);
         await record(uow, owner, itemid, what);
         uow.publish(catalogueTopic, { type: 'products' });
-        const after = (await readProduct(uow, itemid)) as Product;
-        return { ok: true, product: toAdmin(after, await stock.sizesOf(itemid, uow)) } as const;
+        return { ok: true, product: await productNow(uow, itemid) } as const;
       });
     },
 
@@ -385,11 +388,10 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
             updated_at: Date.now(),
           })
           .execute();
-        await applySizes(uow, itemid, [], input.sizes);
+        await applySizes(uow, itemid, [], pairSizes([], input.sizes));
         await record(uow, owner, itemid, ['Added']);
         uow.publish(catalogueTopic, { type: 'products' });
-        const product = (await readProduct(uow, itemid)) as Product;
-        return toAdmin(product, await stock.sizesOf(itemid, uow));
+        return productNow(uow, itemid);
       });
     },
 
@@ -446,8 +448,7 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
           .execute();
         await record(uow, owner, itemid, ['New picture']);
         uow.publish(catalogueTopic, { type: 'products' });
-        const after = (await readProduct(uow, itemid)) as Product;
-        return { ok: true, product: toAdmin(after, await stock.sizesOf(itemid, uow)) } as const;
+        return { ok: true, product: await productNow(uow, itemid) } as const;
       });
     },
 

@@ -41,6 +41,12 @@ export function SizeRows({ rows, problemAt, addSize, onEdit, onLeave, onAdd, foc
     focusNext(control(row.key, end ? (by === -1 ? 'down' : 'up') : own));
   }
 
+  function edit(row: SizeRow, field: 'size' | 'stock', value: string) {
+    onEdit(`sizes.${row.key}.${field}`, (current) =>
+      current.map((r) => (r.key === row.key ? { ...r, [field]: value } : r)),
+    );
+  }
+
   function remove(row: SizeRow, index: number) {
     onEdit('sizes', (current) => current.filter((r) => r.key !== row.key));
     const next = rows[index + 1] ?? rows[index - 1];
@@ -64,12 +70,7 @@ export function SizeRows({ rows, problemAt, addSize, onEdit, onLeave, onAdd, foc
             value={row.size}
             error={problemAt(`sizes.${row.key}.size`)}
             announceError
-            onChange={(event) => {
-              const { value } = event.target;
-              onEdit(`sizes.${row.key}.size`, (current) =>
-                current.map((r) => (r.key === row.key ? { ...r, size: value } : r)),
-              );
-            }}
+            onChange={(event) => edit(row, 'size', event.target.value)}
             onBlur={() => onLeave(`sizes.${row.key}.size`)}
           />
           <Field
@@ -80,12 +81,7 @@ export function SizeRows({ rows, problemAt, addSize, onEdit, onLeave, onAdd, foc
             value={row.stock}
             error={problemAt(`sizes.${row.key}.stock`)}
             announceError
-            onChange={(event) => {
-              const { value } = event.target;
-              onEdit(`sizes.${row.key}.stock`, (current) =>
-                current.map((r) => (r.key === row.key ? { ...r, stock: value } : r)),
-              );
-            }}
+            onChange={(event) => edit(row, 'stock', event.target.value)}
             onBlur={() => onLeave(`sizes.${row.key}.stock`)}
           />
           <div className="size-actions">
