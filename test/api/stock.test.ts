@@ -170,15 +170,15 @@ describe('placing an order', () => {
     const id = await rowWithoutSize(server, client.user?.uid ?? '', '8');
     // The row without a size stays readable.
     expect((await client.cart()).map((i) => [i.name, i.size])).toEqual([
-      ['Fellmore Bridle', 'Cob'],
       ['Fellmore Bridle', null],
+      ['Fellmore Bridle', 'Cob'],
     ]);
     const before = await stockOf('8', 'Cob');
     const reply = await client.placeOrder();
     expectError(reply, 409, 'order/size-missing');
     expect(reply.body.rows).toEqual([id]);
     expect(await stockOf('8', 'Cob')).toBe(before);
-    expect((await client.cart()).map((i) => i.id)).toEqual([sized.id, id]);
+    expect((await client.cart()).map((i) => i.id)).toEqual([id, sized.id]);
   });
 });
 

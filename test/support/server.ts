@@ -174,7 +174,10 @@ async function announceSessionChange(server: RunningServer, uid: string): Promis
   await server.db.run(async (uow) => uow.publish(sessionsTopic, { type: 'ended', uid }));
 }
 
-/** Puts a row in the rider's cart as the shop made them before it had sizes (no size): an upgraded shop's cart. */
+/**
+ * Puts a row in the rider's cart as the shop made them before it had sizes (no size), a minute ago: an upgraded shop's
+ * cart. (Older than any row the test adds, so that the cart's order never rests on two rows of one millisecond.)
+ */
 export async function rowWithoutSize(server: RunningServer, uid: string, itemid = '1'): Promise<string> {
   const product = catalogue.find((p) => p.itemid === itemid);
   if (!product) throw new Error(`no product ${itemid}`);
@@ -189,7 +192,7 @@ export async function rowWithoutSize(server: RunningServer, uid: string, itemid 
       price_cents: product.priceCents,
       details: product.details,
       size: null,
-      created_at: Date.now(),
+      created_at: Date.now() - 60_000,
     })
     .execute();
   return id;
