@@ -5,7 +5,9 @@ import { accountRoutes } from './account/routes';
 import { adminRoutes } from './admin/routes';
 import type { AppEnv } from './app-env';
 import type { Auth } from './auth/auth';
+import { confirmationRoutes } from './auth/confirmation-routes';
 import type { DeviceCookies } from './auth/device-cookie';
+import type { EmailConfirmations } from './auth/email-confirmations';
 import type { PasswordResets } from './auth/password-resets';
 import { resetRoutes } from './auth/reset-routes';
 import type { Roles } from './auth/roles';
@@ -44,6 +46,7 @@ export interface AppParts {
   roles: Roles;
   accounts: Accounts;
   resets: PasswordResets;
+  confirmations: EmailConfirmations;
   cart: CartStore;
   catalogue: CatalogueStore;
   stock: StockStore;
@@ -59,7 +62,7 @@ export interface AppParts {
 export function buildApp(parts: AppParts) {
   const { config, log, auth, db, sessions, devices, throttle, roles, accounts, resets, cart, stock, orders, outbox } =
     parts;
-  const { catalogue, payments, streams, isClosing } = parts;
+  const { catalogue, payments, streams, confirmations, isClosing } = parts;
   const hashPassword = async (password: string) => (await auth.$context).password.hash(password);
 
   const app = new Hono<AppEnv>();
@@ -89,9 +92,11 @@ export function buildApp(parts: AppParts) {
     '/api/*',
     sameOriginOnly(config.publicUrlIsSet ? config.publicUrl : undefined, [endpoints.stripeWebhook.path]),
   );
-  app.route('/', authRoutes({ auth, db, sessions, throttle, devices, roles, trustProxy: config.trustProxy }));
-  app.route('/', resetRoutes({ resets, throttle, hashPassword, trustProxy: config.trustProxy }));
-  app.route('/', accountRoutes({ accounts, sessions, devices, hashPassword }));
+  const { trustProxy } = config;
+  app.route('/', authRoutes({ auth, db, sessions, throttle, devices, roles, confirmations, trustProxy }));
+  app.route('/', resetRoutes({ resets, throttle, hashPassword, trustProxy }));
+  app.route('/', confirmationRoutes({ confirmations, sessions, throttle, trustProxy }));
+  app.route('/', accountRoutes({ accounts, sessions, devices, streams, hashPassword }));
   app.route('/', catalogueRoutes({ sessions, catalogue, stock, streams }));
   app.route('/', cartRoutes({ sessions, cart, catalogue, stock, streams }));
   app.route('/', orderRoutes({ sessions, orders, payments, streams }));

@@ -5,6 +5,7 @@ import { createAccounts } from './account/accounts';
 import { buildApp } from './app';
 import { createAuth } from './auth/auth';
 import { createDeviceCookies } from './auth/device-cookie';
+import { createEmailConfirmations } from './auth/email-confirmations';
 import { createLoginAttemptStore } from './auth/login-attempt-store';
 import { createPasswordResets, resetLinks } from './auth/password-resets';
 import { createRoles } from './auth/roles';
@@ -54,7 +55,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const cart = createCartStore(db);
   const throttle = createLoginThrottle(createLoginAttemptStore(db));
   const outbox = createOutbox(db, { publicUrl: config.publicUrl }, createSeal(config.authSecret));
-  const accounts = createAccounts({ db, sessions, devices, cart, throttle, outbox, resetLinks });
+  const confirmations = createEmailConfirmations({ db, outbox });
+  const accounts = createAccounts({ db, sessions, devices, cart, throttle, outbox, resetLinks, confirmations });
   const resets = createPasswordResets({ db, accounts, outbox });
   const stock = createStockStore(db);
   const catalogue = createCatalogueStore(db, stock);
@@ -88,6 +90,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     roles,
     accounts,
     resets,
+    confirmations,
     cart,
     catalogue,
     stock,

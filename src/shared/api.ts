@@ -26,14 +26,15 @@ import { roles } from './roles';
 import {
   addToCartSchema,
   credentialsSchema,
+  linkSchema,
   newEmailSchema,
   newPasswordSchema,
-  resetLinkSchema,
   resetPasswordSchema,
   resetRequestSchema,
 } from './validation';
 
-export const sessionUserSchema = z.object({ uid: z.string(), email: z.string() });
+/** Who is signed in; `emailConfirmed` until then false after a sign-up or a change of address (§15). */
+export const sessionUserSchema = z.object({ uid: z.string(), email: z.string(), emailConfirmed: z.boolean() });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
 export const cartItemSchema = z.object({
@@ -52,6 +53,22 @@ export const cartItemSchema = z.object({
 export type CartItem = z.infer<typeof cartItemSchema>;
 
 /**
+ * The events every live stream of a signed-in page carries besides its own: `signed-out` when its session has ended
+ * (the page goes to signup-login), `account` when what the session says of the rider has changed (the address
+ * confirmed, say: the page asks for the session again).
+ */
+export const sessionEventSchemas = {
+  'signed-out': z.looseObject({}),
+  account: z.looseObject({}),
+} as const;
+
+/**
+ * The events of the account stream (GET /api/account/stream), followed by the pages that follow no stream of their
+ * own: `ready` once it follows, then the session's events.
+ */
+export const accountEventSchemas = { ready: z.looseObject({}), ...sessionEventSchemas } as const;
+
+/**
  * The events of the live cart stream (Server-Sent Events on GET /api/cart/stream), by SSE event name; each
  * event's `data` line is the JSON of its fields.
  */
@@ -59,7 +76,7 @@ export const cartEventSchemas = {
   snapshot: z.object({ items: z.array(cartItemSchema) }),
   added: z.object({ item: cartItemSchema }),
   removed: z.object({ id: z.string() }),
-  'signed-out': z.looseObject({}),
+  ...sessionEventSchemas,
 } as const;
 export type CartEventType = keyof typeof cartEventSchemas;
 export type CartEvent = {
@@ -92,7 +109,7 @@ export const stockEventSchemas = {
   stock: stockSchema,
   /** The products as the home page shows them, first and whenever the owner changes the catalogue. */
   products: z.object({ products: z.array(catalogueProductSchema) }),
-  'signed-out': z.looseObject({}),
+  ...sessionEventSchemas,
 } as const;
 export type StockEventType = keyof typeof stockEventSchemas;
 export type StockEvent = {
@@ -106,7 +123,14 @@ export type StockEvent = {
 export const orderEventSchemas = {
   ready: z.looseObject({}),
   order: z.object({ number: z.string() }),
-  'signed-out': z.looseObject({}),
+  ...sessionEventSchemas,
+} as const;
+
+/** The events of the owners' order stream (GET /api/admin/orders/stream): a bare nudge per change of any order. */
+export const adminEventSchemas = {
+  ready: z.looseObject({}),
+  orders: z.looseObject({}),
+  ...sessionEventSchemas,
 } as const;
 
 /** Who is signed in, and whether they may open the back office. */
@@ -137,11 +161,22 @@ export const endpoints = {
   session: { method: 'GET', path: '/api/auth/session', reply: userReply },
   /** Answers 204 whether or not the address has an account. */
   requestPasswordReset: { method: 'POST', path: '/api/auth/password-reset', body: resetRequestSchema },
-  checkResetLink: { method: 'POST', path: '/api/auth/password-reset/check', body: resetLinkSchema },
+  checkResetLink: { method: 'POST', path: '/api/auth/password-reset/check', body: linkSchema },
   resetPassword: { method: 'POST', path: '/api/auth/password-reset/confirm', body: resetPasswordSchema },
+  /** Opens the link that confirms an address: no session needed (the token is the proof); `email` is the address. */
+  confirmEmail: {
+    method: 'POST',
+    path: '/api/auth/email-confirmation',
+    body: linkSchema,
+    reply: z.object({ email: z.string() }),
+  },
+  /** 'Send it again': a new link to the signed-in rider's address, throttled per account and per client address. */
+  resendConfirmation: { method: 'POST', path: '/api/auth/email-confirmation/send' },
   changeEmail: { method: 'PUT', path: '/api/account/email', body: newEmailSchema },
   changePassword: { method: 'PUT', path: '/api/account/password', body: newPasswordSchema },
   deleteAccount: { method: 'DELETE', path: '/api/account' },
+  /** Server-Sent Events: `accountEventSchemas`; for pages that follow no other stream. */
+  accountStream: { method: 'GET', path: '/api/account/stream' },
   /** The products with their sizes and stock; open to everyone. */
   catalogue: { method: 'GET', path: '/api/catalogue', reply: z.object({ products: z.array(catalogueProductSchema) }) },
   /** Server-Sent Events: `stockEventSchemas`. */

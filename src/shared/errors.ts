@@ -25,6 +25,25 @@ export const errorCatalogue = {
     status: 410,
     message: 'This link to reset the password has already been used. Please ask for a new one.',
   },
+  'auth/email-not-confirmed': {
+    status: 403,
+    message:
+      'Please confirm your e-mail address before you order: open the link we sent you, then place your order again.',
+  },
+  'auth/email-already-confirmed': { status: 409, message: 'Your e-mail address is already confirmed.' },
+  'auth/confirm-link-invalid': {
+    status: 400,
+    message: 'This link to confirm your e-mail address is not valid. Please ask for a new one.',
+  },
+  'auth/confirm-link-expired': {
+    status: 410,
+    message:
+      'This link to confirm your e-mail address has expired: each link works for 24 hours. Please ask for a new one.',
+  },
+  'auth/confirm-link-used': {
+    status: 410,
+    message: 'This link to confirm your e-mail address has already been used. Please ask for a new one if you need it.',
+  },
   'cart/unknown-item': { status: 400, message: 'There is no product with this item number.' },
   'cart/invalid-size': { status: 400, message: 'Please choose one of the sizes this product comes in.' },
   'cart/sold-out': { status: 409, message: 'Sorry, that size is sold out.' },

@@ -7,6 +7,7 @@ export const mailKinds = {
   'password-reset': 'Password reset link',
   'password-changed': 'Password changed',
   'email-changed': 'E-mail address changed',
+  'confirm-email': 'Address confirmation link',
 } as const;
 export type MailKind = keyof typeof mailKinds;
 

@@ -12,6 +12,11 @@ export interface Page {
   /** The page's own part of the document title; see `pageTitle`. */
   title: string;
   access: PageAccess;
+  /**
+   * The page follows a live stream of its own, which carries the session's events too; every other page a signed-in
+   * rider opens follows the account stream for them (src/client/app/use-account-stream.ts).
+   */
+  stream?: true;
 }
 
 /**
@@ -19,15 +24,16 @@ export interface Page {
  * server answers every other path with the Snap! page and HTTP 404.
  */
 export const pages = {
-  home: { path: '/home', title: 'Shop', access: 'session' },
-  cart: { path: '/cart', title: 'Your cart', access: 'session' },
+  home: { path: '/home', title: 'Shop', access: 'session', stream: true },
+  cart: { path: '/cart', title: 'Your cart', access: 'session', stream: true },
   signupLogin: { path: '/signup-login', title: 'Sign up or log in', access: 'open' },
   manageAccount: { path: '/manage-account', title: 'Your account', access: 'session' },
   checkout: { path: '/checkout', title: 'Checkout', access: 'session' },
   orders: { path: '/orders', title: 'Your orders', access: 'session' },
   order: { path: '/orders/:number', title: 'Your order', access: 'session' },
   resetPassword: { path: '/reset-password', title: 'Reset your password', access: 'open' },
-  admin: { path: '/admin', title: 'Orders · Back office', access: 'owner' },
+  confirmEmail: { path: '/confirm-email', title: 'Confirm your e-mail address', access: 'open' },
+  admin: { path: '/admin', title: 'Orders · Back office', access: 'owner', stream: true },
   adminOrder: { path: '/admin/orders/:number', title: 'Order · Back office', access: 'owner' },
   adminOutbox: { path: '/admin/outbox', title: 'Outbox · Back office', access: 'owner' },
   adminPayments: { path: '/admin/payments', title: 'Payments · Back office', access: 'owner' },

@@ -38,13 +38,14 @@ export const passwordSchema = z
 export const credentialsSchema = z.strictObject({ email: emailSchema, password: passwordSchema });
 export const newEmailSchema = z.strictObject({ email: emailSchema });
 export const newPasswordSchema = z.strictObject({ password: passwordSchema });
-/** A password-reset link's token: 32 random bytes, base64url. Anything else is not a link we made. */
-export const resetTokenSchema = z
+/** The token of a link the shop e-mails (a password reset, an address confirmation): 32 random bytes, base64url. */
+export const linkTokenSchema = z
   .string({ error: 'token must be a string.' })
-  .regex(/^[A-Za-z0-9_-]{43}$/, 'This is not a reset link.');
+  .regex(/^[A-Za-z0-9_-]{43}$/, 'This is not a link the shop sent.');
 export const resetRequestSchema = z.strictObject({ email: emailSchema });
-export const resetLinkSchema = z.strictObject({ token: resetTokenSchema });
-export const resetPasswordSchema = z.strictObject({ token: resetTokenSchema, password: passwordSchema });
+/** A link's token, sent to check or use the link. */
+export const linkSchema = z.strictObject({ token: linkTokenSchema });
+export const resetPasswordSchema = z.strictObject({ token: linkTokenSchema, password: passwordSchema });
 
 export const addToCartSchema = z.strictObject({
   // Any string up to 16 characters is a well-formed item number; one not in the catalogue, the empty

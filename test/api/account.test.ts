@@ -42,8 +42,8 @@ describe('change e-mail', () => {
     const again = new Client(server.url);
     const login = await again.login(newEmail, 'secret1');
     expect(login.status).toBe(200);
-    // Stored in lower case, same uid, same cart.
-    expect(login.body).toEqual({ user: { uid: user.uid, email: newEmail }, role: 'rider' });
+    // Stored in lower case, same uid, same cart; the new address is to be confirmed (docs/product.md §15).
+    expect(login.body).toEqual({ user: { uid: user.uid, email: newEmail, emailConfirmed: false }, role: 'rider' });
     expect(await again.cart()).toEqual([item]);
   });
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Mailbox, startMailbox } from '../../scripts/mailbox';
+import type { Mailbox } from '../../scripts/mailbox';
 import { createRoles } from '../../src/server/auth/roles';
 import type { Order } from '../../src/shared/orders';
-import { Client, type Reply } from '../support/client';
+import { Client, type Reply, testMailbox } from '../support/client';
 import { openRawStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
@@ -11,7 +11,7 @@ let mailbox: Mailbox;
 let server: TestServer;
 let owner: Client;
 beforeAll(async () => {
-  mailbox = await startMailbox();
+  mailbox = await testMailbox();
   server = await startTestServer({ SMTP_URL: mailbox.url, MAIL_RETRY_DELAYS: '0.1' });
   owner = await ownerClient();
 });
@@ -22,14 +22,14 @@ afterAll(async () => {
 
 async function ownerClient(): Promise<Client> {
   const client = new Client(server.url);
-  const { email } = await client.signup();
+  const { email } = await client.signupConfirmed();
   expect(await createRoles(server.db).grant(email)).toBe('granted');
   return client;
 }
 
 async function riderWithOrder(...itemids: string[]): Promise<{ rider: Client; order: Order }> {
   const rider = new Client(server.url);
-  await rider.signup();
+  await rider.signupConfirmed();
   return { rider, order: await rider.order(...(itemids.length > 0 ? itemids : ['1'])) };
 }
 
@@ -61,7 +61,7 @@ describe('access', () => {
 
   it('tells the session its role: rider, then owner once made one, and rider again once that ends', async () => {
     const client = new Client(server.url);
-    const { email } = await client.signup();
+    const { email } = await client.signupConfirmed();
     expect((await client.session()).body.role).toBe('rider');
     await createRoles(server.db).grant(email);
     expect((await client.session()).body.role).toBe('owner');
@@ -100,7 +100,9 @@ describe('the orders', () => {
     expect((await owner.json('GET', '/api/admin/orders?q=%25')).body.total).toBe(0);
     expect((await owner.json('GET', '/api/admin/orders?q=_')).body.total).toBe(0);
     const underscored = new Client(server.url);
-    const { email: withUnderscore } = await underscored.signup(`carol_${crypto.randomUUID().slice(0, 8)}@example.com`);
+    const { email: withUnderscore } = await underscored.signupConfirmed(
+      `carol_${crypto.randomUUID().slice(0, 8)}@example.com`,
+    );
     const hers = await underscored.order('1');
     const found = await owner.json('GET', `/api/admin/orders?q=${encodeURIComponent(withUnderscore)}`);
     expect(found.body.orders.map((o: Order) => o.number)).toEqual([hers.number]);
@@ -254,7 +256,7 @@ describe('moves', () => {
 describe('the export', () => {
   it('answers the orders of the days asked for as CSV, one row per line, with spreadsheet formulas escaped', async () => {
     const rider = new Client(server.url);
-    await rider.signup();
+    await rider.signupConfirmed();
     await rider.add('1');
     await rider.add('2');
     const reply = await rider.placeOrder({
@@ -308,7 +310,7 @@ describe('the outbox', () => {
   it('lists e-mails without their bodies, and sends a failed one again', async () => {
     const { rider, order } = await riderWithOrder('3');
     const email = rider.user?.email ?? '';
-    await mailbox.waitFor((m) => m.to.includes(email));
+    await mailbox.waitFor((m) => m.to.includes(email) && m.parsed.subject === `Your order ${order.number}`);
     mailbox.refuseWith = { code: 550, message: 'No such mailbox' };
     try {
       await rider.json('POST', `/api/orders/${order.number}/cancel`);
@@ -352,7 +354,7 @@ describe('the outbox', () => {
 
   it('never shows or resends a password-reset link', async () => {
     const rider = new Client(server.url);
-    const { email } = await rider.signup();
+    const { email } = await rider.signupConfirmed();
     mailbox.refuseWith = { code: 550, message: 'No such mailbox' };
     try {
       await rider.json('POST', '/api/auth/password-reset', { email });

@@ -12,12 +12,12 @@ afterAll(() => server.stop());
 const sessionCookie = 'piaffe.session_token';
 
 describe('sign-up', () => {
-  it('answers 201 with {user: {uid, email}} and an HttpOnly, SameSite=Lax session cookie', async () => {
+  it('answers 201 with {user: {uid, email, emailConfirmed: false}} and an HttpOnly, SameSite=Lax session cookie', async () => {
     const client = new Client(server.url);
     const email = randomEmail();
     const reply = await client.json('POST', '/api/auth/signup', { email, password: 'secret1' });
     expect(reply.status).toBe(201);
-    expect(reply.body).toEqual({ user: { uid: expect.any(String), email }, role: 'rider' });
+    expect(reply.body).toEqual({ user: { uid: expect.any(String), email, emailConfirmed: false }, role: 'rider' });
     expect(reply.body.user.uid.length).toBeGreaterThan(0);
 
     const cookies = reply.headers.getSetCookie();

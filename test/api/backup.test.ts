@@ -31,7 +31,7 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
       const riders = await Promise.all(
         Array.from({ length: 3 }, async () => {
           const rider = new Client(shop.server.url);
-          await rider.signup();
+          await rider.signupConfirmed();
           return rider;
         }),
       );

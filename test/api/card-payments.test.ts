@@ -34,7 +34,7 @@ beforeAll(async () => {
   server = await startTestServer(stripeEnv(fake.url));
   fake.webhookUrl = server.url + webhook;
   owner = new Client(server.url);
-  const { email } = await owner.signup();
+  const { email } = await owner.signupConfirmed();
   await createRoles(server.db).grant(email);
 });
 afterAll(async () => {
@@ -44,7 +44,7 @@ afterAll(async () => {
 
 async function rider(url = server.url): Promise<Client> {
   const client = new Client(url);
-  await client.signup();
+  await client.signupConfirmed();
   return client;
 }
 
@@ -421,7 +421,7 @@ describe('card payments: time running out, Stripe out of reach', () => {
         .select('kind')
         .where('recipient', '=', order.email)
         .execute();
-      expect(mail.map((m) => m.kind).sort()).toEqual(['order-cancelled', 'order-confirmation']);
+      expect(mail.map((m) => m.kind).sort()).toEqual(['confirm-email', 'order-cancelled', 'order-confirmation']);
       await new Promise((resolve) => setTimeout(resolve, 2500)); // two more rounds of the sweep
       expect((await orderOf(paying.client, paying.order.number)).status).toBe('placed');
     } finally {

@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
 import { type ErrorCode, errorCatalogue } from '../../src/shared/errors';
 import { limits, productLimits } from '../../src/shared/limits';
-import { address, Client, orderKey, type Reply, randomEmail, rawRequest, withSize } from '../support/client';
+import {
+  address,
+  Client,
+  confirmationToken,
+  orderKey,
+  type Reply,
+  randomEmail,
+  rawRequest,
+  withSize,
+} from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { closedUrl, FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../support/fake-stripe';
@@ -47,7 +56,7 @@ async function withCards(): Promise<{ server: TestServer; fake: FakeStripe }> {
 async function cardOrder(paid = false): Promise<{ client: Client; number: string }> {
   const { server: shop, fake } = await withCards();
   const client = new Client(shop.url);
-  await client.signup();
+  await client.signupConfirmed();
   await client.add('1');
   const { number } = (await client.placeOrder({ paymentMethod: 'card' })).body.order;
   if (paid) await fake.deliver(fake.pay(fake.sessionOf(number)?.id ?? ''));
@@ -100,10 +109,18 @@ function productForm(own: { version: number }, changes: Record<string, unknown> 
   };
 }
 
+/** A rider who has signed up and confirmed the address, as every rider who orders has. */
 async function signedIn(): Promise<Client> {
   const client = new Client(server.url);
-  await client.signup();
+  await client.signupConfirmed();
   return client;
+}
+
+/** A new rider's link to confirm the address, as e-mailed; the rider has not opened it. */
+async function confirmationLink(): Promise<{ client: Client; token: string }> {
+  const client = new Client(server.url);
+  const { email } = await client.signup();
+  return { client, token: await confirmationToken(email) };
 }
 
 /**
@@ -152,6 +169,31 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     const client = new Client(server.url);
     await client.json('POST', '/api/auth/password-reset/confirm', { token, password: 'fresh-42' });
     return client.json('POST', '/api/auth/password-reset/check', { token });
+  },
+  'auth/email-not-confirmed': async () => {
+    const client = new Client(server.url);
+    await client.signup();
+    await client.add('1');
+    return client.placeOrder();
+  },
+  'auth/email-already-confirmed': async () => (await signedIn()).json('POST', '/api/auth/email-confirmation/send'),
+  'auth/confirm-link-invalid': async () =>
+    new Client(server.url).json('POST', '/api/auth/email-confirmation', {
+      token: randomBytes(32).toString('base64url'),
+    }),
+  'auth/confirm-link-expired': async () => {
+    const { client, token } = await confirmationLink();
+    await server.db.kysely
+      .updateTable('email_confirmation')
+      .set({ expires_at: Date.now() - 1 })
+      .where('uid', '=', client.user?.uid ?? '')
+      .execute();
+    return client.json('POST', '/api/auth/email-confirmation', { token });
+  },
+  'auth/confirm-link-used': async () => {
+    const { client, token } = await confirmationLink();
+    await client.json('POST', '/api/auth/email-confirmation', { token });
+    return client.json('POST', '/api/auth/email-confirmation', { token });
   },
   'cart/unknown-item': async () => (await signedIn()).json('POST', '/api/cart', withSize('9')),
   'cart/full': async () => {
@@ -290,7 +332,7 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
   'request/invalid-query': async () => (await signedIn()).json('GET', '/api/orders?page=0'),
   'payment/not-awaiting': async () => {
     const client = new Client((await withCards()).server.url);
-    await client.signup();
+    await client.signupConfirmed();
     const { number } = await client.order('1');
     return client.json('POST', `/api/orders/${number}/pay`);
   },
@@ -336,7 +378,7 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     });
     try {
       const rider = new Client(away.url);
-      await rider.signup();
+      await rider.signupConfirmed();
       await rider.add('1');
       const placed = await rider.placeOrder({ paymentMethod: 'card' });
       return await rider.json('POST', `/api/orders/${placed.body.order.number}/pay`);

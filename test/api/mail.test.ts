@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Mailbox, type ReceivedMail, startMailbox } from '../../scripts/mailbox';
-import { address, Client, randomEmail } from '../support/client';
+import type { Mailbox, ReceivedMail } from '../../scripts/mailbox';
+import { address, Client, randomEmail, testMailbox } from '../support/client';
 import { startTestServer, type TestServer } from '../support/server';
 
 /**
@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from '../support/server';
 let mailbox: Mailbox;
 let server: TestServer;
 beforeAll(async () => {
-  mailbox = await startMailbox();
+  mailbox = await testMailbox();
   server = await startTestServer({ SMTP_URL: mailbox.url, MAIL_FROM: 'Piaffe Shop <orders@piaffe.test>' });
 });
 afterAll(async () => {
@@ -19,6 +19,9 @@ afterAll(async () => {
 });
 
 const to = (email: string) => (mail: ReceivedMail) => mail.to.includes(email);
+/** The confirmation of the order `number`, to `email`. */
+const orderMail = (email: string, number: string) => (mail: ReceivedMail) =>
+  to(email)(mail) && mail.parsed.subject === `Your order ${number}`;
 
 async function health(of: TestServer) {
   return (await new Client(of.url).json('GET', '/healthz')).body.mail;
@@ -33,9 +36,9 @@ async function inState(of: TestServer, state: string): Promise<number> {
 describe('the e-mails', () => {
   it('sends the order confirmation with the order, the totals and how to pay, in text and HTML', async () => {
     const client = new Client(server.url);
-    const { email } = await client.signup();
+    const { email } = await client.signupConfirmed();
     const order = await client.order('1', '8');
-    const mail = await mailbox.waitFor(to(email));
+    const mail = await mailbox.waitFor(orderMail(email, order.number));
     const { parsed } = mail;
     expect(parsed.subject).toBe(`Your order ${order.number}`);
     expect(parsed.from?.value).toEqual([{ name: 'Piaffe Shop', address: 'orders@piaffe.test' }]);
@@ -55,13 +58,13 @@ describe('the e-mails', () => {
   });
 
   it('links to PUBLIC_URL', async () => {
-    const local = await startMailbox();
+    const local = await testMailbox();
     const shop = await startTestServer({ SMTP_URL: local.url, PUBLIC_URL: 'https://shop.piaffe.test' });
     try {
       const client = new Client(shop.url);
-      await client.signup();
+      const { email } = await client.signupConfirmed();
       const order = await client.order('3');
-      const { parsed } = await local.waitFor(() => true);
+      const { parsed } = await local.waitFor(orderMail(email, order.number));
       expect(parsed.text).toContain(`https://shop.piaffe.test/orders/${order.number}`);
       expect(parsed.html).toContain(`href="https://shop.piaffe.test/orders/${order.number}"`);
       expect(parsed.from?.value).toEqual([{ name: 'Piaffe', address: 'shop@shop.piaffe.test' }]);
@@ -73,7 +76,7 @@ describe('the e-mails', () => {
 
   it('tells a cancelled order, a changed password, and a changed e-mail (to the old address)', async () => {
     const client = new Client(server.url);
-    const { email } = await client.signup();
+    const { email } = await client.signupConfirmed();
     const order = await client.order('2');
     await client.json('POST', `/api/orders/${order.number}/cancel`);
     const cancelled = await mailbox.waitFor((m) => to(email)(m) && /cancelled/.test(m.parsed.subject ?? ''));
@@ -91,17 +94,20 @@ describe('the e-mails', () => {
       (m) => to(email)(m) && m.parsed.subject === 'The e-mail address of your account has been changed',
     );
     expect(moved.parsed.text).not.toContain(newEmail);
-    expect(mailbox.mails.filter(to(newEmail))).toEqual([]);
+    // The new address is told only how to confirm it (docs/product.md §15).
+    const confirm = await mailbox.waitFor(to(newEmail));
+    expect(confirm.parsed.subject).toBe('Please confirm your e-mail address');
+    expect(mailbox.mails.filter(to(newEmail))).toHaveLength(1);
   });
 
   it('writes what a rider typed into an e-mail as text, never as markup or a header', async () => {
     const client = new Client(server.url);
-    const { email } = await client.signup();
+    const { email } = await client.signupConfirmed();
     await client.add('4');
     const fullName = '<img src=x onerror=alert(1)> "Ada" & <b>Rider</b>';
     const reply = await client.placeOrder({ address: { ...address, fullName, line2: '</p><script>x()</script>' } });
     expect(reply.status).toBe(201);
-    const { parsed } = await mailbox.waitFor(to(email));
+    const { parsed } = await mailbox.waitFor(orderMail(email, reply.body.order.number));
     expect(parsed.html).not.toMatch(/<img src=x|<script>|<b>Rider/);
     expect(parsed.html).toContain('&lt;img src=x onerror=alert(1)&gt; &quot;Ada&quot; &amp; &lt;b&gt;Rider&lt;/b&gt;');
     // What a rider typed never leads the e-mail: the name shows only after the label of the delivery address.
@@ -116,7 +122,7 @@ describe('the e-mails', () => {
 
 describe('health', () => {
   it('tells nobody whether an address has an account: a reset e-mail never shows, however old', async () => {
-    const shop = await startTestServer();
+    const shop = await startTestServer({}, { mailbox: false });
     try {
       const rider = new Client(shop.url);
       const { email } = await rider.signup();
@@ -126,8 +132,10 @@ describe('health', () => {
       await shop.db.kysely
         .updateTable('outbox')
         .set({ created_at: Date.now() - 60 * 60_000 })
+        .where('kind', '=', 'password-reset')
         .execute();
-      expect(await inState(shop, 'waiting')).toBe(1);
+      // The link to confirm the address and the reset link: neither shows, both hold a secret link.
+      expect(await inState(shop, 'waiting')).toBe(2);
       expect(await health(shop)).toEqual(before);
     } finally {
       await shop.stop();
@@ -137,7 +145,7 @@ describe('health', () => {
 
 describe('when SMTP fails', () => {
   it('keeps e-mails waiting while SMTP is down, retries, and delivers each once when it is back', async () => {
-    const down = await startMailbox();
+    const down = await testMailbox();
     const port = down.port;
     await down.close();
     const shop = await startTestServer({
@@ -145,9 +153,8 @@ describe('when SMTP fails', () => {
       MAIL_RETRY_DELAYS: '0.3,0.3,0.3,0.3,0.3,0.3,0.3,0.3,0.3,0.3',
     });
     try {
-      const client = new Client(shop.url);
-      const { email } = await client.signup();
-      const orders = [await client.order('1'), await client.order('2')];
+      // Two riders sign up: each link to confirm an address waits (without one, neither can order).
+      const emails = [(await new Client(shop.url).signup()).email, (await new Client(shop.url).signup()).email];
       await expect.poll(() => inState(shop, 'waiting')).toBe(2);
       await expect
         .poll(async () =>
@@ -162,12 +169,12 @@ describe('when SMTP fails', () => {
         )
         .toBeGreaterThanOrEqual(2);
 
-      const up = await startMailbox({ port });
+      const up = await testMailbox({ port });
       try {
-        for (const order of orders) await up.waitFor((m) => m.parsed.subject === `Your order ${order.number}`);
+        for (const email of emails) await up.waitFor(to(email));
         await expect.poll(() => inState(shop, 'waiting')).toBe(0);
         await new Promise((resolve) => setTimeout(resolve, 500));
-        expect(up.mails.filter(to(email))).toHaveLength(2);
+        for (const email of emails) expect(up.mails.filter(to(email))).toHaveLength(1);
         const rows = await shop.db.kysely.selectFrom('outbox').select(['state', 'last_error', 'sent_at']).execute();
         for (const row of rows) {
           expect(row.state).toBe('sent');
@@ -183,13 +190,13 @@ describe('when SMTP fails', () => {
   });
 
   it('marks an e-mail failed after its last retry, keeps the reason, logs it without the address, and stays healthy', async () => {
-    const refusing = await startMailbox();
+    const refusing = await testMailbox();
     refusing.refuseWith = { code: 451, message: 'Mailbox temporarily unavailable' };
     const shop = await startTestServer({ SMTP_URL: refusing.url, MAIL_RETRY_DELAYS: '0.1,0.1' }, { captureLog: true });
     try {
-      const client = new Client(shop.url);
-      const { email } = await client.signup();
-      await client.order('5');
+      // The sign-up's link to confirm the address is the e-mail that cannot be sent (and counts: nobody but the
+      // account's owner can have it sent).
+      const { email } = await new Client(shop.url).signup();
       await expect.poll(async () => (await health(shop)).failed, { timeout: 10_000 }).toBe(1);
       const reply = await new Client(shop.url).json('GET', '/healthz');
       expect(reply.status).toBe(200);
@@ -199,7 +206,7 @@ describe('when SMTP fails', () => {
       expect(row.last_error).toContain('Mailbox temporarily unavailable');
       const lines = shop.logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
       const failed = lines.find((line) => line.msg === 'e-mail failed after its last retry');
-      expect(failed).toMatchObject({ level: 'error', kind: 'order-confirmation', attempts: 3 });
+      expect(failed).toMatchObject({ level: 'error', kind: 'confirm-email', attempts: 3 });
       expect(String(failed?.reason)).toContain('Mailbox temporarily unavailable');
       expect(lines.filter((line) => line.msg === 'e-mail not sent; it will be retried')).toHaveLength(2);
       for (const line of shop.logLines) expect(line).not.toContain(email);
@@ -211,11 +218,10 @@ describe('when SMTP fails', () => {
   });
 
   it('says once at start that e-mails wait when SMTP_URL is not set, and keeps them', async () => {
-    const shop = await startTestServer({}, { captureLog: true });
+    const shop = await startTestServer({}, { captureLog: true, mailbox: false });
     try {
-      const client = new Client(shop.url);
-      await client.signup();
-      await client.order('6');
+      // The sign-up's link to confirm the address is the e-mail that waits.
+      await new Client(shop.url).signup();
       const warnings = shop.logLines.filter((line) => line.includes('SMTP_URL is not set'));
       expect(warnings).toHaveLength(1);
       expect(JSON.parse(warnings[0] ?? '{}')).toMatchObject({ level: 'warn' });

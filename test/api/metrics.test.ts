@@ -66,7 +66,7 @@ describe('/metrics', () => {
   it('moves with real requests: orders placed by method, refused by reason, requests by route, e-mails waiting', async () => {
     const before = String((await scrape()).body);
     const rider = new Client(server.url);
-    await rider.signup();
+    await rider.signupConfirmed();
     await rider.order('3');
     await rider.add('4');
     expect((await rider.placeOrder({ paymentMethod: 'collection' })).status).toBe(201);

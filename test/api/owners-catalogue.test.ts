@@ -32,14 +32,14 @@ afterAll(async () => {
 
 async function ownerClient(): Promise<Client> {
   const client = new Client(server.url);
-  const { email } = await client.signup();
+  const { email } = await client.signupConfirmed();
   await createRoles(server.db).grant(email);
   return client;
 }
 
 async function rider(): Promise<Client> {
   const client = new Client(server.url);
-  await client.signup();
+  await client.signupConfirmed();
   return client;
 }
 

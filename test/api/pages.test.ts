@@ -97,7 +97,7 @@ describe('health', () => {
     expect(reply.headers.get('cache-control')).toBe('no-store');
     expect(reply.body).toEqual({
       status: 'ok',
-      mail: { sending: false, overdue: 0, failed: 0 },
+      mail: { sending: true, overdue: 0, failed: 0 },
     });
   });
 });

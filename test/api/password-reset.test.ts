@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Mailbox, startMailbox } from '../../scripts/mailbox';
+import type { Mailbox } from '../../scripts/mailbox';
 import { throttlePolicy } from '../../src/server/auth/throttle';
-import { Client, randomEmail } from '../support/client';
+import { Client, randomEmail, testMailbox } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
 import { createDatabase } from '../support/test-database';
@@ -10,7 +10,7 @@ import { createDatabase } from '../support/test-database';
 let mailbox: Mailbox;
 let server: TestServer;
 beforeAll(async () => {
-  mailbox = await startMailbox();
+  mailbox = await testMailbox();
   server = await startTestServer({ SMTP_URL: mailbox.url }, { captureLog: true });
 });
 afterAll(async () => {
@@ -69,7 +69,9 @@ describe('password reset', () => {
     const known = new Client(server.url);
     const { email: knownEmail } = await known.signup();
     expect((await ask(new Client(server.url), knownEmail)).status).toBe(204);
-    await mailbox.waitFor((m) => m.to.includes(knownEmail), { after: before });
+    await mailbox.waitFor((m) => m.to.includes(knownEmail) && m.parsed.subject === 'Reset your password', {
+      after: before,
+    });
     expect(mailbox.mails.filter((m) => m.to.includes(email))).toEqual([]);
     const rows = await server.db.kysely.selectFrom('outbox').select('id').where('recipient', '=', email).execute();
     expect(rows).toEqual([]);
@@ -169,7 +171,9 @@ describe('the link at rest', () => {
       const { email } = await rider.signup();
       const before = mailbox.mails.length;
       expect((await ask(new Client(shop.url), email)).status).toBe(204);
-      const mail = await mailbox.waitFor((m) => m.to.includes(email), { after: before });
+      const mail = await mailbox.waitFor((m) => m.to.includes(email) && m.parsed.subject === 'Reset your password', {
+        after: before,
+      });
       const token = /#token=([A-Za-z0-9_-]+)/.exec(mail.parsed.text ?? '')?.[1] ?? '';
       expect(token.length).toBeGreaterThan(20);
       const bodies = await database.query<{ text_body: string; html_body: string }>(

@@ -42,7 +42,7 @@ describe.runIf(process.env.TEST_BACKEND === 'postgres')('a PostgreSQL backup', (
   it('dumps, restores into a new database, and a shop started on it has the riders and their orders', async () => {
     const shop = await startTestServer({}, { schema });
     const rider = new Client(shop.url);
-    const { email } = await rider.signup();
+    const { email } = await rider.signupConfirmed();
     const order = await rider.order('2', '6');
     await shop.stop();
 

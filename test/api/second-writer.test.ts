@@ -58,7 +58,7 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('a second writer on the 
     const riders = await Promise.all(
       Array.from({ length: 4 }, async () => {
         const rider = new Client(shop.server.url);
-        await rider.signup();
+        await rider.signupConfirmed();
         return rider;
       }),
     );
@@ -116,7 +116,7 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('a second writer on the 
 
   it('answers 503 server/busy with Retry-After when the file stays locked, and serves reads meanwhile', async () => {
     const rider = new Client(shop.server.url);
-    await rider.signup();
+    await rider.signupConfirmed();
     const item = await rider.add('1');
     const holder = lockHolder(shop.database.url.slice('file:'.length), busyWaitMs + 2_000);
     await once(holder.stdout as NodeJS.ReadableStream, 'data');

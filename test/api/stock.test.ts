@@ -18,7 +18,7 @@ afterAll(async () => {
 
 async function rider(): Promise<Client> {
   const client = new Client(server.url);
-  await client.signup();
+  await client.signupConfirmed();
   return client;
 }
 
@@ -185,7 +185,7 @@ describe('placing an order', () => {
 describe('cancelling an order', () => {
   it('gives its stock back, exactly once, when the owner and the rider cancel at once', async () => {
     const owner = new Client(server.url);
-    const { email } = await owner.signup();
+    const { email } = await owner.signupConfirmed();
     await createRoles(server.db).grant(email);
     for (let round = 0; round < 5; round++) {
       await server.stock.set(3, { itemid: '6' });

@@ -40,7 +40,7 @@ async function twoServers(minutes = '60'): Promise<[TestServer, TestServer]> {
 
 async function cardOrder(url: string): Promise<{ client: Client; number: string }> {
   const client = new Client(url);
-  await client.signup();
+  await client.signupConfirmed();
   await client.add('1');
   const reply = await client.placeOrder({ paymentMethod: 'card' });
   expect(reply.status).toBe(201);

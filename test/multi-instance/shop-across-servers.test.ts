@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Mailbox, startMailbox } from '../../scripts/mailbox';
+import type { Mailbox } from '../../scripts/mailbox';
 import { createRoles } from '../../src/server/auth/roles';
-import { Client, sameBrowserOn } from '../support/client';
+import { Client, sameBrowserOn, testMailbox } from '../support/client';
 import { EventStream, openRawStream, openStockStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { createTestSchema, type TestSchema } from '../support/postgres';
@@ -19,7 +19,7 @@ let b: TestServer;
 
 beforeAll(async () => {
   schema = await createTestSchema();
-  mailbox = await startMailbox();
+  mailbox = await testMailbox();
   const env = { SMTP_URL: mailbox.url };
   a = await startTestServer(env, { schema, name: 'a' });
   b = await startTestServer(env, { schema, name: 'b' });
@@ -40,12 +40,12 @@ describe('two servers, one shop', () => {
   it('a sale through A reaches the live stock of a page served by B', async () => {
     await a.stock.set(3, { itemid: '4', size: 'L' });
     const watcher = new Client(b.url);
-    await watcher.signup();
+    await watcher.signupConfirmed();
     const stream = await openStockStream(watcher);
     try {
       await stream.next('snapshot');
       const buyer = new Client(a.url);
-      await buyer.signup();
+      await buyer.signupConfirmed();
       await buyer.add('4', 'L');
       await buyer.order();
       expect(await stream.next('stock')).toEqual({ type: 'stock', itemid: '4', size: 'L', stock: 2 });
@@ -56,7 +56,7 @@ describe('two servers, one shop', () => {
 
   it('an order placed through A empties the cart page served by B', async () => {
     const onA = new Client(a.url);
-    await onA.signup();
+    await onA.signupConfirmed();
     await onA.add('1');
     const stream = await EventStream.open(sameBrowserOn(b.url, onA));
     try {
@@ -72,7 +72,7 @@ describe('two servers, one shop', () => {
     const riders = await Promise.all(
       Array.from({ length: 10 }, async (_, i) => {
         const client = new Client(i % 2 === 0 ? a.url : b.url);
-        await client.signup();
+        await client.signupConfirmed();
         await client.add('8');
         return client;
       }),
@@ -88,7 +88,7 @@ describe('two servers, one shop', () => {
     const riders = await Promise.all(
       Array.from({ length: 6 }, async (_, i) => {
         const client = new Client(i % 2 === 0 ? a.url : b.url);
-        await client.signup();
+        await client.signupConfirmed();
         return client;
       }),
     );
@@ -108,7 +108,7 @@ describe('two servers, one shop', () => {
 
   it("a role taken away through one server refuses that owner's next request on the other at once", async () => {
     const boss = new Client(a.url);
-    const { email } = await boss.signup();
+    const { email } = await boss.signupConfirmed();
     await createRoles(a.db).grant(email);
     const onB = sameBrowserOn(b.url, boss);
     expect((await onB.json('GET', '/api/admin/orders')).status).toBe(200);
@@ -121,13 +121,13 @@ describe('two servers, one shop', () => {
 
   it("an owner's list open on B hears of an order placed through A", async () => {
     const boss = new Client(b.url);
-    const { email } = await boss.signup();
+    const { email } = await boss.signupConfirmed();
     await createRoles(b.db).grant(email);
     const stream = await openRawStream(`${b.url}/api/admin/orders/stream`, boss.cookieHeader);
     try {
       await stream.until(/event: ready/);
       const rider = new Client(a.url);
-      await rider.signup();
+      await rider.signupConfirmed();
       await rider.order('5');
       await stream.until(/event: orders/);
     } finally {

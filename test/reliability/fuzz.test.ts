@@ -44,7 +44,7 @@ beforeAll(async () => {
 
 async function newMember(): Promise<Client> {
   const member = new Client(server.url);
-  const { uid } = await member.signup();
+  const { uid } = await member.signupConfirmed();
   await database.query("insert into user_role (uid, role) values ($1, 'owner')", [uid]);
   await member.order('1');
   itemIds.push((await member.add('1')).id);

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Mailbox, startMailbox } from '../../scripts/mailbox';
+import type { Mailbox } from '../../scripts/mailbox';
 import type { Order } from '../../src/shared/orders';
 import { type ChildServer, startChild } from '../support/child-server';
-import { Client } from '../support/client';
+import { Client, testMailbox } from '../support/client';
 import { FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../support/fake-stripe';
 import { createDatabase, stockUp, type TestDatabase } from '../support/test-database';
 
@@ -31,7 +31,7 @@ async function ridersWithCarts(url: string, count: number): Promise<Client[]> {
   return Promise.all(
     Array.from({ length: count }, async () => {
       const client = new Client(url);
-      await client.signup();
+      await client.signupConfirmed();
       for (const itemid of ['1', '3', '5']) await client.add(itemid);
       return client;
     }),
@@ -119,7 +119,7 @@ describe('crash durability of orders and e-mail', () => {
   it('SIGKILL while e-mails are being sent: after restart every e-mail arrives, at most one twice', async () => {
     const orders = 12;
     // A slow mail server, so the kill lands while the sender is at work.
-    mailbox = await startMailbox({ acceptAfterMs: 150 });
+    mailbox = await testMailbox({ acceptAfterMs: 150 });
     database = await createDatabase();
     const env = { SMTP_URL: mailbox.url };
     server = await startChild({ database, env });
@@ -154,7 +154,7 @@ describe('crash durability of orders and e-mail', () => {
   }, 120_000);
 
   it("SIGKILL right after Stripe's webhook commits, its answer counted lost: Stripe's retry after restart changes nothing, one e-mail", async () => {
-    mailbox = await startMailbox();
+    mailbox = await testMailbox();
     stripe = await FakeStripe.start();
     database = await createDatabase();
     const env = {

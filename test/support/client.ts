@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { connect } from 'node:net';
+import { type Mailbox, type ReceivedMail, startMailbox } from '../../scripts/mailbox';
 import type { CartItem, SessionUser } from '../../src/shared/api';
 import type { Address, Order } from '../../src/shared/orders';
 
@@ -117,6 +118,28 @@ export class Client {
     return reply.body.user;
   }
 
+  /**
+   * Opens the newest link to confirm the rider's address that the shop has e-mailed, as the rider would (the link's
+   * token, from the e-mail received over SMTP, sent to the shop); waits for the e-mail if it is not there yet.
+   */
+  async confirmEmail(since = 0): Promise<void> {
+    const user = this.user;
+    if (!user) throw new Error('confirmEmail: sign up or log in first');
+    const token = await confirmationToken(user.email, since);
+    const reply = await this.json('POST', '/api/auth/email-confirmation', { token });
+    if (reply.status !== 200) throw new Error(`confirmation failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+    this.user = { ...user, emailConfirmed: true };
+  }
+
+  /** Signs up and confirms the address through the e-mail the shop sent: a rider who may order. */
+  async signupConfirmed(email = randomEmail(), password = 'secret1'): Promise<SessionUser> {
+    // Only a link sent after this sign-up: an account of this address made and deleted before had its own.
+    const since = Date.now();
+    await this.signup(email, password);
+    await this.confirmEmail(since);
+    return this.user as SessionUser;
+  }
+
   async login(email: string, password: string): Promise<Reply> {
     const reply = await this.json('POST', '/api/auth/login', { email, password });
     if (reply.status === 200) this.user = reply.body.user;
@@ -203,6 +226,47 @@ export async function rawRequest(url: string, text: string): Promise<Reply> {
     body = JSON.parse(bodyText);
   } catch {}
   return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
+
+/** The subject of the e-mail that carries the link to confirm an address. */
+export const confirmationSubject = 'Please confirm your e-mail address';
+
+/** The mailboxes of this test process's shops (`testMailbox`), where a rider's e-mails arrive. */
+const mailboxes = new Set<Mailbox>();
+
+/**
+ * A mailbox for a test shop to send to (SMTP_URL: its `url`), which riders' `confirmEmail` reads: every rider's
+ * address is its own, so it does not matter which shop's mailbox holds the link (two servers share one outbox).
+ */
+export async function testMailbox(options?: Parameters<typeof startMailbox>[0]): Promise<Mailbox> {
+  const mailbox = await startMailbox(options);
+  mailboxes.add(mailbox);
+  const close = mailbox.close;
+  mailbox.close = () => {
+    mailboxes.delete(mailbox);
+    return close();
+  };
+  return mailbox;
+}
+
+/**
+ * The token of the newest link to confirm `email` that a test mailbox has received (at `since`, epoch ms, or later),
+ * waiting up to 10 s for one.
+ */
+export async function confirmationToken(email: string, since = 0): Promise<string> {
+  const isLink = (mail: ReceivedMail) =>
+    mail.to.includes(email) && mail.parsed.subject === confirmationSubject && mail.receivedAt.getTime() >= since;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const newest = [...mailboxes]
+      .flatMap((mailbox) => mailbox.mails.filter(isLink))
+      .sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime())
+      .at(-1);
+    const token = /#token=([A-Za-z0-9_-]+)/.exec(newest?.parsed.text ?? '')?.[1];
+    if (token) return token;
+    if (Date.now() > deadline) throw new Error(`no link to confirm ${email} reached a test mailbox within 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 export function randomEmail(): string {

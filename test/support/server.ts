@@ -3,18 +3,25 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
+import type { Mailbox } from '../../scripts/mailbox';
 import { sessionsTopic } from '../../src/server/auth/sessions';
 import { type Config, loadConfig } from '../../src/server/config';
 import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
 import { createLogger, type Logger } from '../../src/server/log';
 import { type RunningServer, startServer } from '../../src/server/server';
 import { createStockStore, type StockStore } from '../../src/server/stock/stock-store';
+import { testMailbox } from './client';
 import { createTestSchema, type TestSchema } from './postgres';
 
 export type Backend = 'sqlite' | 'postgres';
 export const backend: Backend = process.env.TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 
 export interface TestServer extends RunningServer {
+  /**
+   * Where the shop's e-mails arrive over SMTP: a mailbox the test server starts, unless the test named its own
+   * SMTP_URL (then undefined; the test reads its own mailbox) or asked for none (`mailbox: false`).
+   */
+  mailbox: Mailbox | undefined;
   /** With `captureLog`: every line the server logged, as written. */
   logLines: string[];
   /** Makes every session of the user look as if it had been created `minutes` ago. */
@@ -43,6 +50,8 @@ export interface TestServerOptions {
   captureLog?: boolean;
   /** Keeps the stock a new shop starts with (docs/product.md §12) rather than `testStock` of every size. */
   seededStock?: boolean;
+  /** false: no mailbox of its own, so that e-mails wait in the outbox (unless the test gives SMTP_URL). */
+  mailbox?: boolean;
 }
 
 /** The server's logger: the default one, or one that keeps its lines in `lines`. */
@@ -58,18 +67,34 @@ export async function startTestServer(
   env: Record<string, string> = {},
   options: TestServerOptions = {},
 ): Promise<TestServer> {
-  const server = await (backend === 'postgres' || options.schema
-    ? startOnPostgres(env, options)
-    : startOnSqlite(env, options));
+  const mailbox = env.SMTP_URL === undefined && options.mailbox !== false ? await testMailbox() : undefined;
+  const withMail = mailbox ? { ...env, SMTP_URL: mailbox.url } : env;
+  let server: Omit<TestServer, 'stock' | 'mailbox'>;
+  try {
+    server = await (backend === 'postgres' || options.schema
+      ? startOnPostgres(withMail, options)
+      : startOnSqlite(withMail, options));
+  } catch (error) {
+    await mailbox?.close();
+    throw error;
+  }
   const stock = createStockStore(server.db);
   if (!options.seededStock) await stock.set(testStock);
-  return { ...server, stock };
+  return {
+    ...server,
+    stock,
+    mailbox,
+    async stop() {
+      await server.stop();
+      await mailbox?.close();
+    },
+  };
 }
 
 async function startOnSqlite(
   env: Record<string, string>,
   options: TestServerOptions,
-): Promise<Omit<TestServer, 'stock'>> {
+): Promise<Omit<TestServer, 'stock' | 'mailbox'>> {
   const dir = mkdtempSync(join(tmpdir(), 'piaffe-test-'));
   const file = join(dir, 'shop.db');
   const config = loadConfig({
@@ -118,7 +143,7 @@ async function startOnSqlite(
 async function startOnPostgres(
   env: Record<string, string>,
   options: TestServerOptions,
-): Promise<Omit<TestServer, 'stock'>> {
+): Promise<Omit<TestServer, 'stock' | 'mailbox'>> {
   const owned = !options.schema;
   const schema = options.schema ?? (await createTestSchema());
   const logLines: string[] = [];

@@ -13,7 +13,7 @@ export async function ridersWantingOneSize(urls: readonly string[], count: numbe
   return Promise.all(
     Array.from({ length: count }, async (_, i) => {
       const client = new Client(urls[i % urls.length] as string);
-      await client.signup();
+      await client.signupConfirmed();
       await client.add(wanted.itemid, wanted.size);
       return client;
     }),

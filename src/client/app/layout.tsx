@@ -2,8 +2,10 @@ import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { checkSession } from '../lib/session';
 import { Banner } from './banner';
+import { ConfirmBanner } from './confirm-banner';
 import { Footer } from './footer';
 import { Header } from './header';
+import { useAccountStream } from './use-account-stream';
 
 export function Layout() {
   const main = useRef<HTMLElement>(null);
@@ -15,6 +17,7 @@ export function Layout() {
   useEffect(() => {
     void checkSession();
   }, []);
+  useAccountStream();
 
   // After an in-app navigation, keyboard and screen-reader users start again at the new page's content
   // rather than at a button that no longer exists. A layout effect, so that focus moves in the same commit
@@ -34,6 +37,7 @@ export function Layout() {
       </a>
       <Header />
       <Banner />
+      <ConfirmBanner />
       <main id="main" ref={main} tabIndex={-1}>
         <Outlet />
       </main>

@@ -1,11 +1,14 @@
 import type { z } from 'zod';
 import { call } from './api';
-import { signedOut } from './session';
+import { refreshSession, signedOut } from './session';
 
 const firstRetryMs = 1000;
 const maxRetryMs = 30_000;
 
-/** A stream's event schemas, by SSE event name; every stream also has `signed-out`, handled here. */
+/**
+ * A stream's event schemas, by SSE event name; every stream also has the session's events (`sessionEventSchemas`),
+ * handled here.
+ */
 type Schemas = Record<string, z.ZodType>;
 
 /** An event of a stream: its name as `type`, and its checked fields. */
@@ -22,7 +25,7 @@ export interface StreamContract<S extends Schemas> {
  * event checked against its schema and handed to `apply`. A dropped connection is reopened (EventSource does that);
  * a refused one after a check of the session, with a back-off; an event that cannot be read is treated as a broken
  * connection, since it may have been a change: the stream starts again from a fresh snapshot. `signed-out` signs
- * the browser out, and the guards leave the page.
+ * the browser out, and the guards leave the page; `account` asks the server for the session again.
  */
 export function followEvents<S extends Schemas>(
   contract: () => Promise<StreamContract<S>>,
@@ -64,6 +67,10 @@ export function followEvents<S extends Schemas>(
         if (type === 'signed-out') {
           stop();
           signedOut();
+          return;
+        }
+        if (type === 'account') {
+          void refreshSession();
           return;
         }
         // The schema of `type` has checked the fields; TypeScript cannot pair the two through the lookup.

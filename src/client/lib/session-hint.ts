@@ -7,8 +7,10 @@ export function readHint(): SessionUser | null {
   try {
     const value: unknown = JSON.parse(localStorage.getItem(key) ?? 'null');
     if (typeof value !== 'object' || value === null) return null;
-    const { uid, email } = value as Partial<SessionUser>;
-    return typeof uid === 'string' && typeof email === 'string' ? { uid, email } : null;
+    const { uid, email, emailConfirmed } = value as Partial<SessionUser>;
+    if (typeof uid !== 'string' || typeof email !== 'string') return null;
+    // A hint stored before addresses were confirmed shows no banner; the server's answer follows at once.
+    return { uid, email, emailConfirmed: emailConfirmed !== false };
   } catch {
     return null;
   }
@@ -17,7 +19,8 @@ export function readHint(): SessionUser | null {
 // Storage can be unavailable (private modes, quotas); the app still works from the server session.
 export function writeHint(user: SessionUser): void {
   try {
-    localStorage.setItem(key, JSON.stringify({ uid: user.uid, email: user.email }));
+    const { uid, email, emailConfirmed } = user;
+    localStorage.setItem(key, JSON.stringify({ uid, email, emailConfirmed }));
   } catch {}
 }
 

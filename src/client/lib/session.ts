@@ -80,19 +80,22 @@ onUnauthenticated((startedAt) => {
 });
 
 /**
- * Asks the server who is signed in, once per page load; every caller shares that one answer. Settles when the
- * answer is in: a session makes it the user, a 401 signs out (through onUnauthenticated), and any other
- * failure (server restarting, offline) keeps the hint.
+ * Asks the server who is signed in, now. Settles when the answer is in: a session makes it the user, a 401 signs out
+ * (through onUnauthenticated), and any other failure (server restarting, offline) keeps what the browser knew. A live
+ * stream's `account` event asks again (the address confirmed, say).
  */
+export async function refreshSession(): Promise<void> {
+  const startedAt = performance.now();
+  try {
+    const { user, role } = await call('session');
+    if (startedAt < lastChange) return;
+    writeHint(user);
+    update({ ...state, user, role });
+  } catch {}
+}
+
+/** Asks the server who is signed in, once per page load; every caller shares that one answer (`refreshSession`). */
 export function checkSession(): Promise<void> {
-  serverCheck ??= (async () => {
-    const startedAt = performance.now();
-    try {
-      const { user, role } = await call('session');
-      if (startedAt < lastChange) return;
-      writeHint(user);
-      update({ ...state, user, role });
-    } catch {}
-  })();
+  serverCheck ??= refreshSession();
   return serverCheck;
 }

@@ -1,4 +1,5 @@
 import type { DeviceCookies } from '../auth/device-cookie';
+import type { EmailConfirmations } from '../auth/email-confirmations';
 import type { ResetLinks } from '../auth/password-resets';
 import type { Sessions } from '../auth/sessions';
 import type { LoginThrottle } from '../auth/throttle';
@@ -15,6 +16,7 @@ export interface AccountParts {
   throttle: LoginThrottle;
   outbox: Outbox;
   resetLinks: ResetLinks;
+  confirmations: EmailConfirmations;
 }
 
 export type Accounts = ReturnType<typeof createAccounts>;
@@ -24,7 +26,8 @@ export type Accounts = ReturnType<typeof createAccounts>;
  * device cookie of the user: a changed credential leaves no device signed in or trusted (docs/product.md §4).
  * A changed credential is told by e-mail, written in the same unit (docs/product.md §9).
  */
-export function createAccounts({ db, sessions, devices, cart, throttle, outbox, resetLinks }: AccountParts) {
+export function createAccounts(parts: AccountParts) {
+  const { db, sessions, devices, cart, throttle, outbox, resetLinks, confirmations } = parts;
   /**
    * What every change of a credential does, as part of `uow`: ends every session, every device cookie and every
    * password-reset link of the user (a link sent to an old address, or asked for before a new password, must not
@@ -52,7 +55,7 @@ export function createAccounts({ db, sessions, devices, cart, throttle, outbox, 
   return {
     setPassword,
 
-    /** Gives the user a new e-mail address, unless another account has it. */
+    /** Gives the user a new e-mail address, to be confirmed, unless another account has it. */
     async changeEmail(uid: string, email: string): Promise<'changed' | 'taken'> {
       const normalized = email.toLowerCase();
       try {
@@ -71,8 +74,12 @@ export function createAccounts({ db, sessions, devices, cart, throttle, outbox, 
             .where('id', '=', uid)
             .execute();
           await endCredentials(uow, uid);
-          // Told to the old address: if the change was not the rider's, that is where the rider still reads.
-          if (old && old.email !== normalized) await outbox.enqueue(uow, 'email-changed', old.email, {});
+          if (old && old.email !== normalized) {
+            // Told to the old address: if the change was not the rider's, that is where the rider still reads.
+            await outbox.enqueue(uow, 'email-changed', old.email, {});
+            // The new address orders nothing until it is confirmed (docs/product.md §15).
+            await confirmations.require(uow, uid, normalized);
+          }
           return 'changed';
         });
       } catch (error) {

@@ -5,19 +5,29 @@ import type { DeviceCookies } from '../auth/device-cookie';
 import type { Sessions } from '../auth/sessions';
 import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
+import { type LiveStreams, sseFrame } from '../http/live-streams';
 import type { Accounts } from './accounts';
 
 export interface AccountRouteParts {
   accounts: Accounts;
   sessions: Sessions;
   devices: DeviceCookies;
+  streams: LiveStreams;
   hashPassword(password: string): Promise<string>;
 }
 
-/** E-mail, password and deletion: each needs a recent log-in, and each ends every session of the user. */
-export function accountRoutes({ accounts, sessions, devices, hashPassword }: AccountRouteParts) {
+/**
+ * E-mail, password and deletion: each needs a recent log-in, and each ends every session of the user. And the account
+ * stream, for the pages that follow no stream of their own: it carries only the session's events (`signed-out`,
+ * `account`), which every live stream sends (http/live-streams.ts).
+ */
+export function accountRoutes({ accounts, sessions, devices, streams, hashPassword }: AccountRouteParts) {
   const recent = sessions.require({ recent: true });
   return new Hono<AppEnv>()
+    .get(endpoints.accountStream.path, sessions.require(), (c) =>
+      streams.open(c, c.get('session'), () => ({ start: async () => sseFrame('ready') })),
+    )
+
     .put(endpoints.changeEmail.path, recent, async (c) => {
       const { email } = await readJson(c, endpoints.changeEmail.body, { email: 'auth/invalid-email' });
       if ((await accounts.changeEmail(c.get('session').user.uid, email)) === 'taken') {

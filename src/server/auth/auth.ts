@@ -47,6 +47,9 @@ export function createAuth(db: Kysely<Tables>, dialect: Dialect, config: Config,
       cookiePrefix: 'piaffe',
       useSecureCookies: isHttps(config.publicUrl),
       defaultCookieAttributes: { sameSite: 'lax', httpOnly: true },
+      // The schema is brought up to date at start, before any request (db/connect.ts); Better Auth's own check would
+      // look at the database as it is made, before the migrations, and race a command line's closing of it.
+      database: { validateSchema: false },
     },
     telemetry: { enabled: false },
     logger: {

@@ -1,30 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { Accounts } from '../account/accounts';
 import type { Db, UnitOfWork } from '../db/database';
 import type { Outbox } from '../mail/outbox';
+import { hashOfToken, keepSpentLinksMs, type LinkState, newLinkToken, stateOfLink } from './single-use-links';
 
 /** A reset link works this long (docs/product.md §10). */
 export const resetLinkLifetimeMs = 60 * 60 * 1000;
-/** Spent and expired links are deleted once they are this old. */
-const keepSpentLinksMs = 24 * 60 * 60 * 1000;
-
-/** What a link is now: good for a new password, or why not. */
-export type LinkState = 'valid' | 'invalid' | 'expired' | 'used';
-
-/**
- * Only the token's SHA-256 is kept in `password_reset`; the link itself is in the outbox only until its e-mail is sent
- * (docs/decisions/0017-password-reset.md).
- */
-function hashOf(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
-
-function stateOf(row: { expires_at: number; used_at: number | null } | undefined, now: number): LinkState {
-  if (!row) return 'invalid';
-  if (row.used_at !== null) return 'used';
-  return Number(row.expires_at) <= now ? 'expired' : 'valid';
-}
-
 /** The step every change of a credential takes (src/server/account/accounts.ts): no open link outlives it. */
 export const resetLinks = {
   async spendAll(uow: UnitOfWork, uid: string): Promise<void> {
@@ -50,7 +30,7 @@ export function createPasswordResets({ db, accounts, outbox }: { db: Db; account
     return executor
       .selectFrom('password_reset')
       .select(['uid', 'expires_at', 'used_at'])
-      .where('token_hash', '=', hashOf(token))
+      .where('token_hash', '=', hashOfToken(token))
       .executeTakeFirst();
   }
 
@@ -69,11 +49,11 @@ export function createPasswordResets({ db, accounts, outbox }: { db: Db; account
           .where('email', '=', email.toLowerCase())
           .executeTakeFirst();
         if (!user) return;
-        const token = randomBytes(32).toString('base64url');
+        const token = newLinkToken();
         await uow.trx
           .insertInto('password_reset')
           .values({
-            token_hash: hashOf(token),
+            token_hash: hashOfToken(token),
             uid: user.id,
             created_at: now,
             expires_at: now + resetLinkLifetimeMs,
@@ -86,7 +66,7 @@ export function createPasswordResets({ db, accounts, outbox }: { db: Db; account
 
     /** Whether `token` is a link that can still set a password. */
     async check(token: string): Promise<LinkState> {
-      return stateOf(await find(db.kysely, token), Date.now());
+      return stateOfLink(await find(db.kysely, token), Date.now());
     },
 
     /**
@@ -96,9 +76,9 @@ export function createPasswordResets({ db, accounts, outbox }: { db: Db; account
     async reset(token: string, passwordHash: string): Promise<LinkState> {
       return db.run(async (uow) => {
         // Two uses of one link at once: one after the other, and the second finds it used.
-        await uow.lock('password-reset', hashOf(token));
+        await uow.lock('password-reset', hashOfToken(token));
         const row = await find(uow.trx, token);
-        const state = stateOf(row, Date.now());
+        const state = stateOfLink(row, Date.now());
         if (state !== 'valid' || !row) return state;
         await accounts.setPassword(uow, row.uid, passwordHash);
         return 'valid';

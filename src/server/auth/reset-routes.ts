@@ -5,7 +5,8 @@ import type { AppEnv } from '../app-env';
 import { clientAddress } from '../http/client-address';
 import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
-import type { LinkState, PasswordResets } from './password-resets';
+import type { PasswordResets } from './password-resets';
+import type { LinkState } from './single-use-links';
 import { type LoginThrottle, tooManyRequests } from './throttle';
 
 const linkRefusals: Record<Exclude<LinkState, 'valid'>, ErrorCode> = {

@@ -9,8 +9,9 @@ import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
 import type { Auth } from './auth';
 import type { DeviceCookies } from './device-cookie';
+import type { EmailConfirmations } from './email-confirmations';
 import type { Roles } from './roles';
-import { forwardCookies, type Sessions } from './sessions';
+import { forwardCookies, type Sessions, sessionUser } from './sessions';
 import { type LoginThrottle, tooManyRequests } from './throttle';
 
 /** Better Auth's error codes, in the `auth/...` names our API promises (docs/product.md §1, §6). */
@@ -40,10 +41,20 @@ export interface AuthRouteParts {
   throttle: LoginThrottle;
   devices: DeviceCookies;
   roles: Roles;
+  confirmations: EmailConfirmations;
   trustProxy: boolean;
 }
 
-export function authRoutes({ auth, db, sessions, throttle, devices, roles, trustProxy }: AuthRouteParts) {
+export function authRoutes({
+  auth,
+  db,
+  sessions,
+  throttle,
+  devices,
+  roles,
+  confirmations,
+  trustProxy,
+}: AuthRouteParts) {
   /** Better Auth's sign-up, whose failure when a parallel sign-up took the address first is that address's 409. */
   async function signUp(c: Context, email: string, password: string) {
     try {
@@ -75,7 +86,9 @@ export function authRoutes({ auth, db, sessions, throttle, devices, roles, trust
         const { headers, response } = await signUp(c, email, password);
         forwardCookies(c, headers);
         await devices.issue(c, response.user.id);
-        return c.json({ user: { uid: response.user.id, email: response.user.email }, role: 'rider' }, 201);
+        // The rider is logged in at once; the link that confirms the address goes out through the outbox (§15).
+        await db.run((uow) => confirmations.send(uow, response.user.id, response.user.email));
+        return c.json({ user: sessionUser(response.user), role: 'rider' }, 201);
       })
 
       .post(endpoints.logIn.path, async (c) => {
@@ -94,7 +107,7 @@ export function authRoutes({ auth, db, sessions, throttle, devices, roles, trust
         forwardCookies(c, headers);
         await devices.issue(c, response.user.id, device);
         await sessions.keepNewest(response.user.id);
-        const user = { uid: response.user.id, email: response.user.email };
+        const user = sessionUser(response.user);
         return c.json({ user, role: await roles.of(user.uid) });
       })
 

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie } from 'hono/cookie';
+import type { SessionUser } from '../../shared/api';
 import type { AppEnv } from '../app-env';
 import { topic } from '../db/change-feed';
 import type { Db, UnitOfWork } from '../db/database';
@@ -11,8 +12,11 @@ import { type Session, SessionCache } from './session-cache';
 
 export type { Session } from './session-cache';
 
-/** Some of the user's sessions ended (log-out, a changed credential, deletion): on every server. */
-export type SessionChange = { type: 'ended'; uid: string };
+/**
+ * On every server: some of the user's sessions ended (log-out, a changed credential, deletion), or what the sessions
+ * say of the user `changed` (the address confirmed or to be confirmed again).
+ */
+export type SessionChange = { type: 'ended' | 'changed'; uid: string };
 export const sessionsTopic = topic<SessionChange>('sessions');
 
 /**
@@ -33,15 +37,24 @@ export function cookieValue(header: string | undefined, name: string): string | 
   return undefined;
 }
 
+/** The user as our API shows it, from Better Auth's user. */
+export function sessionUser(user: { id: string; email: string; emailVerified: boolean }): SessionUser {
+  return { uid: user.id, email: user.email, emailConfirmed: user.emailVerified };
+}
+
 /** Copies the cookies Better Auth wants set (a new or refreshed session) onto our response. */
 export function forwardCookies(c: Context, headers: Headers): void {
   for (const cookie of headers.getSetCookie()) c.header('Set-Cookie', cookie, { append: true });
 }
 
-/** Told about a watched session: it has ended, or whether it has could not be checked (database down). */
+/**
+ * Told about a watched session: it has ended, or whether it has could not be checked (database down), or what it says
+ * of its user has changed.
+ */
 export interface SessionWatcher {
   ended(): void;
   uncertain(): void;
+  changed(): void;
 }
 
 export type Sessions = Awaited<ReturnType<typeof createSessions>>;
@@ -91,7 +104,9 @@ export async function createSessions(auth: Auth, db: Db, roles: Roles, log: Logg
       void recheck([...watchers.keys()]);
     } else {
       cache.forgetUser(change.uid);
-      void recheck([...(watchedOf.get(change.uid) ?? [])]);
+      const watched = [...(watchedOf.get(change.uid) ?? [])];
+      if (change.type === 'ended') void recheck(watched);
+      else for (const id of watched) tell(id, 'changed');
     }
   });
 
@@ -112,7 +127,7 @@ export async function createSessions(auth: Auth, db: Db, roles: Roles, log: Logg
     if (!response) return null;
     const found: Session = {
       id: response.session.id,
-      user: { uid: response.user.id, email: response.user.email },
+      user: sessionUser(response.user),
       role: await roles.of(response.user.id),
       createdAt: new Date(response.session.createdAt).getTime(),
       expiresAt: new Date(response.session.expiresAt).getTime(),

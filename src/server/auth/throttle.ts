@@ -22,6 +22,10 @@ export const throttlePolicy = {
   maxResetsPerAddress: 10,
   /** Bounds the reset e-mails one mailbox can be sent. */
   maxResetsPerEmail: 3,
+  /** 'Send it again' for the link that confirms an address (docs/product.md §15), per client address. */
+  maxConfirmationsPerAddress: 10,
+  /** Bounds the confirmation e-mails one account (its address) can be sent; sign-up's own link is not counted. */
+  maxConfirmationsPerEmail: 3,
 } as const;
 
 export type ThrottlePolicy = { [K in keyof typeof throttlePolicy]: number };
@@ -29,8 +33,8 @@ export type ThrottlePolicy = { [K in keyof typeof throttlePolicy]: number };
 export type LoginThrottle = ReturnType<typeof createLoginThrottle>;
 
 /** The answer to a refused attempt: 429 `auth/too-many-requests`, and when to try again. */
-export function tooManyRequests(retryAfter: number): HttpError {
-  return new HttpError('auth/too-many-requests', undefined, { 'Retry-After': String(retryAfter) });
+export function tooManyRequests(retryAfter: number, message?: string): HttpError {
+  return new HttpError('auth/too-many-requests', message, { 'Retry-After': String(retryAfter) });
 }
 
 /** The outcome of `begin`: go ahead (and report a success), or wait `retryAfter` seconds. */
@@ -59,7 +63,7 @@ function addressKey(address: string): string {
 }
 
 /** Requests counted per client address and per e-mail, whatever comes of them: each costs the shop work. */
-export type CountedRequest = 'signup' | 'reset';
+export type CountedRequest = 'signup' | 'reset' | 'confirm';
 
 function requestKeys(kind: CountedRequest, email: string, address: string) {
   return { byAddress: `${kind}-address:${addressGroup(address)}`, byEmail: `${kind}-email:${email.toLowerCase()}` };
@@ -74,6 +78,7 @@ export function createLoginThrottle(store: LoginAttemptStore, policy: ThrottlePo
   const requestLimits: Record<CountedRequest, { perAddress: number; perEmail: number }> = {
     signup: { perAddress: policy.maxSignUpsPerAddress, perEmail: policy.maxSignUpsPerEmail },
     reset: { perAddress: policy.maxResetsPerAddress, perEmail: policy.maxResetsPerEmail },
+    confirm: { perAddress: policy.maxConfirmationsPerAddress, perEmail: policy.maxConfirmationsPerEmail },
   };
 
   function refuse(windowStartedAt: number, now: number): Refusal {
@@ -141,7 +146,8 @@ export function createLoginThrottle(store: LoginAttemptStore, policy: ThrottlePo
 
     /** Forgets the e-mail's counters, as part of `uow` (the account behind it is being deleted). */
     forget(uow: UnitOfWork, email: string): Promise<void> {
-      return store.clear([emailKey(email), requestKeys('signup', email, '').byEmail], uow);
+      const counted = (['signup', 'confirm'] as const).map((kind) => requestKeys(kind, email, '').byEmail);
+      return store.clear([emailKey(email), ...counted], uow);
     },
   };
 }

@@ -30,6 +30,8 @@ export interface Db {
   readonly feed: ChangeFeed;
   /** A date as this database stores Better Auth's date columns. */
   timestamp(date: Date): Date | string;
+  /** A yes or no as this database stores Better Auth's boolean columns (`user.emailVerified`). */
+  flag(value: boolean): boolean | number;
   /** A query compiled once (precompiled.ts); `precompiled(uow?.trx, ...args)` runs it. */
   precompile<Args extends unknown[], Row>(
     arity: Args['length'],
@@ -124,6 +126,7 @@ export async function createDb(opened: OpenDatabase, log: Logger): Promise<Db> {
     dialect: opened.dialect,
     feed,
     timestamp: (date) => (opened.dialect === 'sqlite' ? date.toISOString() : date),
+    flag: (value) => (opened.dialect === 'sqlite' ? Number(value) : value),
     precompile: (arity, build) => precompile(kysely, direct, arity, build),
     precompileInsert(table, columnSet) {
       const columns = Object.keys(columnSet);

@@ -288,6 +288,32 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
         .execute();
     },
   },
+  '0010-email-confirmation': {
+    async up(db) {
+      // Links that confirm an address (docs/decisions/0025-confirmed-addresses.md): only the token's SHA-256, and the
+      // address the link was sent to, which must still be the account's when it is opened.
+      await db.schema
+        .createTable('email_confirmation')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('uid', 'text', (c) => c.notNull().references('user.id').onDelete('cascade'))
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addColumn('used_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('email_confirmation_uid').on('email_confirmation').column('uid').execute();
+      await db.schema
+        .createIndex('email_confirmation_expires_at')
+        .on('email_confirmation')
+        .column('expires_at')
+        .execute();
+      // Accounts that exist when this ships count as confirmed (DECISIONS.md §15).
+      await db
+        .updateTable('user')
+        .set({ emailVerified: dialect === 'postgres' ? true : 1 })
+        .execute();
+    },
+  },
 });
 
 /** The names of our migrations, oldest first: a database that has applied any other comes from a newer Piaffe. */

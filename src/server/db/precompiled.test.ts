@@ -16,6 +16,7 @@ beforeAll(async () => {
   await opened.db.schema
     .createTable('user')
     .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('emailVerified', 'integer')
     .execute();
   await migrate(opened.db, 'sqlite');
   db = await createDb(opened, createLogger('silent'));

@@ -141,6 +141,17 @@ export interface PasswordResetTable {
   used_at: number | null;
 }
 
+/** A link that confirms an address (docs/product.md §15): only the SHA-256 of its token is kept. */
+export interface EmailConfirmationTable {
+  token_hash: string;
+  uid: string;
+  /** The address the link was sent to: it confirms nothing once the account has another. */
+  email: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
 /** The users with a role beyond rider; today only `owner` (docs/product.md §11). */
 export interface UserRoleTable {
   uid: string;
@@ -207,6 +218,7 @@ export interface Tables {
   counter: CounterTable;
   outbox: OutboxTable;
   password_reset: PasswordResetTable;
+  email_confirmation: EmailConfirmationTable;
   user_role: UserRoleTable;
   product_size: ProductSizeTable;
   card_session: CardSessionTable;
@@ -216,7 +228,8 @@ export interface Tables {
   picture: PictureTable;
   // Better Auth's tables, as far as we read and write them. Its dates are ISO strings on SQLite and
   // timestamps on PostgreSQL: write them with `Db.timestamp`.
-  user: { id: string; email: string; updatedAt: Date | string };
+  // `emailVerified` is 0/1 on SQLite, a boolean on PostgreSQL: write it with `Db.flag`.
+  user: { id: string; email: string; emailVerified: boolean | number; updatedAt: Date | string };
   session: { id: string; userId: string; token: string; createdAt: Generated<Date>; expiresAt: Date | string };
   account: { id: string; userId: string; providerId: string; password: string | null; updatedAt: Date | string };
   verification: { id: string; identifier: string };

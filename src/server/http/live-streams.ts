@@ -34,16 +34,19 @@ export function sseFrame(type: string, data: object = {}): string {
   return `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
-/** What a stream follows: a topic of the change feed, and the frames it sends for it. */
+/**
+ * What a stream follows: a topic of the change feed, and the frames it sends for it; or, without a topic, only its
+ * session's events (the account stream).
+ */
 export interface StreamSource<Event> {
-  topic: Topic<Event>;
+  topic?: Topic<Event>;
   /** The first frame, sent once the stream is subscribed (so no change slips in before it). */
   start(): Promise<string>;
   /**
    * The frame of a committed change; `lost` when changes may have been missed (start again from the database).
    * `null` ends the stream: its reader may no longer follow it.
    */
-  frame(change: Event | Lost): Promise<string | null> | string | null;
+  frame?(change: Event | Lost): Promise<string | null> | string | null;
 }
 
 export interface LiveStreamParts {
@@ -79,14 +82,19 @@ class LiveStream<Event> {
 
   start(): void {
     const { feed, sessions } = this.parts;
+    const { topic, frame } = this.source;
+    if (topic && frame) {
+      this.#stops.push(
+        feed.subscribe(topic, (change) =>
+          this.#then(async () => {
+            const text = await frame(change);
+            if (text === null) this.end();
+            else this.write(text);
+          }),
+        ),
+      );
+    }
     this.#stops.push(
-      feed.subscribe(this.source.topic, (change) =>
-        this.#then(async () => {
-          const frame = await this.source.frame(change);
-          if (frame === null) this.end();
-          else this.write(frame);
-        }),
-      ),
       sessions.watch(this.session, {
         ended: () => {
           this.write(sseFrame('signed-out'));
@@ -94,6 +102,8 @@ class LiveStream<Event> {
         },
         // The database could not say (it is unreachable): the page reconnects and its session is checked then.
         uncertain: () => this.end(),
+        // In turn with the stream's own frames, so that the page hears of it after what came before.
+        changed: () => this.#then(async () => this.write(sseFrame('account'))),
       }),
     );
     this.res.once('close', () => this.end());

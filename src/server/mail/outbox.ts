@@ -8,7 +8,7 @@ import { pageCount, rowsOfPage } from '../db/paging';
 import type { OutboxTable, Tables } from '../db/schema';
 import type { Site } from './message';
 import type { Seal } from './seal';
-import { type MailData, render, secretKinds } from './templates';
+import { askedByAnyoneKinds, type MailData, render, secretKinds } from './templates';
 
 /** An e-mail was written to the outbox: every server's sender wakes up (the first to claim it sends it). */
 export const outboxTopic = topic<{ type: 'enqueued' }>('outbox');
@@ -16,7 +16,7 @@ export const outboxTopic = topic<{ type: 'enqueued' }>('outbox');
 export type OutboxRow = Selectable<OutboxTable>;
 
 /** What an e-mail's secret body becomes once it has been sent or has failed for good. */
-const clearedBody = '(Cleared once sent: it held a single-use password-reset link.)';
+const clearedBody = '(Cleared once sent: it held a single-use link.)';
 /** An e-mail still waiting this long after it was written is overdue: e-mail needs a look. */
 export const overdueAfterMs = 10 * 60 * 1000;
 /** Errors are kept for the owner, cut to this length. */
@@ -244,7 +244,7 @@ export function createOutbox(db: Db, site: Site, seal: Seal) {
       const rows = await db.kysely
         .selectFrom('outbox')
         .select((eb) => ['state', eb.fn.countAll<number | string>().as('count')])
-        .where('kind', 'not in', [...secretKinds])
+        .where('kind', 'not in', [...askedByAnyoneKinds])
         .where((eb) =>
           eb.or([
             eb('state', '=', 'failed'),

@@ -37,7 +37,7 @@ export interface ActingUser {
 
 export type PlaceResult =
   | { ok: true; created: boolean; order: Order }
-  | { ok: false; reason: 'cart-empty' | 'cart-changed' | 'no-user' }
+  | { ok: false; reason: 'cart-empty' | 'cart-changed' | 'no-user' | 'email-not-confirmed' }
   /** `rows`: the cart rows concerned (of a size sold out, without a size, or no longer sold). */
   | { ok: false; reason: 'sold-out' | 'size-missing' | 'unavailable'; rows: string[] }
   /** `retryAfter`: seconds until the oldest order of the last hour leaves the window. */
@@ -274,6 +274,15 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
         const order = await read(uow.trx, Number(mine.earlier), false);
         if (order) return { ok: true, created: false, order } as const;
       }
+      // Read in the order's own transaction, so that a change of address just made counts (docs/product.md §15): the
+      // order goes to the address confirmed, whatever the session remembered.
+      const user = await uow.trx
+        .selectFrom('user')
+        .select(['email', 'emailVerified'])
+        .where('id', '=', uid)
+        .executeTakeFirst();
+      if (!user) return { ok: false, reason: 'no-user' } as const;
+      if (!user.emailVerified) return { ok: false, reason: 'email-not-confirmed' } as const;
       if (Number(mine?.count ?? 0) >= limits.ordersPerHour) {
         const retryAfter = Math.max(1, Math.ceil((Number(mine?.oldest) + hourMs - now) / 1000));
         return { ok: false, reason: 'too-many', retryAfter } as const;
@@ -311,7 +320,7 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
       const row: OrderRow = {
         number,
         uid,
-        email: rider.email,
+        email: user.email,
         idempotency_key: input.idempotencyKey,
         status: 'placed',
         payment_method: input.paymentMethod,
@@ -349,7 +358,7 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
         at: now,
         by_role: 'rider',
         by_uid: uid,
-        by_email: rider.email,
+        by_email: user.email,
         note: null,
       };
       await insertOrder(uow.trx, row);
@@ -358,7 +367,7 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
       await cart.empty(uow, uid);
       // The order as a read would give it, from the rows just written.
       const order = toOrder(row, lines, [placed], false, cardPaymentMs);
-      await outbox.enqueue(uow, 'order-confirmation', rider.email, { order });
+      await outbox.enqueue(uow, 'order-confirmation', user.email, { order });
       uow.publish(ordersTopic, { type: 'placed', number, status: 'placed', uid });
       return { ok: true, created: true, order } as const;
     });

@@ -21,6 +21,7 @@ const placeRefusals: Record<
   'cart-empty': 'order/cart-empty',
   'cart-changed': 'order/cart-changed',
   'no-user': 'auth/unauthenticated',
+  'email-not-confirmed': 'auth/email-not-confirmed',
 };
 
 function placeRefusal(result: Refusal): HttpError {

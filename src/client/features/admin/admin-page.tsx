@@ -1,11 +1,12 @@
 import { type FormEvent, useEffect } from 'react';
 import { type LoaderFunctionArgs, useLoaderData, useNavigate, useRevalidator, useSearchParams } from 'react-router';
-import { endpoints } from '../../../shared/api';
+import { adminEventSchemas, endpoints } from '../../../shared/api';
 import { orderStatuses, statusLabels } from '../../../shared/orders';
 import { pages, pageTitle } from '../../../shared/pages';
 import { OrdersTable } from '../../components/orders-table';
 import { Pagination } from '../../components/pagination';
 import { call } from '../../lib/api';
+import { followEvents } from '../../lib/live-events';
 import { AdminNav } from './admin-nav';
 
 /** The orders the filter in the address asks for. */
@@ -28,14 +29,21 @@ function thisMonth(): { from: string; to: string } {
   return { from: day(new Date(today.getFullYear(), today.getMonth(), 1)), to: day(today) };
 }
 
-/** Reloads the list whenever an order is placed or moved, on any server (the owners' live stream). */
+const adminOrdersStream = async () => ({ path: endpoints.adminOrdersStream.path, schemas: adminEventSchemas });
+
+/**
+ * Reloads the list whenever an order is placed or moved, on any server (the owners' live stream); an ended session
+ * leaves the page, as on every live page.
+ */
 function useLiveOrders(): void {
   const { revalidate } = useRevalidator();
-  useEffect(() => {
-    const stream = new EventSource(endpoints.adminOrdersStream.path);
-    stream.addEventListener('orders', () => void revalidate());
-    return () => stream.close();
-  }, [revalidate]);
+  useEffect(
+    () =>
+      followEvents(adminOrdersStream, (event) => {
+        if (event.type === 'orders') void revalidate();
+      }),
+    [revalidate],
+  );
 }
 
 export default function AdminPage() {

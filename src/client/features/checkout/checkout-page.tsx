@@ -11,6 +11,7 @@ import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
 import { OrderSummary } from '../../components/order-summary';
 import { ApiError, call, messageOf } from '../../lib/api';
+import { useSession } from '../../lib/session';
 import { useForm } from '../../lib/use-form';
 
 /** The cart as the server holds it (the order is built from these rows), and the payment methods it offers. */
@@ -56,6 +57,11 @@ export default function CheckoutPage() {
   const sending = useRef(false);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  // The order was refused for an address not yet confirmed: once the link is opened (in another tab, on the phone),
+  // the session says so and the page lets the rider place it, with the form as it was.
+  const [unconfirmed, setUnconfirmed] = useState(false);
+  const { user } = useSession();
+  const confirmedSince = unconfirmed && user?.emailConfirmed === true;
   // The rows the server refused (sold out, without a size, no longer available), with what to say about each.
   const [problems, setProblems] = useState<ReadonlyMap<string, string>>(new Map());
   const summaryId = useId();
@@ -86,6 +92,7 @@ export default function CheckoutPage() {
     sending.current = true;
     setBusy(true);
     setFailure(null);
+    setUnconfirmed(false);
     setProblems(new Map());
     try {
       const { order, payUrl, payError } = await call('placeOrder', {
@@ -103,6 +110,7 @@ export default function CheckoutPage() {
       else navigate(fillPath(pages.order.path, { number: order.number }), { state: { placed: true, payError } });
     } catch (error) {
       setFailure(messageOf(error));
+      setUnconfirmed(error instanceof ApiError && error.code === 'auth/email-not-confirmed');
       if (error instanceof ApiError && error.rows.length > 0) {
         const problem = rowProblems[error.code] ?? 'No size chosen.';
         setProblems(new Map(error.rows.map((id) => [id, problem])));
@@ -120,7 +128,11 @@ export default function CheckoutPage() {
     <section className="page checkout-page" aria-labelledby="checkout-title">
       <title>{pageTitle(pages.checkout.title)}</title>
       <h1 id="checkout-title">Checkout</h1>
-      {failure && <Alert kind="alert">{failure}</Alert>}
+      {confirmedSince ? (
+        <Alert kind="status">Your e-mail address is confirmed: you can place your order now.</Alert>
+      ) : (
+        failure && <Alert kind="alert">{failure}</Alert>
+      )}
       {items.length === 0 ? (
         <>
           <p>Your cart is empty, so there is nothing to check out.</p>

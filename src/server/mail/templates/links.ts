@@ -9,4 +9,6 @@ export const links = {
   /** The token rides in the fragment, which browsers never send to a server or a proxy's log. */
   resetPassword: (site: Site, token?: string) =>
     `${site.publicUrl}${pages.resetPassword.path}${token ? `#token=${token}` : ''}`,
+  /** Likewise in the fragment. */
+  confirmEmail: (site: Site, token: string) => `${site.publicUrl}${pages.confirmEmail.path}#token=${token}`,
 };

@@ -1,0 +1,112 @@
+import type { Db, UnitOfWork } from '../db/database';
+import type { Outbox } from '../mail/outbox';
+import { sessionsTopic } from './sessions';
+import { hashOfToken, keepSpentLinksMs, type LinkState, newLinkToken, stateOfLink } from './single-use-links';
+
+/** A confirmation link works this long (docs/product.md §15). */
+export const confirmationLinkLifetimeMs = 24 * 60 * 60 * 1000;
+
+export type EmailConfirmations = ReturnType<typeof createEmailConfirmations>;
+
+/**
+ * Confirming the address (docs/product.md §15, docs/decisions/0025-confirmed-addresses.md): a single-use link valid
+ * for 24 hours, e-mailed through the outbox in the unit of work that makes it. Opening it marks the account's address
+ * confirmed (Better Auth's `user.emailVerified`) and spends every open link of the account, in one unit; every server
+ * then forgets the account's cached sessions and its open pages are told (`changed` on the sessions topic).
+ */
+export function createEmailConfirmations({ db, outbox }: { db: Db; outbox: Outbox }) {
+  async function spendAll(uow: UnitOfWork, uid: string): Promise<void> {
+    await uow.trx
+      .updateTable('email_confirmation')
+      .set({ used_at: Date.now() })
+      .where('uid', '=', uid)
+      .where('used_at', 'is', null)
+      .execute();
+  }
+
+  return {
+    /**
+     * As part of `uow`: marks the address `email` of `uid` unconfirmed, spends the links sent before (to an old
+     * address, say) and e-mails a new one. Sign-up and a change of address call it.
+     */
+    async require(uow: UnitOfWork, uid: string, email: string): Promise<void> {
+      await uow.trx
+        .updateTable('user')
+        .set({ emailVerified: db.flag(false) })
+        .where('id', '=', uid)
+        .execute();
+      await spendAll(uow, uid);
+      await this.send(uow, uid, email);
+      uow.publish(sessionsTopic, { type: 'changed', uid });
+    },
+
+    /** As part of `uow`: e-mails a new link to `email`, the account's address now; links sent before still work. */
+    async send(uow: UnitOfWork, uid: string, email: string): Promise<void> {
+      const now = Date.now();
+      await uow.trx
+        .deleteFrom('email_confirmation')
+        .where('expires_at', '<', now - keepSpentLinksMs)
+        .execute();
+      const token = newLinkToken();
+      await uow.trx
+        .insertInto('email_confirmation')
+        .values({
+          token_hash: hashOfToken(token),
+          uid,
+          email,
+          created_at: now,
+          expires_at: now + confirmationLinkLifetimeMs,
+          used_at: null,
+        })
+        .execute();
+      await outbox.enqueue(uow, 'confirm-email', email, { token });
+    },
+
+    /**
+     * 'Send it again': a new link to the account's address, unless it is confirmed already (`confirmed`) or the
+     * account is gone (`gone`).
+     */
+    async resend(uid: string): Promise<'sent' | 'confirmed' | 'gone'> {
+      return db.run(async (uow) => {
+        const user = await uow.trx
+          .selectFrom('user')
+          .select(['email', 'emailVerified'])
+          .where('id', '=', uid)
+          .executeTakeFirst();
+        if (!user) return 'gone';
+        if (user.emailVerified) return 'confirmed';
+        await this.send(uow, uid, user.email);
+        return 'sent';
+      });
+    },
+
+    /**
+     * Opens the link `token`: confirms the address it was sent to if that is still the account's, and spends every
+     * open link of the account. Two uses of one link at once: one after the other, and the second finds it used.
+     */
+    async confirm(token: string): Promise<{ state: LinkState; email?: string }> {
+      const hash = hashOfToken(token);
+      return db.run(async (uow) => {
+        await uow.lock('email-confirmation', hash);
+        const row = await uow.trx
+          .selectFrom('email_confirmation')
+          .select(['uid', 'email', 'expires_at', 'used_at'])
+          .where('token_hash', '=', hash)
+          .executeTakeFirst();
+        const state = stateOfLink(row, Date.now());
+        if (state !== 'valid' || !row) return { state };
+        const user = await uow.trx.selectFrom('user').select('email').where('id', '=', row.uid).executeTakeFirst();
+        // Links to an earlier address are spent when it changes; this holds even for one that was not.
+        if (user?.email !== row.email) return { state: 'invalid' };
+        await uow.trx
+          .updateTable('user')
+          .set({ emailVerified: db.flag(true) })
+          .where('id', '=', row.uid)
+          .execute();
+        await spendAll(uow, row.uid);
+        uow.publish(sessionsTopic, { type: 'changed', uid: row.uid });
+        return { state, email: row.email };
+      });
+    },
+  };
+}
