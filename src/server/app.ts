@@ -10,6 +10,7 @@ import type { PasswordResets } from './auth/password-resets';
 import { resetRoutes } from './auth/reset-routes';
 import type { Roles } from './auth/roles';
 import { authRoutes } from './auth/routes';
+import { sessionRoutes } from './auth/session-routes';
 import type { Sessions } from './auth/sessions';
 import type { LoginThrottle } from './auth/throttle';
 import type { CartStore } from './cart/cart-store';
@@ -92,6 +93,7 @@ export function buildApp(parts: AppParts) {
   app.route('/', authRoutes({ auth, db, sessions, throttle, devices, roles, trustProxy: config.trustProxy }));
   app.route('/', resetRoutes({ resets, throttle, hashPassword, trustProxy: config.trustProxy }));
   app.route('/', accountRoutes({ accounts, sessions, devices, hashPassword }));
+  app.route('/', sessionRoutes({ db, sessions }));
   app.route('/', catalogueRoutes({ sessions, catalogue, stock, streams }));
   app.route('/', cartRoutes({ sessions, cart, catalogue, stock, streams }));
   app.route('/', orderRoutes({ sessions, orders, payments, streams }));

@@ -47,6 +47,9 @@ export function createAuth(db: Kysely<Tables>, dialect: Dialect, config: Config,
       cookiePrefix: 'piaffe',
       useSecureCookies: isHttps(config.publicUrl),
       defaultCookieAttributes: { sameSite: 'lax', httpOnly: true },
+      // Better Auth would take a session's address from X-Forwarded-For whether or not a proxy wrote it, so anyone
+      // could name their own; `sessions.started` writes our client address instead (TRUST_PROXY decides).
+      ipAddress: { disableIpTracking: true },
     },
     telemetry: { enabled: false },
     logger: {

@@ -73,6 +73,7 @@ export function authRoutes({ auth, db, sessions, throttle, devices, roles, trust
         const refused = await throttle.beginRequest('signup', { email, address, log: c.get('log') });
         if (refused) throw tooManyRequests(refused.retryAfter);
         const { headers, response } = await signUp(c, email, password);
+        if (response.token) await sessions.started(c, response.token);
         forwardCookies(c, headers);
         await devices.issue(c, response.user.id);
         return c.json({ user: { uid: response.user.id, email: response.user.email }, role: 'rider' }, 201);
@@ -91,6 +92,7 @@ export function authRoutes({ auth, db, sessions, throttle, devices, roles, trust
           .signInEmail({ body: { email, password }, headers: c.req.raw.headers, returnHeaders: true })
           .catch((error) => Promise.reject(translate(error)));
         await attempt.succeeded();
+        await sessions.started(c, response.token);
         forwardCookies(c, headers);
         await devices.issue(c, response.user.id, device);
         await sessions.keepNewest(response.user.id);

@@ -217,7 +217,18 @@ export interface Tables {
   // Better Auth's tables, as far as we read and write them. Its dates are ISO strings on SQLite and
   // timestamps on PostgreSQL: write them with `Db.timestamp`.
   user: { id: string; email: string; updatedAt: Date | string };
-  session: { id: string; userId: string; token: string; createdAt: Generated<Date>; expiresAt: Date | string };
+  session: {
+    id: string;
+    userId: string;
+    token: string;
+    createdAt: Generated<Date>;
+    expiresAt: Date | string;
+    /** When the session was last used, to within `lastUseStepMinutes` (sessions.ts), or refreshed by Better Auth. */
+    updatedAt: Date | string;
+    /** The client address it was made from (`clientAddress`), written by `sessions.started`; null before that. */
+    ipAddress: string | null;
+    userAgent: string | null;
+  };
   account: { id: string; userId: string; providerId: string; password: string | null; updatedAt: Date | string };
   verification: { id: string; identifier: string };
 }
