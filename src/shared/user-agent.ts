@@ -18,7 +18,7 @@ const browsers: ReadonlyArray<[RegExp, string]> = [
   [/\bSamsungBrowser\//, 'Samsung Internet'],
   [/\b(Firefox|FxiOS)\//, 'Firefox'],
   [/\b(OPR|OPiOS)\//, 'Opera'],
-  [/\b(Chrome|CriOS|Chromium)\//, 'Chrome'],
+  [/\b(Chrome|HeadlessChrome|CriOS|Chromium)\//, 'Chrome'],
   [/\bVersion\/[\d.]+.*\bSafari\//, 'Safari'],
 ];
 
