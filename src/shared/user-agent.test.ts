@@ -124,7 +124,9 @@ describe('describeUserAgent', () => {
 
 describe('deviceName', () => {
   it('names the browser on the system, or the browser alone', () => {
-    expect(deviceName(cases[12]?.[0] ?? '')).toBe('Safari on iPhone');
+    const iPhone =
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+    expect(deviceName(iPhone)).toBe('Safari on iPhone');
     expect(deviceName('curl/8.5.0')).toBe('Unknown browser');
     expect(deviceName('Mozilla/5.0 (X11; Linux x86_64) SomeBot/1.0')).toBe('Unknown browser on Linux');
   });
