@@ -4,7 +4,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, test as base, expect, type Page } from '@playwright/test';
+import { type Browser, type BrowserContextOptions, test as base, expect, type Page } from '@playwright/test';
 import { firstCatalogue as catalogue } from '../src/server/db/first-catalogue';
 
 export { expect };
@@ -33,10 +33,15 @@ export interface Rider {
 
 /**
  * A page in a fresh browser context: another browser or device, with its own cookies and storage; on the shop of the
- * project unless told another (the catalogue shop: `catalogueShop`).
+ * project unless told another (the catalogue shop: `catalogueShop`); `options` may make it another kind of device (a
+ * phone's user agent and screen).
  */
-export async function pageOnAnotherDevice(browser: Browser, baseURL = test.info().project.use.baseURL): Promise<Page> {
-  const context = await browser.newContext({ baseURL, extraHTTPHeaders: ownAddress() });
+export async function pageOnAnotherDevice(
+  browser: Browser,
+  baseURL = test.info().project.use.baseURL,
+  options: BrowserContextOptions = {},
+): Promise<Page> {
+  const context = await browser.newContext({ ...options, baseURL, extraHTTPHeaders: ownAddress() });
   return context.newPage();
 }
 

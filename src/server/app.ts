@@ -12,6 +12,7 @@ import type { PasswordResets } from './auth/password-resets';
 import { resetRoutes } from './auth/reset-routes';
 import type { Roles } from './auth/roles';
 import { authRoutes } from './auth/routes';
+import { sessionRoutes } from './auth/session-routes';
 import type { Sessions } from './auth/sessions';
 import type { LoginThrottle } from './auth/throttle';
 import type { CartStore } from './cart/cart-store';
@@ -97,6 +98,7 @@ export function buildApp(parts: AppParts) {
   app.route('/', resetRoutes({ resets, throttle, hashPassword, trustProxy }));
   app.route('/', confirmationRoutes({ confirmations, sessions, throttle, trustProxy }));
   app.route('/', accountRoutes({ accounts, sessions, devices, streams, hashPassword }));
+  app.route('/', sessionRoutes({ db, sessions }));
   app.route('/', catalogueRoutes({ sessions, catalogue, stock, streams }));
   app.route('/', cartRoutes({ sessions, cart, catalogue, stock, streams }));
   app.route('/', orderRoutes({ sessions, orders, payments, streams }));

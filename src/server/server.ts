@@ -50,7 +50,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     throw error;
   }
   const roles = createRoles(db);
-  const sessions = await createSessions(auth, db, roles, log);
+  const sessions = await createSessions(auth, db, roles, log, { trustProxy: config.trustProxy });
   const devices = createDeviceCookies(config.authSecret, isHttps(config.publicUrl), db);
   const cart = createCartStore(db);
   const throttle = createLoginThrottle(createLoginAttemptStore(db));

@@ -37,6 +37,22 @@ import {
 export const sessionUserSchema = z.object({ uid: z.string(), email: z.string(), emailConfirmed: z.boolean() });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
+/**
+ * One of the rider's log-ins, as the account page lists them (docs/product.md §4): known by the session's row id,
+ * never by its token. `userAgent` is the header the log-in came with (src/shared/user-agent.ts names it), `address`
+ * the client address it came from, `lastUsedAt` when it was last used (to within `lastUseStepMinutes`; now, for
+ * `current`), all ISO 8601. `current` is the session of the request: 'This device'.
+ */
+export const accountSessionSchema = z.object({
+  id: z.string(),
+  userAgent: z.string(),
+  address: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string(),
+  current: z.boolean(),
+});
+export type AccountSession = z.infer<typeof accountSessionSchema>;
+
 export const cartItemSchema = z.object({
   id: z.string(),
   uid: z.string(),
@@ -177,6 +193,20 @@ export const endpoints = {
   deleteAccount: { method: 'DELETE', path: '/api/account' },
   /** Server-Sent Events: `accountEventSchemas`; for pages that follow no other stream. */
   accountStream: { method: 'GET', path: '/api/account/stream' },
+  /** The rider's live sessions: this device first, then the most recently used. */
+  accountSessions: {
+    method: 'GET',
+    path: '/api/account/sessions',
+    reply: z.object({ sessions: z.array(accountSessionSchema) }),
+  },
+  /** Ends one of the rider's sessions, on every server; ending this device's is a log-out (the cookie is cleared). */
+  endAccountSession: { method: 'DELETE', path: '/api/account/sessions/:id' },
+  /** 'Log out of all other devices': ends every session of the rider but this one; `ended` says how many. */
+  endOtherSessions: {
+    method: 'POST',
+    path: '/api/account/sessions/end-others',
+    reply: z.object({ ended: z.number().int() }),
+  },
   /** The products with their sizes and stock; open to everyone. */
   catalogue: { method: 'GET', path: '/api/catalogue', reply: z.object({ products: z.array(catalogueProductSchema) }) },
   /** Server-Sent Events: `stockEventSchemas`. */

@@ -13,6 +13,7 @@ export const errorCatalogue = {
   'auth/requires-recent-login': { status: 403, message: 'This needs a recent log-in. Please log in again.' },
   'auth/unauthenticated': { status: 401, message: 'You are not logged in.' },
   'auth/forbidden': { status: 403, message: "This is for the shop's owners only." },
+  'auth/session-not-found': { status: 404, message: 'This device is no longer logged in.' },
   'auth/reset-link-invalid': {
     status: 400,
     message: 'This link to reset the password is not valid. Please ask for a new one.',

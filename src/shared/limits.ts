@@ -16,6 +16,12 @@ export const limits = {
   noteMax: 500,
 } as const;
 
+/**
+ * How finely a session's last use is recorded, in minutes (docs/product.md §4): a server writes it down when it
+ * finds the session's record older than this, so the account page says 'In the last 5 minutes' within it.
+ */
+export const lastUseStepMinutes = 5;
+
 /** A product of the owner's catalogue (docs/product.md §13). */
 export const productLimits = {
   nameMax: 80,

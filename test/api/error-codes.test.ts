@@ -206,6 +206,7 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     await server.stock.set(0, { itemid: '4', size: 'XS' });
     return (await signedIn()).json('POST', '/api/cart', { itemid: '4', size: 'XS' });
   },
+  'auth/session-not-found': async () => (await signedIn()).json('DELETE', `/api/account/sessions/${randomUUID()}`),
   'cart/not-found': async () => (await signedIn()).json('DELETE', `/api/cart/${randomUUID()}`),
   'cart/unavailable': async () => {
     const { itemid } = await ownProduct(await ownerClient(), false);

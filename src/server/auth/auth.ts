@@ -50,6 +50,9 @@ export function createAuth(db: Kysely<Tables>, dialect: Dialect, config: Config,
       // The schema is brought up to date at start, before any request (db/connect.ts); Better Auth's own check would
       // look at the database as it is made, before the migrations, and race a command line's closing of it.
       database: { validateSchema: false },
+      // Better Auth would take a session's address from X-Forwarded-For whether or not a proxy wrote it, so anyone
+      // could name their own; `sessions.started` writes our client address instead (TRUST_PROXY decides).
+      ipAddress: { disableIpTracking: true },
     },
     telemetry: { enabled: false },
     logger: {

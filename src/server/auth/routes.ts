@@ -84,6 +84,7 @@ export function authRoutes({
         const refused = await throttle.beginRequest('signup', { email, address, log: c.get('log') });
         if (refused) throw tooManyRequests(refused.retryAfter);
         const { headers, response } = await signUp(c, email, password);
+        if (response.token) await sessions.started(c, response.token);
         forwardCookies(c, headers);
         await devices.issue(c, response.user.id);
         // The rider is logged in at once; the link that confirms the address goes out through the outbox (§15).
@@ -104,6 +105,7 @@ export function authRoutes({
           .signInEmail({ body: { email, password }, headers: c.req.raw.headers, returnHeaders: true })
           .catch((error) => Promise.reject(translate(error)));
         await attempt.succeeded();
+        await sessions.started(c, response.token);
         forwardCookies(c, headers);
         await devices.issue(c, response.user.id, device);
         await sessions.keepNewest(response.user.id);

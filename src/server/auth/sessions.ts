@@ -1,9 +1,11 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie } from 'hono/cookie';
-import type { SessionUser } from '../../shared/api';
+import type { AccountSession, SessionUser } from '../../shared/api';
+import { lastUseStepMinutes } from '../../shared/limits';
 import type { AppEnv } from '../app-env';
 import { topic } from '../db/change-feed';
 import type { Db, UnitOfWork } from '../db/database';
+import { clientAddress } from '../http/client-address';
 import { HttpError } from '../http/errors';
 import type { Logger } from '../log';
 import { type Auth, recentLoginSeconds } from './auth';
@@ -62,11 +64,27 @@ export type Sessions = Awaited<ReturnType<typeof createSessions>>;
 /** A user's live sessions (devices, browsers) at most; a new log-in ends the oldest beyond it. */
 export const maxSessionsPerUser = 20;
 
+export interface SessionOptions {
+  /** Whether the client address is the last X-Forwarded-For entry (TRUST_PROXY=1) or the socket's peer. */
+  trustProxy: boolean;
+  cache?: SessionCache;
+}
+
+/** A date column of Better Auth's (an ISO string on SQLite, a Date on PostgreSQL) as epoch milliseconds. */
+const epochMs = (date: Date | string): number => new Date(date).getTime();
+
 /**
- * Everything about sessions after sign-in: finding the request's session (through a cache that every
- * server's session ends invalidate), ending sessions, and telling live streams when theirs has ended.
+ * Everything about sessions after sign-in: recording where a new one came from, finding the request's session
+ * (through a cache that every server's session ends invalidate) and when it was last used, listing and ending
+ * sessions, and telling live streams when theirs has ended.
  */
-export async function createSessions(auth: Auth, db: Db, roles: Roles, log: Logger, cache = new SessionCache()) {
+export async function createSessions(
+  auth: Auth,
+  db: Db,
+  roles: Roles,
+  log: Logger,
+  { trustProxy, cache = new SessionCache() }: SessionOptions,
+) {
   const { authCookies } = await auth.$context;
   /** Live streams watching a session, by session id; and the watched sessions of each user. */
   const watchers = new Map<string, Set<SessionWatcher>>();
@@ -113,6 +131,19 @@ export async function createSessions(auth: Auth, db: Db, roles: Roles, log: Logg
   const cookieName = authCookies.sessionToken.name;
 
   /**
+   * Writes down that the session is in use now. Not awaited by the request that found it: the last use is a hint
+   * for the rider's list, never worth failing or slowing a request for.
+   */
+  function markUsed(id: string): void {
+    db.kysely
+      .updateTable('session')
+      .set({ updatedAt: db.timestamp(new Date()) })
+      .where('id', '=', id)
+      .execute()
+      .catch((err) => log.warn({ err }, "could not record a session's last use"));
+  }
+
+  /**
    * The session of the request's cookie; null when there is none or it has ended. The cookie is read from Node's
    * own headers, so that a cache hit costs no web `Headers` object and no parse of the other cookies.
    */
@@ -125,6 +156,8 @@ export async function createSessions(auth: Auth, db: Db, roles: Roles, log: Logg
     const { headers, response } = await auth.api.getSession({ headers: c.req.raw.headers, returnHeaders: true });
     forwardCookies(c, headers);
     if (!response) return null;
+    // Looked at only on a cache miss (at most every 10 s per server), so one write per session every few minutes.
+    if (Date.now() - epochMs(response.session.updatedAt) > lastUseStepMinutes * 60_000) markUsed(response.session.id);
     const found: Session = {
       id: response.session.id,
       user: sessionUser(response.user),
@@ -138,6 +171,41 @@ export async function createSessions(auth: Auth, db: Db, roles: Roles, log: Logg
 
   return {
     find,
+
+    /**
+     * Records where a session just made by Better Auth (sign-up, log-in) came from: our client address, which
+     * trusts X-Forwarded-For only behind our proxy (Better Auth's own guess trusts it always, so it is turned off
+     * in auth.ts). Every route that makes a session calls this with the session's token before it answers.
+     */
+    async started(c: Context<AppEnv>, sessionToken: string): Promise<void> {
+      await db.kysely
+        .updateTable('session')
+        .set({ ipAddress: clientAddress(c, trustProxy) })
+        .where('token', '=', sessionToken)
+        .execute();
+    },
+
+    /** The live sessions of `current`'s user, `current` first and then the most recently used; never their tokens. */
+    async of(current: Session): Promise<AccountSession[]> {
+      const rows = await db.kysely
+        .selectFrom('session')
+        .select(['id', 'userAgent', 'ipAddress', 'createdAt', 'updatedAt', 'expiresAt'])
+        .where('userId', '=', current.user.uid)
+        .execute();
+      const now = Date.now();
+      return rows
+        .filter((row) => epochMs(row.expiresAt) > now)
+        .map((row) => ({
+          id: row.id,
+          userAgent: row.userAgent ?? '',
+          address: row.ipAddress ?? '',
+          createdAt: new Date(row.createdAt).toISOString(),
+          // The request's own session is in use right now, whatever its record says.
+          lastUsedAt: new Date(row.id === current.id ? now : epochMs(row.updatedAt)).toISOString(),
+          current: row.id === current.id,
+        }))
+        .sort((a, b) => Number(b.current) - Number(a.current) || b.lastUsedAt.localeCompare(a.lastUsedAt));
+    },
 
     /**
      * Lets the request through only with a live session; `recent` also demands a log-in within 5 minutes, and
@@ -157,14 +225,17 @@ export async function createSessions(auth: Auth, db: Db, roles: Roles, log: Logg
     },
 
     /**
-     * Ends sessions on the server, as part of `uow`: every session of `uid`, or only those in `only`. Every
-     * server forgets them once the unit commits, and live streams on them are told.
+     * Ends sessions on the server, as part of `uow`: every session of `uid`, or only those in `only`, or all but
+     * `except`; answers how many there were. Every server forgets them once the unit commits, and live streams on
+     * them are told.
      */
-    async end(uow: UnitOfWork, { uid, only }: { uid: string; only?: string[] }): Promise<void> {
+    async end(uow: UnitOfWork, { uid, only, except }: { uid: string; only?: string[]; except?: string }) {
       let ending = uow.trx.deleteFrom('session').where('userId', '=', uid);
       if (only) ending = ending.where('id', 'in', only);
-      await ending.execute();
+      if (except) ending = ending.where('id', '!=', except);
+      const { numDeletedRows } = await ending.executeTakeFirstOrThrow();
       uow.publish(sessionsTopic, { type: 'ended', uid });
+      return Number(numDeletedRows);
     },
 
     /** Ends the user's oldest sessions beyond `maxSessionsPerUser`. */

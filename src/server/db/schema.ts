@@ -230,7 +230,18 @@ export interface Tables {
   // timestamps on PostgreSQL: write them with `Db.timestamp`.
   // `emailVerified` is 0/1 on SQLite, a boolean on PostgreSQL: write it with `Db.flag`.
   user: { id: string; email: string; emailVerified: boolean | number; updatedAt: Date | string };
-  session: { id: string; userId: string; token: string; createdAt: Generated<Date>; expiresAt: Date | string };
+  session: {
+    id: string;
+    userId: string;
+    token: string;
+    createdAt: Generated<Date>;
+    expiresAt: Date | string;
+    /** When the session was last used, to within `lastUseStepMinutes` (sessions.ts), or refreshed by Better Auth. */
+    updatedAt: Date | string;
+    /** The client address it was made from (`clientAddress`), written by `sessions.started`; null before that. */
+    ipAddress: string | null;
+    userAgent: string | null;
+  };
   account: { id: string; userId: string; providerId: string; password: string | null; updatedAt: Date | string };
   verification: { id: string; identifier: string };
 }

@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link, useLoaderData } from 'react-router';
 import { notices } from '../../../shared/notices';
 import { pages, pageTitle } from '../../../shared/pages';
 import { hints, newEmailSchema, newPasswordSchema } from '../../../shared/validation';
@@ -6,9 +6,16 @@ import { call } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { ChangeForm } from './change-form';
 import { DeleteAccountForm } from './delete-account-form';
+import { SessionsSection } from './sessions-section';
+
+/** Where the rider is logged in, for the list of sessions. */
+export function loader() {
+  return call('accountSessions');
+}
 
 export default function ManageAccountPage() {
   const { user } = useSession();
+  const { sessions } = useLoaderData<typeof loader>();
   return (
     <section className="page account-page" aria-labelledby="account-title">
       <title>{pageTitle(pages.manageAccount.title)}</title>
@@ -45,6 +52,7 @@ export default function ManageAccountPage() {
         />
         <DeleteAccountForm />
       </div>
+      <SessionsSection sessions={sessions} />
     </section>
   );
 }
