@@ -8,6 +8,7 @@ import {
   placeOrder,
   productCard,
   signUp,
+  signUpConfirmed,
   test,
 } from './support';
 
@@ -29,13 +30,13 @@ const screens: Screen[] = [
   {
     name: 'home',
     open: async (page) => {
-      await signUp(page);
+      await signUpConfirmed(page);
     },
   },
   {
     name: 'home, asked to choose a size',
     open: async (page) => {
-      await signUp(page);
+      await signUpConfirmed(page);
       await productCard(page, 'Anky Bridle').getByRole('button', { name: 'Add to cart: Anky Bridle' }).click();
       await expect(productCard(page, 'Anky Bridle').getByText('Please choose a size.')).toBeVisible();
     },
@@ -43,7 +44,7 @@ const screens: Screen[] = [
   {
     name: 'cart with items',
     open: async (page) => {
-      await signUp(page);
+      await signUpConfirmed(page);
       await addToCart(page, 'Anky Bridle');
       await addToCart(page, 'Ariat Westchester Boots');
     },
@@ -51,7 +52,7 @@ const screens: Screen[] = [
   {
     name: 'manage-account',
     open: async (page) => {
-      await signUp(page);
+      await signUpConfirmed(page);
       await page.goto('/manage-account');
       await expect(page.getByRole('heading', { level: 1, name: 'Your account' })).toBeVisible();
     },
@@ -59,7 +60,7 @@ const screens: Screen[] = [
   {
     name: 'checkout',
     open: async (page) => {
-      await signUp(page);
+      await signUpConfirmed(page);
       await addToCart(page, 'Anky Bridle');
       await page.getByRole('link', { name: 'Checkout' }).click();
       await fillAddress(page);
@@ -68,7 +69,7 @@ const screens: Screen[] = [
   {
     name: 'order confirmation',
     open: async (page) => {
-      await signUp(page);
+      await signUpConfirmed(page);
       await addToCart(page, 'Anky Bridle');
       await placeOrder(page);
     },
@@ -76,7 +77,7 @@ const screens: Screen[] = [
   {
     name: 'orders',
     open: async (page) => {
-      await signUp(page);
+      await signUpConfirmed(page);
       await addToCart(page, 'Anky Bridle');
       await placeOrder(page);
       await page.goto('/orders');
@@ -93,7 +94,7 @@ const screens: Screen[] = [
   {
     name: 'admin orders',
     open: async (page) => {
-      makeOwner(await signUp(page));
+      makeOwner(await signUpConfirmed(page));
       await addToCart(page, 'Anky Bridle');
       await placeOrder(page);
       await page.goto('/admin');
@@ -103,7 +104,7 @@ const screens: Screen[] = [
   {
     name: 'admin order',
     open: async (page) => {
-      makeOwner(await signUp(page));
+      makeOwner(await signUpConfirmed(page));
       await addToCart(page, 'Anky Bridle');
       const number = await placeOrder(page);
       await page.goto(`/admin/orders/${number}`);
@@ -113,7 +114,7 @@ const screens: Screen[] = [
   {
     name: 'admin outbox',
     open: async (page) => {
-      makeOwner(await signUp(page));
+      makeOwner(await signUpConfirmed(page));
       await addToCart(page, 'Anky Bridle');
       await placeOrder(page);
       await page.goto('/admin/outbox');

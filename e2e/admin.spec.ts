@@ -1,11 +1,20 @@
 import { readFileSync } from 'node:fs';
-import { addToCart, expect, mailTo, makeOwner, pageOnAnotherDevice, placeOrder, signUp, test } from './support';
+import {
+  addToCart,
+  expect,
+  mailTo,
+  makeOwner,
+  pageOnAnotherDevice,
+  placeOrder,
+  signUpConfirmed,
+  test,
+} from './support';
 
 test('an owner sees a new order appear live, marks it paid and shipped; the rider sees it and gets the e-mails', async ({
   page,
   browser,
 }) => {
-  const owner = await signUp(page);
+  const owner = await signUpConfirmed(page);
   makeOwner(owner);
   // The header learns the role from the server.
   await page.reload();
@@ -15,7 +24,7 @@ test('an owner sees a new order appear live, marks it paid and shipped; the ride
   await expect(page).toHaveTitle('Orders · Back office · Piaffe');
 
   const riderPage = await pageOnAnotherDevice(browser);
-  const rider = await signUp(riderPage);
+  const rider = await signUpConfirmed(riderPage);
   await addToCart(riderPage, 'Anky Bridle');
   const number = await placeOrder(riderPage);
 
@@ -58,7 +67,7 @@ test('an owner sees a new order appear live, marks it paid and shipped; the ride
 });
 
 test('an owner filters the orders and downloads them as CSV', async ({ page }) => {
-  const owner = await signUp(page);
+  const owner = await signUpConfirmed(page);
   makeOwner(owner);
   await addToCart(page, 'Dakota Barn Jacket');
   const number = await placeOrder(page);
@@ -83,7 +92,7 @@ test('a rider who opens the back office sees the Snap! page; a visitor is sent t
   page,
   browser,
 }) => {
-  await signUp(page);
+  await signUpConfirmed(page);
   await expect(page.getByRole('link', { name: 'Admin' })).toHaveCount(0);
   for (const path of ['/admin', '/admin/outbox', '/admin/orders/PF-10001']) {
     await page.goto(path);

@@ -8,7 +8,7 @@ import {
   fillAddress,
   mailTo,
   makeOwner,
-  signUp,
+  signUpConfirmed,
   test,
 } from './support';
 
@@ -17,7 +17,7 @@ import {
 test('a rider pays by card on Stripe, comes back first without paying, and sees the payment confirmed live', async ({
   page,
 }) => {
-  const rider = await signUp(page);
+  const rider = await signUpConfirmed(page);
   await addToCart(page, 'Fellmore Bridle');
   await page.getByRole('link', { name: 'Checkout' }).click();
   await fillAddress(page);
@@ -72,12 +72,12 @@ test("the owner sees a card order's payment, is not offered 'Mark paid', and can
   page,
   browser,
 }) => {
-  await signUp(page);
+  await signUpConfirmed(page);
   await addToCart(page, 'Fellmore Bridle');
   const number = await payByCard(page);
 
   const ownerPage = await (await browser.newContext()).newPage();
-  const owner = await signUp(ownerPage);
+  const owner = await signUpConfirmed(ownerPage);
   makeOwner(owner);
   await ownerPage.goto(`/admin/orders/${number}`);
   await expect(ownerPage.locator('.facts').first()).toContainText(/Card paymentpi_test_/);
@@ -106,7 +106,7 @@ test("the back office's Payments page lists the card payments that did not match
   });
   expect(sent.status()).toBe(204);
 
-  makeOwner(await signUp(page));
+  makeOwner(await signUpConfirmed(page));
   await page.goto('/admin/outbox');
   await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Payments' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Card payments that did not match' })).toBeVisible();
@@ -118,7 +118,7 @@ test("the back office's Payments page lists the card payments that did not match
 });
 
 test('a rider cancels an unpaid card order; the checkout offers Card beside the other methods', async ({ page }) => {
-  await signUp(page);
+  await signUpConfirmed(page);
   await addToCart(page, 'Fellmore Bridle');
   await page.getByRole('link', { name: 'Checkout' }).click();
   const form = checkoutForm(page);

@@ -6,7 +6,7 @@ import {
   fillAddress,
   pageOnAnotherDevice,
   placeOrder,
-  signUp,
+  signUpConfirmed,
   test,
   totalCell,
 } from './support';
@@ -17,7 +17,7 @@ const row = (page: import('@playwright/test').Page, name: string) =>
   summary(page).getByRole('row', { name: new RegExp(`^${name}`) });
 
 test('a rider checks out the cart, pays by bank transfer and sees the order', async ({ page }) => {
-  await signUp(page);
+  await signUpConfirmed(page);
   await page.goto('/cart');
   await expect(page.getByRole('link', { name: 'Checkout' })).toHaveCount(0);
   await addToCart(page, 'Ariat Westchester Boots');
@@ -73,7 +73,7 @@ test('a rider checks out the cart, pays by bank transfer and sees the order', as
 });
 
 test('pay on collection shows the yard, and free shipping from $500', async ({ page }) => {
-  await signUp(page);
+  await signUpConfirmed(page);
   await addToCart(page, 'Anky Bridle');
   await addToCart(page, 'Crochet Saddle Blanket');
   await page.getByRole('link', { name: 'Checkout' }).click();
@@ -87,7 +87,7 @@ test('pay on collection shows the yard, and free shipping from $500', async ({ p
 });
 
 test('every other open cart page of the rider shows the empty cart at once', async ({ page, context }) => {
-  await signUp(page);
+  await signUpConfirmed(page);
   await addToCart(page, 'Fellmore Bridle');
   const other = await context.newPage();
   await other.goto('/cart');
@@ -101,7 +101,7 @@ test('a cart changed in another tab is refused with a message and the fresh cart
   page,
   context,
 }) => {
-  await signUp(page);
+  await signUpConfirmed(page);
   await addToCart(page, 'Anky Bridle');
   await page.getByRole('link', { name: 'Checkout' }).click();
   await fillAddress(page);
@@ -119,7 +119,7 @@ test('a cart changed in another tab is refused with a message and the fresh cart
 });
 
 test('a double click on Place order makes one order', async ({ page }) => {
-  await signUp(page);
+  await signUpConfirmed(page);
   await addToCart(page, 'Dakota Barn Jacket');
   await page.getByRole('link', { name: 'Checkout' }).click();
   await fillAddress(page);
@@ -130,7 +130,7 @@ test('a double click on Place order makes one order', async ({ page }) => {
 });
 
 test('the rider cancels an order while it is placed', async ({ page }) => {
-  await signUp(page);
+  await signUpConfirmed(page);
   await addToCart(page, 'Dakota Barn Jacket');
   const number = await placeOrder(page);
   await page.getByRole('button', { name: 'Cancel order' }).click();
@@ -146,11 +146,11 @@ test('the rider cancels an order while it is placed', async ({ page }) => {
 });
 
 test("another rider's order number shows the Snap! page", async ({ page, browser }) => {
-  await signUp(page);
+  await signUpConfirmed(page);
   await addToCart(page, 'Anky Bridle');
   const number = await placeOrder(page);
   const stranger = await pageOnAnotherDevice(browser);
-  await signUp(stranger);
+  await signUpConfirmed(stranger);
   await stranger.goto(`/orders/${number}`);
   await expect(stranger.getByRole('heading', { name: 'Snap!' })).toBeVisible();
   await stranger.context().close();

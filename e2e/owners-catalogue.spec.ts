@@ -14,7 +14,7 @@ import {
   pageOnAnotherDevice,
   productCard,
   type Rider,
-  signUp,
+  signUpConfirmed,
   test,
   totalCell,
 } from './support';
@@ -32,7 +32,7 @@ test.describe.configure({ mode: 'serial' });
 const media = /^\/media\/[0-9a-f]{64}\.webp$/;
 
 async function signUpOwner(page: Page): Promise<Rider> {
-  const owner = await signUp(page);
+  const owner = await signUpConfirmed(page);
   makeOwnerOf(shop?.databaseUrl ?? '', owner);
   return owner;
 }
@@ -228,7 +228,7 @@ test('an owner adds, renames, removes and reorders sizes and sets their stock; c
 }) => {
   const blanket = 'Crochet Saddle Blanket';
   const rider = await anotherDevice(browser);
-  await signUp(rider);
+  await signUpConfirmed(rider);
   await addToCart(rider, blanket, 'Pony');
 
   await signUpOwner(page);
@@ -276,7 +276,7 @@ test('a hidden product leaves the home page; its rows in carts say so and checko
 }) => {
   const boots = 'Ariat Westchester Boots';
   const rider = await anotherDevice(browser);
-  await signUp(rider);
+  await signUpConfirmed(rider);
   await addToCart(rider, boots);
   await addToCart(rider, 'Anky Bridle');
 
@@ -325,7 +325,7 @@ test('an owner adds a product with sizes, stock and a picture, and moves it up: 
 }) => {
   const whip = 'Piaffe Schooling Whip';
   const rider = await anotherDevice(browser);
-  await signUp(rider);
+  await signUpConfirmed(rider);
   const before = await homeProducts(rider);
   expect(before).toHaveLength(8);
 
@@ -413,7 +413,7 @@ test("a rider's open cart shows a new price at once, and checkout asks again bef
 }) => {
   const bridle = 'Fellmore Bridle';
   const rider = await anotherDevice(browser);
-  await signUp(rider);
+  await signUpConfirmed(rider);
   await addToCart(rider, bridle);
   await expect(totalCell(rider)).toHaveText('$344.49');
   const checkout = await rider.context().newPage();

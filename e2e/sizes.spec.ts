@@ -9,7 +9,7 @@ import {
   placeOrder,
   productCard,
   setStock,
-  signUp,
+  signUpConfirmed,
   test,
   withProductToMyself,
 } from './support';
@@ -23,7 +23,7 @@ test('choosing a size: the select, its refusal without one, and the sizes sold o
     setStock(boots, 'all', 5);
     setStock(boots, '7', 0);
     setStock(boots, '8', 2);
-    await signUp(page);
+    await signUpConfirmed(page);
     const card = productCard(page, boots);
     const size = card.getByLabel('Size');
     await expect(size).toHaveValue('');
@@ -51,12 +51,12 @@ test('a sale in another browser shows on every open home page at once, and a can
     setStock(boots, 'all', 0);
     setStock(boots, '6', 1);
     const watcher = await pageOnAnotherDevice(browser);
-    await signUp(watcher);
+    await signUpConfirmed(watcher);
     const watched = productCard(watcher, boots);
     await watched.getByLabel('Size').selectOption('6');
     await expect(watched.getByText('Only 1 left', { exact: true })).toBeVisible();
 
-    await signUp(page);
+    await signUpConfirmed(page);
     await addToCart(page, boots, '6');
     await placeOrder(page);
 
@@ -79,7 +79,7 @@ test('a page showing old stock is told the size is sold out; checkout refuses a 
 }) => {
   await withProductToMyself(boots, async () => {
     setStock(boots, 'all', 5);
-    await signUp(page);
+    await signUpConfirmed(page);
     // This page hears nothing more of the stock: it keeps showing what it loaded.
     await page.route('**/api/catalogue/stream', (route) => route.abort());
     await page.reload();

@@ -81,6 +81,32 @@ export async function signUp(page: Page, rider: Rider = newRider()): Promise<Rid
   return rider;
 }
 
+/** The subject of the e-mail with the link that confirms a rider's address (docs/product.md §15). */
+export const confirmationSubject = 'Please confirm your e-mail address';
+
+/** The link the shop e-mailed to confirm the rider's address, as the mailbox received it. */
+export async function confirmationLink(rider: Rider): Promise<string> {
+  const mail = await mailTo(rider.email, confirmationSubject);
+  const link = /https?:\/\/\S+#token=[A-Za-z0-9_-]+/.exec(mail.text)?.[0];
+  if (!link) throw new Error(`no confirmation link in the e-mail to ${rider.email}`);
+  return link;
+}
+
+/** Opens the link the shop e-mailed to confirm the rider's address, as a rider does, and goes back to the shop. */
+export async function confirmAddress(page: Page, rider: Rider): Promise<void> {
+  await page.goto(await confirmationLink(rider));
+  await expect(page.getByRole('status')).toHaveText(`Thank you: your e-mail address ${rider.email} is confirmed.`);
+  await page.getByRole('link', { name: 'Continue Shopping' }).click();
+  await expectHomePage(page);
+}
+
+/** Signs a fresh rider up and confirms the address through the e-mail: a rider who may order. */
+export async function signUpConfirmed(page: Page, rider: Rider = newRider()): Promise<Rider> {
+  await signUp(page, rider);
+  await confirmAddress(page, rider);
+  return rider;
+}
+
 export async function logIn(page: Page, rider: Rider): Promise<void> {
   await page.goto('/signup-login');
   await showLogIn(page);
