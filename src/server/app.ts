@@ -6,6 +6,7 @@ import { adminRoutes } from './admin/routes';
 import type { AppEnv } from './app-env';
 import type { Auth } from './auth/auth';
 import type { DeviceCookies } from './auth/device-cookie';
+import { passkeyRoutes } from './auth/passkey-routes';
 import type { PasswordResets } from './auth/password-resets';
 import { resetRoutes } from './auth/reset-routes';
 import type { Roles } from './auth/roles';
@@ -90,6 +91,7 @@ export function buildApp(parts: AppParts) {
     sameOriginOnly(config.publicUrlIsSet ? config.publicUrl : undefined, [endpoints.stripeWebhook.path]),
   );
   app.route('/', authRoutes({ auth, db, sessions, throttle, devices, roles, trustProxy: config.trustProxy }));
+  app.route('/', passkeyRoutes({ auth, sessions, devices, roles }));
   app.route('/', resetRoutes({ resets, throttle, hashPassword, trustProxy: config.trustProxy }));
   app.route('/', accountRoutes({ accounts, sessions, devices, hashPassword }));
   app.route('/', catalogueRoutes({ sessions, catalogue, stock, streams }));
