@@ -1,24 +1,12 @@
 import { z } from 'zod';
-import { limits } from './limits';
+import { passkeyNameSchema } from './validation';
 
 /**
- * Passkeys (docs/product.md §15): the name a rider gives one, the WebAuthn options the server hands the browser and
+ * Passkeys (docs/product.md §15): the WebAuthn options the server hands the browser and
  * the browser's answers, as both sides read them. The options and answers are the JSON forms of WebAuthn's objects
  * that @simplewebauthn/browser and @simplewebauthn/server exchange; the server's schemas bound their size and shape
  * before Better Auth's passkey plugin verifies them.
  */
-
-export const passkeyMessages = {
-  nameRequired: 'Please give the passkey a name.',
-  nameTooLong: `The name must be at most ${limits.passkeyNameMax} characters.`,
-} as const;
-
-/** Trimmed, then 1 to 50 characters. */
-export const passkeyNameSchema = z
-  .string({ error: passkeyMessages.nameRequired })
-  .trim()
-  .min(1, passkeyMessages.nameRequired)
-  .max(limits.passkeyNameMax, passkeyMessages.nameTooLong);
 
 /** base64url, as WebAuthn's JSON carries every byte string; 4 KB is far beyond any real authenticator's. */
 const bytes = z
@@ -57,13 +45,16 @@ export const authenticationOptionsSchema = z.object({
   userVerification: userVerification.optional(),
 });
 
-/** The fields every answer of an authenticator has (the extensions' results are passed on unread). */
+/**
+ * The fields every answer of an authenticator has. The shop asks for no extensions: of their results, only credProps
+ * (which browsers add unasked) is read, and any other is dropped.
+ */
 const answer = {
   id: bytes.min(1),
   rawId: bytes.min(1),
   type: z.literal('public-key'),
   authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-  clientExtensionResults: z.looseObject({}),
+  clientExtensionResults: z.object({ credProps: z.object({ rk: z.boolean().optional() }).optional() }),
 };
 
 /** A new passkey, as the browser answers `create` (RegistrationResponseJSON). */

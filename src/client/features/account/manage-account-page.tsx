@@ -6,6 +6,7 @@ import { call } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { ChangeForm } from './change-form';
 import { DeleteAccountForm } from './delete-account-form';
+import { PasskeysSection } from './passkeys-section';
 
 export default function ManageAccountPage() {
   const { user } = useSession();
@@ -43,6 +44,7 @@ export default function ManageAccountPage() {
           successNotice={notices.passwordChanged}
           save={(password) => call('changePassword', { body: { password } })}
         />
+        <PasskeysSection />
         <DeleteAccountForm />
       </div>
     </section>
