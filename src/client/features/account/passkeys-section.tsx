@@ -5,12 +5,14 @@ import { hints, passkeyNameFormSchema } from '../../../shared/validation';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
 import { ApiError, call, messageOf } from '../../lib/api';
-import { addPasskey, PasskeyCancelled, passkeyNotices } from '../../lib/passkeys';
 import { useForm } from '../../lib/use-form';
+
+const needsRecentLogin =
+  'Adding a passkey needs a log-in in the last 5 minutes. Please log out, log in again, then add it.';
 
 /** What to tell the rider about a failed change: adding a passkey after a log-in too old says what to do. */
 function failureOf(error: unknown): string {
-  if (error instanceof ApiError && error.code === 'auth/requires-recent-login') return passkeyNotices.needsRecentLogin;
+  if (error instanceof ApiError && error.code === 'auth/requires-recent-login') return needsRecentLogin;
   return messageOf(error);
 }
 
@@ -31,13 +33,15 @@ export function PasskeysSection() {
     };
   }, []);
 
-  async function change(work: () => Promise<string>) {
+  /** A change, and what to say once it is made (nothing when it was cancelled). */
+  async function change(work: () => Promise<string | undefined>) {
     setBusy(true);
     setMessage(null);
     try {
-      setMessage({ kind: 'status', text: await work() });
+      const done = await work();
+      if (done) setMessage({ kind: 'status', text: done });
     } catch (error) {
-      if (!(error instanceof PasskeyCancelled)) setMessage({ kind: 'alert', text: failureOf(error) });
+      setMessage({ kind: 'alert', text: failureOf(error) });
     }
     setBusy(false);
   }
@@ -46,7 +50,10 @@ export function PasskeysSection() {
     event.preventDefault();
     if (!form.isValid || busy) return;
     void change(async () => {
+      // Loaded when a passkey is added, not with the page (src/client/lib/passkeys.ts).
+      const { addPasskey } = await import('../../lib/passkeys');
       const passkey = await addPasskey(passkeyNameFormSchema.parse(form.values).name);
+      if (!passkey) return undefined;
       setPasskeys((current) => [...(current ?? []), passkey]);
       return `The passkey ${passkey.name} has been added.`;
     });

@@ -7,7 +7,6 @@ import { credentialsSchema, hints } from '../../../shared/validation';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
 import { call, messageOf } from '../../lib/api';
-import { cancelPasskey, logInWithPasskey, PasskeyCancelled } from '../../lib/passkeys';
 import { endSession, signedIn } from '../../lib/session';
 import { useForm } from '../../lib/use-form';
 
@@ -19,6 +18,9 @@ const copy = {
 } as const;
 
 const endpointOf = { signup: 'signUp', login: 'logIn' } as const;
+
+/** Loaded when the log-in form is shown, not with the page (src/client/lib/passkeys.ts). */
+const passkeys = () => import('../../lib/passkeys');
 
 type SignedIn = { user: SessionUser; role: Role };
 
@@ -43,10 +45,8 @@ export function CredentialsForm({ mode }: { mode: AuthMode }) {
       const answer = await signIn();
       if (answer) return enter(navigate, answer);
     } catch (error) {
-      if (!(error instanceof PasskeyCancelled)) {
-        await endSession();
-        setFailure(messageOf(error));
-      }
+      await endSession();
+      setFailure(messageOf(error));
     }
     setBusy(false);
   }
@@ -61,16 +61,17 @@ export function CredentialsForm({ mode }: { mode: AuthMode }) {
   useEffect(() => {
     if (mode !== 'login') return;
     let wanted = true;
-    logInWithPasskey({ wanted: () => wanted })
+    passkeys()
+      .then(({ logInWithPasskey }) => logInWithPasskey({ wanted: () => wanted }))
       .then((answer) => {
         if (answer && wanted) enter(navigate, answer);
       })
       .catch((error) => {
-        if (wanted && !(error instanceof PasskeyCancelled)) setFailure(messageOf(error));
+        if (wanted) setFailure(messageOf(error));
       });
     return () => {
       wanted = false;
-      void cancelPasskey();
+      void passkeys().then(({ cancelPasskey }) => cancelPasskey());
     };
   }, [mode, navigate]);
 
@@ -111,7 +112,7 @@ export function CredentialsForm({ mode }: { mode: AuthMode }) {
             type="button"
             className="button button-quiet"
             disabled={busy}
-            onClick={() => void attempt(() => logInWithPasskey())}
+            onClick={() => void attempt(async () => (await passkeys()).logInWithPasskey())}
           >
             Log in with a passkey
           </button>
