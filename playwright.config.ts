@@ -22,9 +22,17 @@ process.env.E2E_DATABASE_URL ??= `file:${join(tmpdir(), `piaffe-e2e-${randomByte
 const cataloguePort = port + 28;
 process.env.E2E_CATALOGUE_DATABASE_URL ??= `file:${join(tmpdir(), `piaffe-e2e-catalogue-${randomBytes(6).toString('hex')}`, 'shop.db')}`;
 if (!externalBaseUrl) process.env.E2E_CATALOGUE_BASE_URL ??= `http://127.0.0.1:${cataloguePort}`;
+// A third shop whose PUBLIC_URL names `localhost`, for the passkey tests (e2e/passkeys.spec.ts): a passkey is bound to a
+// host name, never to an IP address. E2E_PASSKEY_BASE_URL points those tests at one already running.
+const passkeyPort = port + 29;
+const passkeyDatabaseUrl = `file:${join(tmpdir(), `piaffe-e2e-passkeys-${randomBytes(6).toString('hex')}`, 'shop.db')}`;
+if (!externalBaseUrl) process.env.E2E_PASSKEY_BASE_URL ??= `http://localhost:${passkeyPort}`;
 
-/** A shop as the suite starts it: the built server on a fresh SQLite file, with deep stock of every size. */
-function shopServer(shopPort: number, databaseUrl: string) {
+/**
+ * A shop as the suite starts it: the built server on a fresh SQLite file, with deep stock of every size, its PUBLIC_URL
+ * on `host`.
+ */
+function shopServer(shopPort: number, databaseUrl: string, host = '127.0.0.1') {
   return {
     // Deep stock first (npm run stock), so that no test runs out of a size another test ordered.
     command: 'node dist-server/stock-cli.js set all all 100000 && node --enable-source-maps dist-server/main.js',
@@ -37,7 +45,7 @@ function shopServer(shopPort: number, databaseUrl: string) {
       SMTP_URL: `smtp://127.0.0.1:${mailbox.smtp}`,
       MAIL_FROM: 'Piaffe <shop@piaffe.test>',
       // Stripe's page sends the rider back to PUBLIC_URL: the origin the browser tests use.
-      PUBLIC_URL: `http://127.0.0.1:${shopPort}`,
+      PUBLIC_URL: `http://${host}:${shopPort}`,
       STRIPE_API_URL: `http://127.0.0.1:${fakeStripePort}`,
       STRIPE_SECRET_KEY: fakeStripeKey,
       STRIPE_WEBHOOK_SECRET: fakeWebhookSecret,
@@ -92,5 +100,6 @@ export default defineConfig({
         },
         shopServer(port, process.env.E2E_DATABASE_URL),
         shopServer(cataloguePort, process.env.E2E_CATALOGUE_DATABASE_URL),
+        shopServer(passkeyPort, passkeyDatabaseUrl, 'localhost'),
       ],
 });

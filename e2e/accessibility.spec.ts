@@ -7,7 +7,6 @@ import {
   makeOwner,
   placeOrder,
   productCard,
-  signUp,
   signUpConfirmed,
   test,
 } from './support';

@@ -251,6 +251,14 @@ export function catalogueShop(): { baseURL: string; databaseUrl: string } | unde
 }
 
 /**
+ * The third shop of the suite (playwright.config.ts), whose PUBLIC_URL names `localhost`, for the passkey tests; undefined
+ * when the suite runs against a shop already running and E2E_PASSKEY_BASE_URL names none.
+ */
+export function passkeyShop(): string | undefined {
+  return process.env.E2E_PASSKEY_BASE_URL;
+}
+
+/**
  * Sets a size's stock with the shop's own command line (npm run stock). On SQLite the server hears of it only through
  * the database: pages opened afterwards show it.
  */

@@ -8,6 +8,7 @@ import type { Auth } from './auth/auth';
 import { confirmationRoutes } from './auth/confirmation-routes';
 import type { DeviceCookies } from './auth/device-cookie';
 import type { EmailConfirmations } from './auth/email-confirmations';
+import { passkeyRoutes } from './auth/passkey-routes';
 import type { PasswordResets } from './auth/password-resets';
 import { resetRoutes } from './auth/reset-routes';
 import type { Roles } from './auth/roles';
@@ -95,6 +96,7 @@ export function buildApp(parts: AppParts) {
   );
   const { trustProxy } = config;
   app.route('/', authRoutes({ auth, db, sessions, throttle, devices, roles, confirmations, trustProxy }));
+  app.route('/', passkeyRoutes({ auth, sessions, devices, roles }));
   app.route('/', resetRoutes({ resets, throttle, hashPassword, trustProxy }));
   app.route('/', confirmationRoutes({ confirmations, sessions, throttle, trustProxy }));
   app.route('/', accountRoutes({ accounts, sessions, devices, streams, hashPassword }));

@@ -16,6 +16,13 @@ import {
 import { orderPageSchema, orderSchema, placeOrderSchema } from './orders';
 import { pageNumber } from './paging';
 import {
+  authenticationOptionsSchema,
+  newPasskeySchema,
+  passkeyLogInSchema,
+  passkeySchema,
+  registrationOptionsSchema,
+} from './passkeys';
+import {
   adminProductSchema,
   newProductSchema,
   productChangeSchema,
@@ -175,6 +182,13 @@ export const endpoints = {
   logIn: { method: 'POST', path: '/api/auth/login', body: credentialsSchema, reply: userReply },
   logOut: { method: 'POST', path: '/api/auth/logout' },
   session: { method: 'GET', path: '/api/auth/session', reply: userReply },
+  /**
+   * A challenge for 'Log in with a passkey' and the browser's passkey autofill, valid for 5 minutes and once; it rides
+   * in an HttpOnly cookie. Under /api/auth/login, so that the device cookie of a password log-in reaches it too.
+   */
+  passkeyLogInOptions: { method: 'POST', path: '/api/auth/login/passkey/options', reply: authenticationOptionsSchema },
+  /** The browser's answer to that challenge; a new session, like a password log-in. */
+  passkeyLogIn: { method: 'POST', path: '/api/auth/login/passkey', body: passkeyLogInSchema, reply: userReply },
   /** Answers 204 whether or not the address has an account. */
   requestPasswordReset: { method: 'POST', path: '/api/auth/password-reset', body: resetRequestSchema },
   checkResetLink: { method: 'POST', path: '/api/auth/password-reset/check', body: linkSchema },
@@ -207,6 +221,22 @@ export const endpoints = {
     path: '/api/account/sessions/end-others',
     reply: z.object({ ended: z.number().int() }),
   },
+  /** The rider's passkeys, oldest first. */
+  passkeys: { method: 'GET', path: '/api/account/passkeys', reply: z.object({ passkeys: z.array(passkeySchema) }) },
+  /** A challenge for adding a passkey (needs a recent log-in), valid for 5 minutes and once, in an HttpOnly cookie. */
+  passkeyRegistrationOptions: {
+    method: 'POST',
+    path: '/api/account/passkeys/options',
+    reply: registrationOptionsSchema,
+  },
+  /** The browser's new passkey, answering that challenge, and its name (needs a recent log-in). */
+  addPasskey: {
+    method: 'POST',
+    path: '/api/account/passkeys',
+    body: newPasskeySchema,
+    reply: z.object({ passkey: passkeySchema }),
+  },
+  removePasskey: { method: 'DELETE', path: '/api/account/passkeys/:id' },
   /** The products with their sizes and stock; open to everyone. */
   catalogue: { method: 'GET', path: '/api/catalogue', reply: z.object({ products: z.array(catalogueProductSchema) }) },
   /** Server-Sent Events: `stockEventSchemas`. */

@@ -45,6 +45,24 @@ export const errorCatalogue = {
     status: 410,
     message: 'This link to confirm your e-mail address has already been used. Please ask for a new one if you need it.',
   },
+  'passkey/invalid-name': {
+    status: 400,
+    message: `The passkey's name must be 1 to ${limits.passkeyNameMax} characters.`,
+  },
+  'passkey/invalid-response': {
+    status: 400,
+    message: "The passkey's answer could not be verified. Please try again.",
+  },
+  'passkey/challenge-expired': {
+    status: 400,
+    message: 'This passkey request has expired or was already answered. Please try again.',
+  },
+  'passkey/unknown': {
+    status: 401,
+    message:
+      'The shop does not know this passkey: it may have been removed. Please log in with your e-mail and password.',
+  },
+  'passkey/not-found': { status: 404, message: 'There is no such passkey on your account.' },
   'cart/unknown-item': { status: 400, message: 'There is no product with this item number.' },
   'cart/invalid-size': { status: 400, message: 'Please choose one of the sizes this product comes in.' },
   'cart/sold-out': { status: 409, message: 'Sorry, that size is sold out.' },

@@ -14,6 +14,8 @@ export const limits = {
   pageSize: 50,
   /** The longest note an owner may add to a move (a tracking number, a reason). */
   noteMax: 500,
+  /** The longest name a rider may give a passkey ('Phone', 'Work laptop'). */
+  passkeyNameMax: 50,
 } as const;
 
 /**

@@ -12,12 +12,15 @@ export const messages = {
   passwordRequired: 'Password is required.',
   passwordTooShort: `Password must be at least ${limits.passwordMin} characters.`,
   passwordTooLong: `Password must be at most ${limits.passwordMax} characters.`,
+  passkeyNameRequired: 'Please give the passkey a name.',
+  passkeyNameTooLong: `The name must be at most ${limits.passkeyNameMax} characters.`,
 } as const;
 
 /** What each field asks for, shown under its label on every form that has it. */
 export const hints = {
   email: `At least ${limits.emailMin} characters, a proper e-mail address.`,
   password: `${limits.passwordMin} to ${limits.passwordMax} characters.`,
+  passkeyName: `1 to ${limits.passkeyNameMax} characters, such as Phone or Work laptop.`,
 } as const;
 
 export const emailSchema = z
@@ -35,9 +38,17 @@ export const passwordSchema = z
   .min(limits.passwordMin, messages.passwordTooShort)
   .max(limits.passwordMax, messages.passwordTooLong);
 
+/** A passkey's name, trimmed: 'Phone', 'Work laptop'. */
+export const passkeyNameSchema = z
+  .string({ error: messages.passkeyNameRequired })
+  .trim()
+  .min(1, messages.passkeyNameRequired)
+  .max(limits.passkeyNameMax, messages.passkeyNameTooLong);
+
 export const credentialsSchema = z.strictObject({ email: emailSchema, password: passwordSchema });
 export const newEmailSchema = z.strictObject({ email: emailSchema });
 export const newPasswordSchema = z.strictObject({ password: passwordSchema });
+export const passkeyNameFormSchema = z.strictObject({ name: passkeyNameSchema });
 /** The token of a link the shop e-mails (a password reset, an address confirmation): 32 random bytes, base64url. */
 export const linkTokenSchema = z
   .string({ error: 'token must be a string.' })

@@ -141,6 +141,7 @@ describe('delete account', () => {
       account: 1,
       cart_item: 3,
       login_attempt: 1,
+      passkey: 0,
     });
 
     const stream = await EventStream.open(second);
@@ -157,6 +158,7 @@ describe('delete account', () => {
       account: 0,
       cart_item: 0,
       login_attempt: 0,
+      passkey: 0,
     });
     await stream.next('signed-out');
     await stream.ended();

@@ -18,6 +18,7 @@ import { expectError } from '../support/expect-error';
 import { closedUrl, FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../support/fake-stripe';
 import { rowWithoutSize, startTestServer, type TestServer } from '../support/server';
 import { requestsDuringShutdown } from '../support/shutdown';
+import { SoftAuthenticator } from '../support/webauthn';
 
 /**
  * Codes no client can bring about on purpose: `server/busy` comes from another program holding the SQLite file
@@ -109,6 +110,14 @@ function productForm(own: { version: number }, changes: Record<string, unknown> 
   };
 }
 
+/**
+ * A passkey's well-formed answer to a challenge of this shop (PUBLIC_URL unset: its origin is http://localhost:0), from
+ * an authenticator the shop has never seen.
+ */
+function passkeyAnswer(challenge = 'AAAA') {
+  return new SoftAuthenticator().signIn({ challenge, origin: 'http://localhost:0', rpId: 'localhost' });
+}
+
 /** A rider who has signed up and confirmed the address, as every rider who orders has. */
 async function signedIn(): Promise<Client> {
   const client = new Client(server.url);
@@ -195,6 +204,18 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     await client.json('POST', '/api/auth/email-confirmation', { token });
     return client.json('POST', '/api/auth/email-confirmation', { token });
   },
+  'passkey/invalid-name': async () =>
+    (await signedIn()).json('POST', '/api/account/passkeys', { name: ' ', response: passkeyAnswer() }),
+  'passkey/invalid-response': () =>
+    new Client(server.url).json('POST', '/api/auth/login/passkey', { response: 'not an answer' }),
+  'passkey/challenge-expired': () =>
+    new Client(server.url).json('POST', '/api/auth/login/passkey', { response: passkeyAnswer() }),
+  'passkey/unknown': async () => {
+    const client = new Client(server.url);
+    const { challenge } = (await client.json('POST', '/api/auth/login/passkey/options')).body;
+    return client.json('POST', '/api/auth/login/passkey', { response: passkeyAnswer(challenge) });
+  },
+  'passkey/not-found': async () => (await signedIn()).json('DELETE', '/api/account/passkeys/no-such-passkey'),
   'cart/unknown-item': async () => (await signedIn()).json('POST', '/api/cart', withSize('9')),
   'cart/full': async () => {
     const client = await signedIn();

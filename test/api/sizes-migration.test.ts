@@ -23,8 +23,10 @@ it('keeps the carts and orders of a shop from before sizes: readable, without a 
   const row = await rider.add('3');
   await before.stop();
 
-  // Back before the later migrations first (0010, confirmed addresses; 0009, the owner's catalogue; 0008, card
-  // payments), then before 0007.
+  // Back before the later migrations first (0011, passkeys; 0010, confirmed addresses; 0009, the owner's catalogue;
+  // 0008, card payments), then before 0007.
+  await database.query('drop index passkey_credential_id_unique');
+  await database.query("delete from piaffe_migration where name = '0011-passkeys'");
   await database.query('drop table email_confirmation');
   await database.query("delete from piaffe_migration where name = '0010-email-confirmation'");
   for (const table of ['picture', 'product_change', 'product']) await database.query(`drop table ${table}`);

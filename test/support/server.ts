@@ -129,6 +129,7 @@ async function startOnSqlite(
         account: count('select count(*) as n from account where userId = ?', uid),
         cart_item: count('select count(*) as n from cart_item where uid = ?', uid),
         login_attempt: count('select count(*) as n from login_attempt where key = ?', `email:${email}`),
+        passkey: count('select count(*) as n from passkey where userId = ?', uid),
       };
       db.close();
       return rows;
@@ -182,6 +183,7 @@ async function startOnPostgres(
         account: await count('select count(*)::int as n from account where "userId" = $1', uid),
         cart_item: await count('select count(*)::int as n from cart_item where uid = $1', uid),
         login_attempt: await count('select count(*)::int as n from login_attempt where key = $1', `email:${email}`),
+        passkey: await count('select count(*)::int as n from passkey where "userId" = $1', uid),
       };
     },
     async stop() {

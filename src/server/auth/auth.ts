@@ -1,5 +1,7 @@
+import { passkey } from '@better-auth/passkey';
 import { betterAuth } from 'better-auth';
 import type { Kysely } from 'kysely';
+import { brand } from '../../shared/brand';
 import { limits } from '../../shared/limits';
 import type { Config } from '../config';
 import type { Dialect } from '../db/open';
@@ -54,6 +56,9 @@ export function createAuth(db: Kysely<Tables>, dialect: Dialect, config: Config,
       // could name their own; `sessions.started` writes our client address instead (TRUST_PROXY decides).
       ipAddress: { disableIpTracking: true },
     },
+    // A passkey is bound to PUBLIC_URL's host name (never an IP address: WebAuthn refuses those) and answers only pages
+    // of its origin (docs/decisions/0026-passkeys.md).
+    plugins: [passkey({ rpID: new URL(config.publicUrl).hostname, rpName: brand.title, origin: config.publicUrl })],
     telemetry: { enabled: false },
     logger: {
       disabled: config.logLevel === 'silent',

@@ -10,6 +10,7 @@ import { readJson } from '../http/input';
 import type { Auth } from './auth';
 import type { DeviceCookies } from './device-cookie';
 import type { EmailConfirmations } from './email-confirmations';
+import { finishLogIn } from './log-in';
 import type { Roles } from './roles';
 import { forwardCookies, type Sessions, sessionUser } from './sessions';
 import { type LoginThrottle, tooManyRequests } from './throttle';
@@ -105,12 +106,11 @@ export function authRoutes({
           .signInEmail({ body: { email, password }, headers: c.req.raw.headers, returnHeaders: true })
           .catch((error) => Promise.reject(translate(error)));
         await attempt.succeeded();
-        await sessions.started(c, response.token);
-        forwardCookies(c, headers);
-        await devices.issue(c, response.user.id, device);
-        await sessions.keepNewest(response.user.id);
-        const user = sessionUser(response.user);
-        return c.json({ user, role: await roles.of(user.uid) });
+        return finishLogIn(
+          c,
+          { sessions, devices, roles },
+          { headers, token: response.token, user: response.user, device },
+        );
       })
 
       .post(endpoints.logOut.path, async (c) => {

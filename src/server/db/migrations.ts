@@ -314,6 +314,19 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
         .execute();
     },
   },
+  '0011-passkeys': {
+    async up(db) {
+      // Better Auth makes the `passkey` table from its plugin's schema, as it makes its other tables (connect.ts), with
+      // a plain index on the credential id. WebAuthn asks a shop to refuse a credential id already registered, to
+      // anyone: the database refuses it (docs/decisions/0026-passkeys.md).
+      await db.schema
+        .createIndex('passkey_credential_id_unique')
+        .on('passkey')
+        .column('credentialID')
+        .unique()
+        .execute();
+    },
+  },
 });
 
 /** The names of our migrations, oldest first: a database that has applied any other comes from a newer Piaffe. */

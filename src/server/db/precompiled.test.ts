@@ -12,11 +12,15 @@ let db: Db;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'piaffe-precompiled-'));
   const opened = openSqlite(`file:${join(dir, 'shop.db')}`);
-  // Our migrations refer to Better Auth's user table; these tests need only login_attempt.
+  // Our migrations refer to Better Auth's user table and index its passkey table; these tests need only login_attempt.
   await opened.db.schema
     .createTable('user')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('emailVerified', 'integer')
+    .execute();
+  await opened.db.schema
+    .createTable('passkey')
+    .addColumn('credentialID', 'text', (c) => c.notNull())
     .execute();
   await migrate(opened.db, 'sqlite');
   db = await createDb(opened, createLogger('silent'));

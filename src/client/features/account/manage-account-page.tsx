@@ -6,6 +6,7 @@ import { call } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { ChangeForm } from './change-form';
 import { DeleteAccountForm } from './delete-account-form';
+import { PasskeysSection } from './passkeys-section';
 import { SessionsSection } from './sessions-section';
 
 /** Where the rider is logged in, for the list of sessions. */
@@ -50,6 +51,7 @@ export default function ManageAccountPage() {
           successNotice={notices.passwordChanged}
           save={(password) => call('changePassword', { body: { password } })}
         />
+        <PasskeysSection />
         <DeleteAccountForm />
       </div>
       <SessionsSection sessions={sessions} />

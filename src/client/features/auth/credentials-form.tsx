@@ -1,6 +1,8 @@
-import { type FormEvent, useId, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import { Link, type NavigateFunction, useNavigate } from 'react-router';
+import type { SessionUser } from '../../../shared/api';
 import { pages } from '../../../shared/pages';
+import type { Role } from '../../../shared/roles';
 import { credentialsSchema, hints } from '../../../shared/validation';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
@@ -17,6 +19,17 @@ const copy = {
 
 const endpointOf = { signup: 'signUp', login: 'logIn' } as const;
 
+/** Loaded when the log-in form is shown, not with the page (src/client/lib/passkeys.ts). */
+const passkeys = () => import('../../lib/passkeys');
+
+type SignedIn = { user: SessionUser; role: Role };
+
+/** Every way in ends here: with a password or a passkey, the rider is signed in and goes home. */
+function enter(navigate: NavigateFunction, { user, role }: SignedIn) {
+  signedIn(user, role);
+  navigate(pages.home.path);
+}
+
 export function CredentialsForm({ mode }: { mode: AuthMode }) {
   const titleId = useId();
   const navigate = useNavigate();
@@ -24,51 +37,87 @@ export function CredentialsForm({ mode }: { mode: AuthMode }) {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!form.isValid || busy) return;
+  /** The password's or the passkey's attempt; a failed one leaves nobody signed in, here or on the server. */
+  async function attempt(signIn: () => Promise<SignedIn | undefined>) {
     setBusy(true);
     setFailure(null);
     try {
-      const { user, role } = await call(endpointOf[mode], { body: form.values });
-      signedIn(user, role);
-      navigate(pages.home.path);
+      const answer = await signIn();
+      if (answer) return enter(navigate, answer);
     } catch (error) {
-      // A failed sign-in leaves nobody signed in, here or on the server.
       await endSession();
       setFailure(messageOf(error));
-      setBusy(false);
     }
+    setBusy(false);
   }
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!form.isValid || busy) return;
+    void attempt(() => call(endpointOf[mode], { body: form.values }));
+  }
+
+  // The log-in form offers this site's passkeys in the e-mail field's autofill for as long as it is shown.
+  useEffect(() => {
+    if (mode !== 'login') return;
+    let wanted = true;
+    passkeys()
+      .then(({ logInWithPasskey }) => logInWithPasskey({ wanted: () => wanted }))
+      .then((answer) => {
+        if (answer && wanted) enter(navigate, answer);
+      })
+      .catch((error) => {
+        if (wanted) setFailure(messageOf(error));
+      });
+    return () => {
+      wanted = false;
+      void passkeys().then(({ cancelPasskey }) => cancelPasskey());
+    };
+  }, [mode, navigate]);
 
   const text = copy[mode];
   return (
-    <form className="card form" aria-labelledby={titleId} onSubmit={submit} noValidate>
-      <h2 id={titleId}>{text.title}</h2>
-      <p>{text.intro}</p>
-      {failure && <Alert kind="alert">{failure}</Alert>}
-      <Field
-        label="E-mail"
-        type="email"
-        autoComplete={mode === 'signup' ? 'email' : 'username'}
-        hint={hints.email}
-        {...form.field('email')}
-      />
-      <Field
-        label="Password"
-        type="password"
-        autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
-        hint={hints.password}
-        {...form.field('password')}
-      />
-      <button type="submit" className="button" disabled={!form.isValid || busy}>
-        {text.submit}
-      </button>
+    <>
+      <form className="card form" aria-labelledby={titleId} onSubmit={submit} noValidate>
+        <h2 id={titleId}>{text.title}</h2>
+        <p>{text.intro}</p>
+        {failure && <Alert kind="alert">{failure}</Alert>}
+        <Field
+          label="E-mail"
+          type="email"
+          autoComplete={mode === 'signup' ? 'email' : 'username webauthn'}
+          hint={hints.email}
+          {...form.field('email')}
+        />
+        <Field
+          label="Password"
+          type="password"
+          autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
+          hint={hints.password}
+          {...form.field('password')}
+        />
+        <button type="submit" className="button" disabled={!form.isValid || busy}>
+          {text.submit}
+        </button>
+        {mode === 'login' && (
+          <p>
+            <Link to={pages.resetPassword.path}>Forgot your password?</Link>
+          </p>
+        )}
+      </form>
+      {/* Outside the form: another way in, not a way to send the form. */}
       {mode === 'login' && (
-        <p>
-          <Link to={pages.resetPassword.path}>Forgot your password?</Link>
+        <p className="passkey-login">
+          <button
+            type="button"
+            className="button button-quiet"
+            disabled={busy}
+            onClick={() => void attempt(async () => (await passkeys()).logInWithPasskey())}
+          >
+            Log in with a passkey
+          </button>
         </p>
       )}
-    </form>
+    </>
   );
 }
