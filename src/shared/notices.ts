@@ -7,9 +7,4 @@ export const notices = {
   unreachable: 'The shop could not be reached. Check your connection and try again.',
   addFailed: 'Error adding document.',
   deleteFailed: 'Error deleting document',
-  deleteNeedsRecentLogin: 'Please sign in again to delete your account.',
-  accountDeleted: 'Your account has been deleted.',
-  emailChanged: 'Your e-mail address has been changed. Please log in again.',
-  passwordChanged: 'Your password has been changed. Please log in again.',
-  resetRequested: 'If an account exists for that address, we have sent a link to reset the password.',
 } as const;

@@ -1,23 +1,27 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
-import { Outlet, ScrollRestoration, useLocation } from 'react-router';
-import { checkSession } from '../lib/session';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
+import { Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router';
+import type { Page } from '../../shared/pages';
+import { checkSession, useSession } from '../lib/session';
 import { Banner } from './banner';
-import { ConfirmBanner } from './confirm-banner';
 import { Footer } from './footer';
 import { Header } from './header';
-import { useAccountStream } from './use-account-stream';
+
+const AccountWatch = lazy(() => import('./account-watch'));
 
 export function Layout() {
+  const { user } = useSession();
   const main = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
   const shownPath = useRef(pathname);
+  // A signed-in page without a live stream of its own follows the account stream (account-watch.tsx); each page's
+  // route carries its entry of src/shared/pages.ts as its handle.
+  const follow = user !== null && !useMatches().some((match) => (match.handle as Page | undefined)?.stream);
 
   // On start the app asks the server who is signed in. A guarded page without a stored hint has asked already (its
   // guard waits for the answer); otherwise the question waits until the first page is on screen.
   useEffect(() => {
     void checkSession();
   }, []);
-  useAccountStream();
 
   // After an in-app navigation, keyboard and screen-reader users start again at the new page's content
   // rather than at a button that no longer exists. A layout effect, so that focus moves in the same commit
@@ -37,7 +41,11 @@ export function Layout() {
       </a>
       <Header />
       <Banner />
-      <ConfirmBanner />
+      {user && (follow || !user.emailConfirmed) && (
+        <Suspense fallback={null}>
+          <AccountWatch follow={follow} />
+        </Suspense>
+      )}
       <main id="main" ref={main} tabIndex={-1}>
         <Outlet />
       </main>

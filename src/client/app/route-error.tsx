@@ -1,5 +1,8 @@
+import { lazy, Suspense } from 'react';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
-import { NotFound } from '../components/not-found';
+
+// Loaded when first shown: the server that answered the 404 is there to send it.
+const NotFound = lazy(async () => ({ default: (await import('../components/not-found')).NotFound }));
 
 /**
  * Shown in place of a page that cannot be shown: the Snap! page when its loader found nothing there (an order
@@ -8,7 +11,13 @@ import { NotFound } from '../components/not-found';
  */
 export function RouteError() {
   const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <Suspense fallback={null}>
+        <NotFound />
+      </Suspense>
+    );
+  }
   return (
     <section className="page" aria-labelledby="route-error-title">
       <h1 id="route-error-title">Something went wrong</h1>

@@ -7,7 +7,6 @@ import {
   redirect,
 } from 'react-router';
 import { type PageAccess, type PageName, pages, startPage } from '../../shared/pages';
-import { NotFound } from '../components/not-found';
 import { ApiError } from '../lib/api';
 import { notFound } from '../lib/not-found';
 import { checkSession, currentRole, currentUser, subscribeToSession } from '../lib/session';
@@ -83,6 +82,7 @@ function pageRoutes(): RouteObject[] {
       path: page.path,
       loader: pageLoader(page.access, load),
       lazy: async () => ({ Component: (await load()).default }),
+      handle: page,
     };
   });
 }
@@ -101,7 +101,8 @@ export function createAppRouter(): DataRouter {
           children: [
             { index: true, loader: () => redirect(startPage.path) },
             ...pageRoutes(),
-            { path: '*', Component: NotFound },
+            // The Snap! page is loaded when first shown, off every page's first load.
+            { path: '*', lazy: async () => ({ Component: (await import('../components/not-found')).NotFound }) },
           ],
         },
       ],

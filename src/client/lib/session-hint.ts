@@ -19,8 +19,7 @@ export function readHint(): SessionUser | null {
 // Storage can be unavailable (private modes, quotas); the app still works from the server session.
 export function writeHint(user: SessionUser): void {
   try {
-    const { uid, email, emailConfirmed } = user;
-    localStorage.setItem(key, JSON.stringify({ uid, email, emailConfirmed }));
+    localStorage.setItem(key, JSON.stringify(user));
   } catch {}
 }
 

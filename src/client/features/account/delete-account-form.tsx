@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { notices } from '../../../shared/notices';
+import { accountNotices } from '../../../shared/account-notices';
 import { Alert } from '../../components/alert';
 import { ApiError, call, messageOf } from '../../lib/api';
 import { signedOut } from '../../lib/session';
@@ -15,10 +15,10 @@ export function DeleteAccountForm() {
     setFailure(null);
     try {
       await call('deleteAccount');
-      signedOut({ kind: 'status', text: notices.accountDeleted });
+      signedOut({ kind: 'status', text: accountNotices.accountDeleted });
     } catch (error) {
       if (error instanceof ApiError && error.code === 'auth/requires-recent-login') {
-        setFailure(notices.deleteNeedsRecentLogin);
+        setFailure(accountNotices.deleteNeedsRecentLogin);
       } else {
         setFailure(messageOf(error));
       }

@@ -1,5 +1,5 @@
 import { Link, useLoaderData } from 'react-router';
-import { notices } from '../../../shared/notices';
+import { accountNotices } from '../../../shared/account-notices';
 import { pages, pageTitle } from '../../../shared/pages';
 import { hints, newEmailSchema, newPasswordSchema } from '../../../shared/validation';
 import { call } from '../../lib/api';
@@ -36,7 +36,7 @@ export default function ManageAccountPage() {
           hint={hints.email}
           schema={newEmailSchema}
           submit="Change e-mail"
-          successNotice={notices.emailChanged}
+          successNotice={accountNotices.emailChanged}
           save={(email) => call('changeEmail', { body: { email } })}
         />
         <ChangeForm
@@ -48,7 +48,7 @@ export default function ManageAccountPage() {
           hint={hints.password}
           schema={newPasswordSchema}
           submit="Change password"
-          successNotice={notices.passwordChanged}
+          successNotice={accountNotices.passwordChanged}
           save={(password) => call('changePassword', { body: { password } })}
         />
         <PasskeysSection />

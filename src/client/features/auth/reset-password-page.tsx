@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { notices } from '../../../shared/notices';
+import { accountNotices } from '../../../shared/account-notices';
 import { pages, pageTitle } from '../../../shared/pages';
 import { hints, newPasswordSchema, resetRequestSchema } from '../../../shared/validation';
 import { Alert } from '../../components/alert';
@@ -23,7 +23,7 @@ function RequestLinkForm({ title }: { title: string }) {
     setMessage(null);
     try {
       await call('requestPasswordReset', { body: form.values });
-      setMessage({ kind: 'status', text: notices.resetRequested });
+      setMessage({ kind: 'status', text: accountNotices.resetRequested });
     } catch (error) {
       setMessage({ kind: 'alert', text: messageOf(error) });
     }
@@ -68,7 +68,7 @@ function NewPasswordForm({ token }: { token: string }) {
     try {
       await call('resetPassword', { body: { token, password: form.values.password } });
       // Every session of the account has ended; this browser forgets its user too, and the rider logs in.
-      await endSession({ kind: 'status', text: notices.passwordChanged });
+      await endSession({ kind: 'status', text: accountNotices.passwordChanged });
       // In place of the link, so that the spent token leaves the address bar and the history.
       navigate(pages.signupLogin.path, { state: { form: 'login' }, replace: true });
     } catch (error) {
