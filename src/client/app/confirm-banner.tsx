@@ -29,7 +29,7 @@ export function ConfirmBanner() {
   }
 
   return (
-    <section className="confirm-banner" aria-label="Confirm your e-mail address">
+    <section className="confirm-banner" aria-label="E-mail address to confirm">
       <p>Please confirm your e-mail address: we sent a link to {email}.</p>
       <button type="button" className="button button-quiet" onClick={sendAgain} disabled={busy}>
         Send it again
