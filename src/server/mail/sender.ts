@@ -115,7 +115,9 @@ export function startMailSender(
 ): MailSender | undefined {
   const { smtpUrl, from, retryDelaysMs } = config.mail;
   if (!smtpUrl) {
-    parts.log.warn('SMTP_URL is not set: e-mails wait in the outbox, unsent, until a server with SMTP_URL starts');
+    parts.log.warn(
+      'SMTP_URL is not set: e-mails wait in the outbox, unsent, until a server with SMTP_URL starts; new riders cannot confirm their address, so cannot order',
+    );
     return undefined;
   }
   const transport = nodemailer.createTransport({ url: smtpUrl, ...smtpTimeouts });
