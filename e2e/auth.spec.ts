@@ -65,7 +65,7 @@ test('leaving an empty field says it is required', async ({ page }) => {
 test('sign-up stores the hint and goes home', async ({ page }) => {
   const rider = await signUp(page);
   const hint = JSON.parse((await page.evaluate(() => localStorage.getItem('user'))) ?? 'null');
-  expect(hint).toEqual({ uid: expect.any(String), email: rider.email });
+  expect(hint).toEqual({ uid: expect.any(String), email: rider.email, emailConfirmed: false });
   expect(hint.uid.length).toBeGreaterThan(0);
 });
 

@@ -60,7 +60,7 @@ async function addPasskey(page: Page, name: string): Promise<void> {
 }
 
 async function logOut(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Log out' }).click();
   await expect(page).toHaveURL(/\/signup-login$/);
 }
 

@@ -3,7 +3,7 @@ import { throttlePolicy } from '../../src/server/auth/throttle';
 import { migrationNames } from '../../src/server/db/migrations';
 import type { CartEvent, CartItem } from '../../src/shared/api';
 import { limits } from '../../src/shared/limits';
-import { Client, sameBrowserOn, withSize } from '../support/client';
+import { Client, confirmationToken, sameBrowserOn, withSize } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { createTestSchema, type TestSchema } from '../support/postgres';
 import { startTestServer, type TestServer } from '../support/server';
@@ -170,6 +170,26 @@ describe('two servers on one PostgreSQL database', () => {
     expect((await sameBrowserOnB.json('GET', '/api/auth/session')).status).toBe(401);
     expect((await otherDeviceOnB.json('GET', '/api/auth/session')).status).toBe(401);
     expect((await new Client(b.url).login(newEmail, 'secret1')).status).toBe(200);
+  });
+
+  it("confirms on B at once an address confirmed through A: B's cached session says so, its stream is told, B takes the order", async () => {
+    const rider = new Client(a.url);
+    const { email } = await rider.signup();
+    const onB = sameBrowserOn(b.url, rider);
+    expect((await onB.session()).body.user.emailConfirmed).toBe(false);
+    await onB.add('2');
+    expect((await onB.placeOrder()).body.code).toBe('auth/email-not-confirmed');
+    const stream = await EventStream.open(onB, '/api/account/stream');
+    try {
+      await stream.next('ready' as never);
+      const token = await confirmationToken(email);
+      expect((await new Client(a.url).json('POST', '/api/auth/email-confirmation', { token })).status).toBe(200);
+      await stream.next('account' as never, 1000);
+      expect((await onB.session()).body.user.emailConfirmed).toBe(true);
+      expect((await onB.placeOrder()).status).toBe(201);
+    } finally {
+      stream.close();
+    }
   });
 
   it('counts failed log-ins through both servers together', async () => {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { testMailbox } from './client';
 import { createDatabase, type TestDatabase } from './test-database';
 
 /**
@@ -59,6 +60,8 @@ export interface ChildServer {
 export async function startChild(options: ChildOptions = {}): Promise<ChildServer> {
   const ownDatabase = !options.database;
   const database = options.database ?? (await createDatabase());
+  // A mailbox of its own unless the test names SMTP_URL, as for startTestServer: riders confirm their address.
+  const mailbox = options.env?.SMTP_URL === undefined ? await testMailbox() : undefined;
   // The inspector listens on 127.0.0.1 only, on a port of its own choosing.
   const inspect = options.inspect ? ['--inspect=127.0.0.1:0'] : [];
   const entry = options.built
@@ -75,6 +78,7 @@ export async function startChild(options: ChildOptions = {}): Promise<ChildServe
       AUTH_SECRET: authSecret,
       DIST_DIR: resolve('dist'),
       LOG_LEVEL: 'info',
+      ...(mailbox ? { SMTP_URL: mailbox.url } : {}),
       ...options.env,
     },
   });
@@ -92,6 +96,7 @@ export async function startChild(options: ChildOptions = {}): Promise<ChildServe
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
+    await mailbox?.close();
     if (ownDatabase) await database.drop();
   };
   const url = await new Promise<string>((done, fail) => {

@@ -24,7 +24,7 @@ function findModule(modules: PageModules, name: PageName, folder: string): () =>
   const file = `/${pageModuleFile(name)}`;
   const found = Object.keys(modules).filter((path) => path.endsWith(file));
   const load = found.length === 1 && found[0] ? modules[found[0]] : undefined;
-  if (!load) throw new Error(`${name}: not one src/client/features/${folder}${file}`);
+  if (!load) throw new Error(`Not one features/${folder}${file}`);
   return load;
 }
 

@@ -63,7 +63,8 @@ export function signedIn(user: SessionUser, role: Role): void {
 export function signedOut(notice?: Notice): void {
   lastChange = performance.now();
   clearHint();
-  update({ user: null, role: null, notice: notice ?? null });
+  // A second sign-out (a live stream hearing of the first) keeps what the first had to say.
+  update({ user: null, role: null, notice: notice ?? (state.user ? null : state.notice) });
 }
 
 /**

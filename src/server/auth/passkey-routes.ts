@@ -8,6 +8,7 @@ import { readJson } from '../http/input';
 import type { Auth } from './auth';
 import type { DeviceCookies } from './device-cookie';
 import { finishLogIn } from './log-in';
+import { refusalsOf } from './refusals';
 import type { Roles } from './roles';
 import { forwardCookies, type Sessions } from './sessions';
 
@@ -29,14 +30,7 @@ const passkeyCodes: Record<string, ErrorCode> = {
   SESSION_NOT_FRESH: 'auth/requires-recent-login',
 };
 
-/** Turns a passkey plugin refusal into our error; anything unexpected stays an error for the log. */
-function translate(error: unknown): unknown {
-  if (error instanceof APIError) {
-    const code = passkeyCodes[String(error.body?.code)];
-    if (code) return new HttpError(code);
-  }
-  return error;
-}
+const translate = refusalsOf(passkeyCodes);
 
 export interface PasskeyRouteParts {
   auth: Auth;

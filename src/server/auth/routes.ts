@@ -11,6 +11,7 @@ import type { Auth } from './auth';
 import type { DeviceCookies } from './device-cookie';
 import type { EmailConfirmations } from './email-confirmations';
 import { finishLogIn } from './log-in';
+import { refusalsOf } from './refusals';
 import type { Roles } from './roles';
 import { forwardCookies, type Sessions, sessionUser } from './sessions';
 import { type LoginThrottle, tooManyRequests } from './throttle';
@@ -26,14 +27,7 @@ const betterAuthCodes: Record<string, ErrorCode> = {
   INVALID_EMAIL_OR_PASSWORD: 'auth/invalid-credential',
 };
 
-/** Turns a Better Auth refusal into our error; anything unexpected stays an error for the log. */
-function translate(error: unknown): unknown {
-  if (error instanceof APIError) {
-    const code = betterAuthCodes[String(error.body?.code)];
-    if (code) return new HttpError(code);
-  }
-  return error;
-}
+const translate = refusalsOf(betterAuthCodes);
 
 export interface AuthRouteParts {
   auth: Auth;
