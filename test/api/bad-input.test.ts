@@ -387,6 +387,7 @@ describe('after all of that', () => {
       account: 1,
       cart_item: 0,
       login_attempt: 0,
+      passkey: 0,
     });
     expect((await new Client(server.url).login(memberUser.email, 'secret1')).status).toBe(200);
   });

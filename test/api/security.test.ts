@@ -34,6 +34,7 @@ describe('cross-origin state changes are refused', () => {
       account: 1,
       cart_item: 1,
       login_attempt: 0,
+      passkey: 0,
     });
     expect((await server.rowsOf('-', strangerEmail)).user).toBe(0);
   }

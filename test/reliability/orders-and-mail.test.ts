@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Mailbox } from '../../scripts/mailbox';
+import type { Mailbox, ReceivedMail } from '../../scripts/mailbox';
 import type { Order } from '../../src/shared/orders';
 import { type ChildServer, startChild } from '../support/child-server';
 import { Client, testMailbox } from '../support/client';
@@ -129,10 +129,11 @@ describe('crash durability of orders and e-mail', () => {
     for (const client of clients) placed.push((await client.placeOrder()).body.order);
     const subjects = placed.map((order) => `Your order ${order.number}`);
     const box = mailbox;
-    await box.waitFor((m) => subjects.includes(m.parsed.subject ?? ''), { ms: 20_000 });
-    await box.waitFor((m) => subjects.includes(m.parsed.subject ?? ''), { ms: 20_000, after: 2 });
+    const isOrderMail = (m: ReceivedMail) => subjects.includes(m.parsed.subject ?? '');
+    await box.waitFor(isOrderMail, { ms: 20_000 });
+    await box.waitFor(isOrderMail, { ms: 20_000, after: box.mails.findIndex(isOrderMail) + 1 });
     await server.kill('SIGKILL');
-    const beforeRestart = box.mails.length;
+    const beforeRestart = box.mails.filter(isOrderMail).length;
     expect(beforeRestart).toBeLessThan(orders);
 
     server = await startChild({ database, env });

@@ -95,8 +95,8 @@ export function createAccounts(parts: AccountParts) {
     },
 
     /**
-     * Removes the user, their sessions, log-ins, cart and counters, in one transaction (device cookies die with the
-     * user). Their orders stay, for the shop's books: the database detaches them (their `uid` becomes null).
+     * Removes the user, their sessions, log-ins, cart, counters and the e-mails that carried links to the account, in
+     * one transaction (device cookies, passkeys and unused links die with the user). Their orders stay, for the shop's books: the database detaches them (their `uid` becomes null).
      */
     async delete(uid: string): Promise<void> {
       await db.run(async (uow) => {
@@ -106,7 +106,10 @@ export function createAccounts(parts: AccountParts) {
         await cart.empty(uow, uid);
         await sessions.end(uow, { uid });
         await uow.trx.deleteFrom('account').where('userId', '=', uid).execute();
-        if (user) await throttle.forget(uow, user.email);
+        if (user) {
+          await throttle.forget(uow, user.email);
+          await outbox.forgetLinksTo(uow, user.email);
+        }
         await uow.trx.deleteFrom('user').where('id', '=', uid).execute();
       });
     },

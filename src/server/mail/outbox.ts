@@ -127,6 +127,18 @@ export function createOutbox(db: Db, site: Site, seal: Seal) {
   });
 
   return {
+    /**
+     * Deletes, as part of `uow`, the e-mails to `to` that carry a link (a reset, a confirmation), sent or not: the
+     * account they were for is being deleted. E-mails about orders stay with the orders, for the shop's books.
+     */
+    async forgetLinksTo(uow: UnitOfWork, to: string): Promise<void> {
+      await uow.trx
+        .deleteFrom('outbox')
+        .where('recipient', '=', to)
+        .where('kind', 'in', [...secretKinds])
+        .execute();
+    },
+
     /** Writes an e-mail of `kind` to `to`, as part of `uow`: it is sent only if and once the unit commits. */
     async enqueue<K extends MailKind>(uow: UnitOfWork, kind: K, to: string, data: MailData<K>): Promise<void> {
       const message = render(kind, data, site);
