@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCartStore } from '../../src/server/cart/cart-store';
 import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
 import type { CartItem } from '../../src/shared/api';
 import { limits } from '../../src/shared/limits';
@@ -121,6 +122,21 @@ describe('list', () => {
     expect(reply.body.items.map((i: CartItem) => i.itemid)).toEqual(['8', '1', '5', '1', '3']);
     expect(new Set(added.map((i) => i.id)).size).toBe(5);
     expect(added.every((i) => i.uid === user.uid)).toBe(true);
+  });
+
+  it('lists rows in the order they were added, even when adds come within one millisecond', async () => {
+    const client = new Client(server.url);
+    const { uid } = await client.signup();
+    // Twenty adds straight through the cart store, faster than HTTP allows: many share a millisecond, and their ids
+    // are random.
+    const cart = createCartStore(server.db);
+    const added: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const result = await cart.add(uid, '1', 'Cob', limits.cartMaxRows);
+      if (!result.ok) throw new Error(`add refused: ${result.reason}`);
+      added.push(result.item.id);
+    }
+    expect((await client.cart()).map((item) => item.id)).toEqual(added);
   });
 });
 

@@ -60,7 +60,7 @@ export function createCartStore(db: Db) {
   const countOf = db.precompile(1, (uid: string) =>
     db.kysely
       .selectFrom('cart_item')
-      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.max('created_at').as('latest')])
       .where('uid', '=', uid),
   );
   const insert = db.precompileInsert('cart_item', {
@@ -113,7 +113,9 @@ export function createCartStore(db: Db) {
             price_cents: Number(product.price_cents),
             details: product.details,
             size,
-            created_at: Date.now(),
+            // After every row already there, even one added in the same millisecond: the cart (and so the order's
+            // lines) lists rows in the order they were added, never by their random ids.
+            created_at: Math.max(Date.now(), Number(counted?.latest ?? 0) + 1),
           };
           await insert(uow.trx, row);
           const item = toCartItem(row, true);
