@@ -15,7 +15,8 @@ export function Layout() {
   const shownPath = useRef(pathname);
   // A signed-in page without a live stream of its own follows the account stream (account-watch.tsx); each page's
   // route carries its entry of src/shared/pages.ts as its handle.
-  const follow = user !== null && !useMatches().some((match) => (match.handle as Page | undefined)?.stream);
+  const matches = useMatches();
+  const follow = user !== null && !matches.some((match) => (match.handle as Page | undefined)?.stream);
 
   // On start the app asks the server who is signed in. A guarded page without a stored hint has asked already (its
   // guard waits for the answer); otherwise the question waits until the first page is on screen.
