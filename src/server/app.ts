@@ -99,7 +99,7 @@ export function buildApp(parts: AppParts) {
   app.route('/', passkeyRoutes({ auth, sessions, devices, roles }));
   app.route('/', resetRoutes({ resets, throttle, hashPassword, trustProxy }));
   app.route('/', confirmationRoutes({ confirmations, sessions, throttle, trustProxy }));
-  app.route('/', accountRoutes({ accounts, sessions, devices, streams, hashPassword }));
+  app.route('/', accountRoutes({ accounts, sessions, devices, streams, throttle, trustProxy, hashPassword }));
   app.route('/', sessionRoutes({ db, sessions }));
   app.route('/', catalogueRoutes({ sessions, catalogue, stock, streams }));
   app.route('/', cartRoutes({ sessions, cart, catalogue, stock, streams }));

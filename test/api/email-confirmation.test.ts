@@ -243,6 +243,32 @@ describe("'Send it again'", () => {
     expect(statuses.at(-1)).toBe(429);
   });
 
+  it('counts a change of address with it: each change e-mails a link to the new address', async () => {
+    const rider = new Client(server.url);
+    const { email } = await rider.signup();
+    let current = email;
+    for (let i = 0; i < throttlePolicy.maxConfirmationsPerAddress; i++) {
+      const next = randomEmail();
+      expect((await rider.json('PUT', '/api/account/email', { email: next })).status).toBe(204);
+      expect((await rider.login(next, 'secret1')).status).toBe(200);
+      current = next;
+    }
+    const refused = await rider.json('PUT', '/api/account/email', { email: randomEmail() });
+    expectError(refused, 429, 'auth/too-many-requests', /several links/);
+    expect((await rider.session()).body.user.email).toBe(current);
+  });
+
+  it('keeps counting the links to an address when its account is deleted and made again', async () => {
+    const email = randomEmail();
+    const first = new Client(server.url);
+    await first.signup(email);
+    for (let i = 0; i < throttlePolicy.maxConfirmationsPerEmail; i++) expect((await sendAgain(first)).status).toBe(204);
+    expect((await first.json('DELETE', '/api/account')).status).toBe(204);
+    const again = new Client(server.url);
+    await again.signup(email);
+    expectError(await sendAgain(again), 429, 'auth/too-many-requests', /several links/);
+  });
+
   it('answers 409 for an address already confirmed, and 401 without a session', async () => {
     const rider = new Client(server.url);
     await rider.signupConfirmed();

@@ -3,6 +3,8 @@ import { endpoints } from '../../shared/api';
 import type { AppEnv } from '../app-env';
 import type { DeviceCookies } from '../auth/device-cookie';
 import type { Sessions } from '../auth/sessions';
+import { type LoginThrottle, tooManyLinks, tooManyRequests } from '../auth/throttle';
+import { clientAddress } from '../http/client-address';
 import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
 import { type LiveStreams, sseFrame } from '../http/live-streams';
@@ -13,6 +15,8 @@ export interface AccountRouteParts {
   sessions: Sessions;
   devices: DeviceCookies;
   streams: LiveStreams;
+  throttle: LoginThrottle;
+  trustProxy: boolean;
   hashPassword(password: string): Promise<string>;
 }
 
@@ -21,7 +25,8 @@ export interface AccountRouteParts {
  * stream, for the pages that follow no stream of their own: it carries only the session's events (`signed-out`,
  * `account`), which every live stream sends (http/live-streams.ts).
  */
-export function accountRoutes({ accounts, sessions, devices, streams, hashPassword }: AccountRouteParts) {
+export function accountRoutes(parts: AccountRouteParts) {
+  const { accounts, sessions, devices, streams, throttle, trustProxy, hashPassword } = parts;
   const recent = sessions.require({ recent: true });
   return new Hono<AppEnv>()
     .get(endpoints.accountStream.path, sessions.require(), (c) =>
@@ -30,6 +35,10 @@ export function accountRoutes({ accounts, sessions, devices, streams, hashPasswo
 
     .put(endpoints.changeEmail.path, recent, async (c) => {
       const { email } = await readJson(c, endpoints.changeEmail.body, { email: 'auth/invalid-email' });
+      // The change e-mails a link to the new address: counted with 'Send it again', per address and per client.
+      const address = clientAddress(c, trustProxy);
+      const refused = await throttle.beginRequest('confirm', { email, address, log: c.get('log') });
+      if (refused) throw tooManyRequests(refused.retryAfter, tooManyLinks);
       if ((await accounts.changeEmail(c.get('session').user.uid, email)) === 'taken') {
         throw new HttpError('auth/email-already-in-use');
       }

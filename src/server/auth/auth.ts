@@ -10,6 +10,12 @@ import { isHttps } from '../http/security';
 import { type Logger, withoutEmails } from '../log';
 import { boundedPasswordHashing } from './password-hashing';
 
+/**
+ * The shape of the ids Better Auth gives its rows (sessions, passkeys): an id from a URL is checked against it before
+ * it reaches the database, which would refuse some characters (a NUL on PostgreSQL) with an error of its own.
+ */
+export const rowIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+
 /** Changing the e-mail or password and deleting the account need a log-in this recent (docs/product.md §4). */
 export const recentLoginSeconds = 5 * 60;
 

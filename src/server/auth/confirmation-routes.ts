@@ -8,17 +8,13 @@ import { readJson } from '../http/input';
 import type { EmailConfirmations } from './email-confirmations';
 import type { Sessions } from './sessions';
 import type { LinkState } from './single-use-links';
-import { type LoginThrottle, tooManyRequests } from './throttle';
+import { type LoginThrottle, tooManyLinks, tooManyRequests } from './throttle';
 
 const linkRefusals: Record<Exclude<LinkState, 'valid'>, ErrorCode> = {
   invalid: 'auth/confirm-link-invalid',
   expired: 'auth/confirm-link-expired',
   used: 'auth/confirm-link-used',
 };
-
-/** What a rider who asks too often for a link is told, with when to ask again (Retry-After). */
-const tooManyLinks =
-  'We have sent you several links in the last few minutes. Please look for them in your inbox (and your spam folder), or try again later.';
 
 export interface ConfirmationRouteParts {
   confirmations: EmailConfirmations;

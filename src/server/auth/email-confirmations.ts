@@ -95,14 +95,15 @@ export function createEmailConfirmations({ db, outbox }: { db: Db; outbox: Outbo
           .executeTakeFirst();
         const state = stateOfLink(row, Date.now());
         if (state !== 'valid' || !row) return { state };
-        const user = await uow.trx.selectFrom('user').select('email').where('id', '=', row.uid).executeTakeFirst();
-        // Links to an earlier address are spent when it changes; this holds even for one that was not.
-        if (user?.email !== row.email) return { state: 'invalid' };
-        await uow.trx
+        // Only while the account's address is still the one the link was sent to, checked by the update itself: a change
+        // of address committed while this waited for the row (PostgreSQL re-reads it then) leaves nothing confirmed.
+        const confirmed = await uow.trx
           .updateTable('user')
           .set({ emailVerified: db.flag(true) })
           .where('id', '=', row.uid)
-          .execute();
+          .where('email', '=', row.email)
+          .executeTakeFirst();
+        if (Number(confirmed.numUpdatedRows) === 0) return { state: 'invalid' };
         await spendAll(uow, row.uid);
         uow.publish(sessionsTopic, { type: 'changed', uid: row.uid });
         return { state, email: row.email };

@@ -5,7 +5,7 @@ import type { ErrorCode } from '../../shared/errors';
 import type { AppEnv } from '../app-env';
 import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
-import type { Auth } from './auth';
+import { type Auth, rowIdPattern } from './auth';
 import type { DeviceCookies } from './device-cookie';
 import { finishLogIn } from './log-in';
 import { refusalsOf } from './refusals';
@@ -104,8 +104,10 @@ export function passkeyRoutes({ auth, sessions, devices, roles }: PasskeyRoutePa
 
       // Someone else's passkey is answered as one that does not exist: the answer tells nothing about other accounts.
       .delete(endpoints.removePasskey.path, signedIn, async (c) => {
+        const id = c.req.param('id');
+        if (!rowIdPattern.test(id)) throw new HttpError('passkey/not-found');
         const { headers } = await auth.api
-          .deletePasskey({ ...fromBrowser(c), body: { id: c.req.param('id') } })
+          .deletePasskey({ ...fromBrowser(c), body: { id } })
           .catch((error) =>
             Promise.reject(
               error instanceof APIError && error.statusCode < 500 ? new HttpError('passkey/not-found') : error,

@@ -3,6 +3,7 @@ import { endpoints } from '../../shared/api';
 import type { AppEnv } from '../app-env';
 import type { Db } from '../db/database';
 import { HttpError } from '../http/errors';
+import { rowIdPattern } from './auth';
 import type { Sessions } from './sessions';
 
 export interface SessionRouteParts {
@@ -27,6 +28,7 @@ export function sessionRoutes({ db, sessions }: SessionRouteParts) {
       .delete(endpoints.endAccountSession.path, live, async (c) => {
         const { id, user } = c.get('session');
         const ending = c.req.param('id');
+        if (!rowIdPattern.test(ending)) throw new HttpError('auth/session-not-found');
         await db.run(async (uow) => {
           if ((await sessions.end(uow, { uid: user.uid, only: [ending] })) === 0) {
             throw new HttpError('auth/session-not-found');

@@ -119,7 +119,9 @@ export async function createSessions(
   db.feed.subscribe(sessionsTopic, (change) => {
     if (change.type === 'lost') {
       cache.clear();
+      // Changes may have been missed: ended sessions are found again, and every page asks for its session again.
       void recheck([...watchers.keys()]);
+      for (const id of [...watchers.keys()]) tell(id, 'changed');
     } else {
       cache.forgetUser(change.uid);
       const watched = [...(watchedOf.get(change.uid) ?? [])];

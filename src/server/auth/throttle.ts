@@ -32,6 +32,10 @@ export type ThrottlePolicy = { [K in keyof typeof throttlePolicy]: number };
 
 export type LoginThrottle = ReturnType<typeof createLoginThrottle>;
 
+/** What a rider who asks too often for a link to confirm an address is told, with when to ask again (Retry-After). */
+export const tooManyLinks =
+  'We have sent you several links in the last few minutes. Please look for them in your inbox (and your spam folder), or try again later.';
+
 /** The answer to a refused attempt: 429 `auth/too-many-requests`, and when to try again. */
 export function tooManyRequests(retryAfter: number, message?: string): HttpError {
   return new HttpError('auth/too-many-requests', message, { 'Retry-After': String(retryAfter) });
@@ -146,8 +150,8 @@ export function createLoginThrottle(store: LoginAttemptStore, policy: ThrottlePo
 
     /** Forgets the e-mail's counters, as part of `uow` (the account behind it is being deleted). */
     forget(uow: UnitOfWork, email: string): Promise<void> {
-      const counted = (['signup', 'confirm'] as const).map((kind) => requestKeys(kind, email, '').byEmail);
-      return store.clear([emailKey(email), ...counted], uow);
+      // The links sent to the address stay counted: deleting an account and making it again sends no more of them.
+      return store.clear([emailKey(email), requestKeys('signup', email, '').byEmail], uow);
     },
   };
 }
