@@ -33,7 +33,8 @@ let itemIds: string[] = [];
 
 beforeAll(async () => {
   database = await createDatabase();
-  server = await startChild({ database, inspect: true });
+  // The server's log is kept, so that a 5xx names the error behind it (the log lines of level error and above).
+  server = await startChild({ database, inspect: true, keepLogs: true });
   await stockUp(database);
   for (let i = 0; i < 2; i++) {
     const member = await newMember();
@@ -278,8 +279,16 @@ function send(r: FuzzRequest): Promise<Answer> {
   });
 }
 
+/** The server's log lines of level error and above, the newest last, for a failure's message. */
+function serverErrors(): string {
+  const errors = server.logs.filter((line) => Number(line.level) >= 50).slice(-5);
+  return errors.map((line) => JSON.stringify(line).slice(0, 2000)).join('\n');
+}
+
 function check(r: FuzzRequest, answer: Answer) {
-  const what = `${answer.status} for ${JSON.stringify(r).slice(0, 600)}: ${answer.text.slice(0, 300)}`;
+  const what = `${answer.status} for ${JSON.stringify(r).slice(0, 600)}: ${answer.text.slice(0, 300)}${
+    answer.status >= 500 ? `\nThe server logged:\n${serverErrors()}` : ''
+  }`;
   expect(answer.status, what).toBeGreaterThanOrEqual(200);
   expect(answer.status, what).toBeLessThan(500);
   expect(answer.headers['x-content-type-options'], what).toBe('nosniff');
