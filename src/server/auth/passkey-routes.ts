@@ -68,7 +68,9 @@ export function passkeyRoutes({ auth, sessions, devices, roles }: PasskeyRoutePa
       })
 
       .get(endpoints.passkeys.path, signedIn, async (c) => {
-        const { headers, response } = await auth.api.listPasskeys(fromBrowser(c));
+        const { headers, response } = await auth.api
+          .listPasskeys(fromBrowser(c))
+          .catch((error) => Promise.reject(translate(error)));
         forwardCookies(c, headers);
         const passkeys = response
           .map((passkey) => ({
