@@ -1,9 +1,37 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { brotli, brotliSuffix, isCompressible } from './src/server/compression.ts';
+
+/**
+ * A Brotli copy beside every text file of the build (`assets/vendor-….js.br`), which the server sends to the browsers
+ * that take it (src/server/static-files.ts, ADR 0028): made once here, at the highest quality.
+ */
+function brotliCopies(): Plugin {
+  let outDir = '';
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? files(join(dir, entry.name)) : [join(dir, entry.name)],
+    );
+  return {
+    name: 'piaffe:brotli-copies',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      for (const file of files(outDir)) {
+        const body = readFileSync(file);
+        if (isCompressible(file, body.length)) writeFileSync(`${file}${brotliSuffix}`, brotli(body));
+      }
+    },
+  };
+}
 
 export default defineConfig(({ command }) => ({
-  plugins: [react()],
+  plugins: [react(), brotliCopies()],
   resolve: {
     // A resolution choice, not a patch: React Router's package exports have no production condition, so every
     // bundler resolves `react-router` to its development build (dist/development, with ENABLE_DEV_WARNINGS on;

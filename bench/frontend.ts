@@ -7,9 +7,10 @@ import { createServer } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Browser, type BrowserContext, chromium, expect, type Page } from '@playwright/test';
+import { type Browser, chromium, expect, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from '../e2e/chromium';
 import { formatTable, kb, routeSizes } from '../scripts/check-budget';
+import { riderWithItems, type StorageState } from '../scripts/first-load';
 import { startChild } from '../test/support/child-server';
 import { buildIfNeeded } from './support/build';
 import { type PageMetrics, readMetrics, recordMetrics } from './support/page-metrics';
@@ -59,31 +60,6 @@ interface Scenario {
   state?: StorageState;
   /** Resolves once the page shows what a person came for. */
   ready(page: Page): Promise<void>;
-}
-
-type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
-
-/** A rider with two items in the cart, signed up and shopping through the pages as a person would. */
-async function riderWithTwoItems(browser: Browser, baseUrl: string): Promise<StorageState> {
-  const context = await browser.newContext({ baseURL: baseUrl });
-  const page = await context.newPage();
-  await page.goto('/signup-login');
-  const form = page.getByRole('form', { name: 'Sign up' });
-  await form.getByLabel('E-mail').fill(`bench-${Date.now()}@example.test`);
-  await form.getByLabel('Password').fill('Canter-42');
-  await form.getByRole('button', { name: 'Sign up' }).click();
-  await page.waitForURL(/\/home$/);
-  for (const product of ['Anky Bridle', 'Fellmore Bridle']) {
-    if (!page.url().endsWith('/home')) await page.goto('/home');
-    await page.getByRole('button', { name: `Add to cart: ${product}` }).click();
-    await page.waitForURL(/\/cart$/);
-  }
-  // A fresh cart page, as every measured run sees it.
-  await page.goto('/cart');
-  await expect(page.getByRole('table', { name: 'Your cart' }).getByRole('button', { name: /^Delete / })).toHaveCount(2);
-  const state = await context.storageState();
-  await context.close();
-  return state;
 }
 
 async function measureOnce(browser: Browser, scenario: Scenario) {
@@ -136,7 +112,7 @@ function chromiumVersion(): string {
 
 /** The routes of one build, on its own server with its own rider. */
 async function buildScenarios(browser: Browser, build: string, baseUrl: string): Promise<Scenario[]> {
-  const state = await riderWithTwoItems(browser, baseUrl);
+  const state = await riderWithItems(browser, baseUrl, ['Anky Bridle', 'Fellmore Bridle']);
   const prefix = build ? `${build} ` : '';
   return [
     {
@@ -177,7 +153,7 @@ async function main() {
   ];
   const sizes = builds.map(({ build, dir }) => ({ build, dir, routes: routeSizes(dir) }));
   for (const { dir, routes } of sizes) {
-    console.log(`First-load JavaScript per route, gzip as the server sends it (${dir}):\n`);
+    console.log(`What each route's modules import statically, by the build manifest, gzip (${dir}):\n`);
     console.log(`${formatTable(routes)}\n`);
   }
 

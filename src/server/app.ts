@@ -33,6 +33,7 @@ import type { Logger } from './log';
 import type { Outbox } from './mail/outbox';
 import type { OrderStore } from './orders/order-store';
 import { orderRoutes } from './orders/routes';
+import { pageData } from './page-data';
 import type { CardPayments } from './payments/card-payments';
 import { staticFiles } from './static-files';
 import type { StockStore } from './stock/stock-store';
@@ -108,7 +109,7 @@ export function buildApp(parts: AppParts) {
   app.route('/', productRoutes({ sessions, catalogue }));
   app.all('/api/*', (c) => errorResponse(c, 'request/not-found'));
 
-  app.get('*', staticFiles(config.distDir));
+  app.get('*', staticFiles(config.distDir, pageData({ sessions, roles, catalogue })));
   app.all('*', (c) => errorResponse(c, 'request/not-found'));
 
   app.onError((error, c) => {

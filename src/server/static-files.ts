@@ -1,8 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
-import { findPage, startPage } from '../shared/pages';
+import type { PageData } from '../shared/page-data';
+import { findPage, type Page, startPage } from '../shared/pages';
+import type { AppEnv } from './app-env';
+import { acceptedEncodings, brotli, brotliSuffix, gzip, isCompressible } from './compression';
+import { withPageData } from './page-data';
+
+/** Brotli's quality for a page's HTML, made per request: quick, and within a few per cent of the highest. */
+const pageBrotliQuality = 5;
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -15,11 +21,12 @@ const types: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
   '.webmanifest': 'application/manifest+json',
 };
-const compressible = new Set(['.html', '.js', '.css', '.svg', '.json', '.txt', '.webmanifest']);
 
 interface StaticFile {
   body: Uint8Array;
   gzipped?: Uint8Array;
+  /** The build's Brotli copy (`x.js.br`, vite.config.ts), when it made one. */
+  brotli?: Uint8Array;
   type: string;
   cacheControl: string;
 }
@@ -34,9 +41,12 @@ function load(root: string, path: string): StaticFile {
   const body = readFileSync(path);
   const ext = extname(path);
   const hashed = relative(root, path).startsWith(`assets${sep}`);
+  const compressible = isCompressible(path, body.length);
+  const brotliCopy = `${path}${brotliSuffix}`;
   return {
     body,
-    gzipped: compressible.has(ext) && body.length > 1024 ? gzipSync(body) : undefined,
+    gzipped: compressible ? gzip(body) : undefined,
+    brotli: compressible && existsSync(brotliCopy) ? readFileSync(brotliCopy) : undefined,
     type: types[ext] ?? 'application/octet-stream',
     // Vite puts a content hash in every name under assets/, so those never change.
     cacheControl: hashed
@@ -48,39 +58,64 @@ function load(root: string, path: string): StaticFile {
 }
 
 /**
- * Serves the built client from memory (it is small, and it never changes while the server runs):
- * files by path, the app's page routes with index.html, and any other path with index.html and 404.
+ * Serves the built client from memory (it is small, and it never changes while the server runs): files by path, the
+ * app's page routes with index.html and the page's data (`pageData`, ADR 0028), and any other path with index.html
+ * (the Snap! page) and 404.
  */
-export function staticFiles(root: string) {
+export function staticFiles(root: string, pageData: (c: Context<AppEnv>, page: Page | undefined) => Promise<PageData>) {
   const files = new Map<string, StaticFile>();
   try {
     for (const path of walk(root)) {
       const url = `/${relative(root, path).split(sep).join('/')}`;
-      // Build artefacts such as .vite/manifest.json are not part of the site.
-      if (!url.includes('/.')) files.set(url, load(root, path));
+      // Build artefacts such as .vite/manifest.json are not part of the site; Brotli copies go with their file.
+      if (!url.includes('/.') && !url.endsWith(brotliSuffix)) files.set(url, load(root, path));
     }
   } catch {
     // No build yet: pages answer with a hint below, the API works regardless.
   }
   const index = files.get('/index.html');
 
-  function send(c: Context, file: StaticFile, status: 200 | 404) {
-    const gzip = file.gzipped && /\bgzip\b/.test(c.req.header('accept-encoding') ?? '');
+  /** index.html with the data of the page at `path`: for this browser only, and never kept by a shared cache. */
+  async function sendPage(c: Context<AppEnv>, html: string, status: 200 | 404) {
+    const body = Buffer.from(withPageData(html, await pageData(c, findPage(c.req.path))));
+    const compressible = isCompressible('index.html', body.length);
+    return send(
+      c,
+      {
+        body,
+        type: types['.html'] as string,
+        cacheControl: 'private, no-cache',
+        ...(compressible ? { gzipped: gzip(body), brotli: brotli(body, pageBrotliQuality) } : {}),
+      },
+      status,
+      'Accept-Encoding, Cookie',
+    );
+  }
+
+  function send(c: Context, file: StaticFile, status: 200 | 404, vary = 'Accept-Encoding') {
+    const accepted = acceptedEncodings(c.req.header('accept-encoding'));
+    const [encoding, body] =
+      accepted.br && file.brotli
+        ? ['br', file.brotli]
+        : accepted.gzip && file.gzipped
+          ? ['gzip', file.gzipped]
+          : [undefined, file.body];
     const headers: Record<string, string> = {
       'Content-Type': file.type,
       'Cache-Control': file.cacheControl,
-      Vary: 'Accept-Encoding',
+      Vary: vary,
     };
-    if (gzip) headers['Content-Encoding'] = 'gzip';
-    return c.body((gzip ? file.gzipped : file.body) as Uint8Array<ArrayBuffer>, status, headers);
+    if (encoding) headers['Content-Encoding'] = encoding;
+    return c.body(body as Uint8Array<ArrayBuffer>, status, headers);
   }
 
-  return (c: Context) => {
+  const indexHtml = index && Buffer.from(index.body).toString('utf8');
+  return (c: Context<AppEnv>) => {
     const path = c.req.path;
     if (path === '/') return c.redirect(startPage.path, 302);
     const file = files.get(path);
     if (file && path !== '/index.html') return send(c, file, 200);
-    if (!index) return c.text('The Piaffe client is not built yet: run `npm run build`.', 503);
-    return send(c, index, findPage(path) ? 200 : 404);
+    if (!indexHtml) return c.text('The Piaffe client is not built yet: run `npm run build`.', 503);
+    return sendPage(c, indexHtml, findPage(path) ? 200 : 404);
   };
 }

@@ -13,6 +13,7 @@ import {
   outboxQuery,
   paymentProblemPageSchema,
 } from './admin';
+import { type EventName, type LiveStreamName, liveStreams } from './live-streams';
 import { orderPageSchema, orderSchema, placeOrderSchema } from './orders';
 import { pageNumber } from './paging';
 import {
@@ -80,6 +81,9 @@ export type CartItem = z.infer<typeof cartItemSchema>;
  * (the page goes to signup-login), `account` when what the session says of the rider has changed (the address
  * confirmed, say: the page asks for the session again).
  */
+/** A stream's event schemas: one for each event name of src/shared/live-streams.ts, and no other. */
+type EventSchemas<N extends LiveStreamName> = Record<EventName<N>, z.ZodType>;
+
 export const sessionEventSchemas = {
   'signed-out': z.looseObject({}),
   account: z.looseObject({}),
@@ -89,7 +93,10 @@ export const sessionEventSchemas = {
  * The events of the account stream (GET /api/account/stream), followed by the pages that follow no stream of their
  * own: `ready` once it follows, then the session's events.
  */
-export const accountEventSchemas = { ready: z.looseObject({}), ...sessionEventSchemas } as const;
+export const accountEventSchemas = {
+  ready: z.looseObject({}),
+  ...sessionEventSchemas,
+} as const satisfies EventSchemas<'account'>;
 
 /**
  * The events of the live cart stream (Server-Sent Events on GET /api/cart/stream), by SSE event name; each
@@ -100,7 +107,7 @@ export const cartEventSchemas = {
   added: z.object({ item: cartItemSchema }),
   removed: z.object({ id: z.string() }),
   ...sessionEventSchemas,
-} as const;
+} as const satisfies EventSchemas<'cart'>;
 export type CartEventType = keyof typeof cartEventSchemas;
 export type CartEvent = {
   [T in CartEventType]: { type: T } & z.infer<(typeof cartEventSchemas)[T]>;
@@ -133,7 +140,7 @@ export const stockEventSchemas = {
   /** The products as the home page shows them, first and whenever the owner changes the catalogue. */
   products: z.object({ products: z.array(catalogueProductSchema) }),
   ...sessionEventSchemas,
-} as const;
+} as const satisfies EventSchemas<'catalogue'>;
 export type StockEventType = keyof typeof stockEventSchemas;
 export type StockEvent = {
   [T in StockEventType]: { type: T } & z.infer<(typeof stockEventSchemas)[T]>;
@@ -147,14 +154,14 @@ export const orderEventSchemas = {
   ready: z.looseObject({}),
   order: z.object({ number: z.string() }),
   ...sessionEventSchemas,
-} as const;
+} as const satisfies EventSchemas<'orders'>;
 
 /** The events of the owners' order stream (GET /api/admin/orders/stream): a bare nudge per change of any order. */
 export const adminEventSchemas = {
   ready: z.looseObject({}),
   orders: z.looseObject({}),
   ...sessionEventSchemas,
-} as const;
+} as const satisfies EventSchemas<'adminOrders'>;
 
 /** Who is signed in, and whether they may open the back office. */
 const userReply = z.object({ user: sessionUserSchema, role: z.enum(roles) });
@@ -206,7 +213,7 @@ export const endpoints = {
   changePassword: { method: 'PUT', path: '/api/account/password', body: newPasswordSchema },
   deleteAccount: { method: 'DELETE', path: '/api/account' },
   /** Server-Sent Events: `accountEventSchemas`; for pages that follow no other stream. */
-  accountStream: { method: 'GET', path: '/api/account/stream' },
+  accountStream: { method: 'GET', path: liveStreams.account.path },
   /** The rider's live sessions: this device first, then the most recently used. */
   accountSessions: {
     method: 'GET',
@@ -240,12 +247,12 @@ export const endpoints = {
   /** The products with their sizes and stock; open to everyone. */
   catalogue: { method: 'GET', path: '/api/catalogue', reply: z.object({ products: z.array(catalogueProductSchema) }) },
   /** Server-Sent Events: `stockEventSchemas`. */
-  catalogueStream: { method: 'GET', path: '/api/catalogue/stream' },
+  catalogueStream: { method: 'GET', path: liveStreams.catalogue.path },
   cart: { method: 'GET', path: '/api/cart', reply: z.object({ items: z.array(cartItemSchema) }) },
   addToCart: { method: 'POST', path: '/api/cart', body: addToCartSchema, reply: z.object({ item: cartItemSchema }) },
   removeFromCart: { method: 'DELETE', path: '/api/cart/:id' },
   /** Server-Sent Events: `cartEventSchemas`. */
-  cartStream: { method: 'GET', path: '/api/cart/stream' },
+  cartStream: { method: 'GET', path: liveStreams.cart.path },
   /** The payment methods this shop offers at checkout, by id, in order (Card only with Stripe's keys). */
   paymentMethods: { method: 'GET', path: '/api/payment-methods', reply: z.object({ methods: z.array(z.string()) }) },
   /**
@@ -260,7 +267,7 @@ export const endpoints = {
   },
   orders: { method: 'GET', path: '/api/orders', query: pageQuery, reply: orderPageSchema },
   /** Server-Sent Events: `orderEventSchemas`. */
-  ordersStream: { method: 'GET', path: '/api/orders/stream' },
+  ordersStream: { method: 'GET', path: liveStreams.orders.path },
   order: { method: 'GET', path: '/api/orders/:number', reply: orderReply },
   cancelOrder: { method: 'POST', path: '/api/orders/:number/cancel', reply: orderReply },
   /** 'Pay now': a new Stripe Checkout Session for a card order still waiting for its payment; `url` is its page. */
@@ -270,7 +277,7 @@ export const endpoints = {
   // The back office: owners only (403 auth/forbidden for a rider).
   adminOrders: { method: 'GET', path: '/api/admin/orders', query: adminOrdersQuery, reply: orderPageSchema },
   /** Server-Sent Events: `orders` {} whenever any order is placed or moved; the page reloads its list. */
-  adminOrdersStream: { method: 'GET', path: '/api/admin/orders/stream' },
+  adminOrdersStream: { method: 'GET', path: liveStreams.adminOrders.path },
   /** `text/csv`, one row per order line, of the days `from` to `to` (both included, in the shop's time zone). */
   adminExport: { method: 'GET', path: '/api/admin/orders.csv', query: exportQuery },
   adminOrder: { method: 'GET', path: '/api/admin/orders/:number', reply: orderReply },

@@ -16,13 +16,6 @@ export const messages = {
   passkeyNameTooLong: `The name must be at most ${limits.passkeyNameMax} characters.`,
 } as const;
 
-/** What each field asks for, shown under its label on every form that has it. */
-export const hints = {
-  email: `At least ${limits.emailMin} characters, a proper e-mail address.`,
-  password: `${limits.passwordMin} to ${limits.passwordMax} characters.`,
-  passkeyName: `1 to ${limits.passkeyNameMax} characters, such as Phone or Work laptop.`,
-} as const;
-
 export const emailSchema = z
   .string({ error: messages.emailRequired })
   .min(1, messages.emailRequired)

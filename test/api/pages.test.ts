@@ -1,7 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { resolve } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
+import type { PageData } from '../../src/shared/page-data';
 import { pages } from '../../src/shared/pages';
 import { Client } from '../support/client';
 import { startTestServer, type TestServer } from '../support/server';
@@ -16,6 +19,14 @@ function requireBuild(): string {
   return readFileSync(indexFile, 'utf8');
 }
 
+/** The page's data as its HTML carries it (src/server/page-data.ts), and the HTML without it. */
+function pageDataOf(html: string): { data: unknown; rest: string } {
+  const element = /<script type="application\/json" id="page-data">(.*?)<\/script>/;
+  const json = element.exec(html)?.[1];
+  if (json === undefined) throw new Error('The page carries no data.');
+  return { data: JSON.parse(json), rest: html.replace(element, '') };
+}
+
 let server: TestServer;
 let client: Client;
 beforeAll(async () => {
@@ -26,14 +37,18 @@ afterAll(() => server.stop());
 
 describe('pages', () => {
   it.each(Object.values(pages).map((page) => page.path))(
-    'GET %s answers 200 text/html with the app, logged in or not',
+    'GET %s answers 200 text/html with the app, and says that nobody is signed in',
     async (path) => {
       const index = requireBuild();
       const reply = await client.raw('GET', path);
       expect(reply.status).toBe(200);
       expect(reply.headers.get('content-type')).toMatch(/^text\/html\b/);
-      expect(reply.headers.get('cache-control')).toBe('no-cache');
-      expect(reply.body).toBe(index);
+      // The page says who is signed in: for this browser only, asked for anew each time.
+      expect(reply.headers.get('cache-control')).toBe('private, no-cache');
+      expect(reply.headers.get('vary')).toBe('Accept-Encoding, Cookie');
+      const { data, rest } = pageDataOf(String(reply.body));
+      expect(data).toEqual({ session: null });
+      expect(rest).toBe(index);
     },
   );
 
@@ -53,7 +68,27 @@ describe('pages', () => {
     const reply = await client.raw('GET', path);
     expect(reply.status).toBe(404);
     expect(reply.headers.get('content-type')).toMatch(/^text\/html\b/);
-    expect(reply.body).toBe(index);
+    expect(pageDataOf(String(reply.body)).rest).toBe(index);
+  });
+
+  it("carries a rider's session on every page, and on /home the products with their stock and version", async () => {
+    requireBuild();
+    const rider = new Client(server.url);
+    const user = await rider.signup();
+    const session = { user: { uid: user.uid, email: user.email, emailConfirmed: false }, role: 'rider' };
+    const home = pageDataOf(String((await rider.raw('GET', pages.home.path)).body)).data as PageData;
+    const { products } = (await rider.json('GET', '/api/catalogue')).body as { products: unknown[] };
+    expect(home.session).toEqual(session);
+    expect(home.catalogue?.products).toEqual(products);
+    expect(home.catalogue?.version).toMatch(/^[\w-]{22}$/);
+    for (const path of [pages.cart.path, pages.manageAccount.path, '/nope']) {
+      expect(pageDataOf(String((await rider.raw('GET', path)).body)).data, path).toEqual({ session });
+    }
+    // A session that has ended is nobody, though the browser still sends its cookie.
+    const cookie = rider.cookieHeader;
+    await rider.logout();
+    const after = await rider.raw('GET', pages.home.path, { headers: { cookie } });
+    expect(pageDataOf(String(after.body)).data).toEqual({ session: null });
   });
 
   it('GET / redirects to /home', async () => {
@@ -86,6 +121,80 @@ describe('pages', () => {
       expect(reply.headers.get('content-type'), src).toMatch(/^text\/javascript\b/);
       expect(reply.headers.get('cache-control'), src).toBe('public, max-age=31536000, immutable');
     }
+  });
+});
+
+/** A GET as a browser with `acceptEncoding` sends it, and the bytes as they came (not decoded). */
+function fetchBytes(
+  url: string,
+  acceptEncoding: string,
+): Promise<{ encoding: string | undefined; vary: string | undefined; bytes: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () =>
+        resolve({
+          encoding: res.headers['content-encoding'],
+          vary: res.headers.vary,
+          bytes: Buffer.concat(chunks),
+        }),
+      );
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('compression', () => {
+  it('sends each script in Brotli to a browser that takes it, in gzip to one that takes only gzip, and as it is otherwise', async () => {
+    const index = requireBuild();
+    const scripts = [...index.matchAll(/<script[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1] ?? '');
+    for (const src of scripts) {
+      const file = readFileSync(resolve('dist', `.${src}`));
+      const br = await fetchBytes(server.url + src, 'gzip, deflate, br, zstd');
+      expect(br.encoding, src).toBe('br');
+      expect(br.vary, src).toBe('Accept-Encoding');
+      expect(brotliDecompressSync(br.bytes).equals(file), src).toBe(true);
+      expect(br.bytes.length, src).toBeLessThan(file.length);
+      const gzipped = await fetchBytes(server.url + src, 'gzip, br;q=0');
+      expect(gzipped.encoding, src).toBe('gzip');
+      expect(gunzipSync(gzipped.bytes).equals(file), src).toBe(true);
+      const plain = await fetchBytes(server.url + src, 'identity');
+      expect(plain.encoding, src).toBeUndefined();
+      expect(plain.bytes.equals(file), src).toBe(true);
+    }
+  });
+
+  it("compresses a page's HTML with its data, for this browser", async () => {
+    requireBuild();
+    const rider = new Client(server.url);
+    await rider.signup();
+    const page = await new Promise<{ encoding: string | undefined; bytes: Buffer }>((done, fail) => {
+      request(
+        server.url + pages.home.path,
+        { headers: { 'accept-encoding': 'br', cookie: rider.cookieHeader } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => done({ encoding: res.headers['content-encoding'], bytes: Buffer.concat(chunks) }));
+        },
+      )
+        .on('error', fail)
+        .end();
+    });
+    expect(page.encoding).toBe('br');
+    const { data } = pageDataOf(brotliDecompressSync(page.bytes).toString('utf8'));
+    expect((data as PageData).catalogue?.products.length).toBeGreaterThan(0);
+  });
+
+  it("never serves the build's Brotli copies as files of their own", async () => {
+    const index = requireBuild();
+    const src = [...index.matchAll(/<script[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1] ?? '')[0];
+    const reply = await client.raw('GET', `${src}.br`);
+    expect(reply.status).toBe(404);
+    expect(reply.headers.get('content-type')).toMatch(/^text\/html\b/);
   });
 });
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
-import type { CatalogueProduct } from '../../src/shared/api';
+import type { CatalogueProduct, StockEvent } from '../../src/shared/api';
 import { Client } from '../support/client';
-import { openStockStream } from '../support/event-stream';
+import { EventStream, openStockStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { rowWithoutSize, startTestServer, type TestServer } from '../support/server';
 
@@ -223,6 +223,32 @@ describe('the live stock', () => {
     await buyer.json('POST', `/api/orders/${order.number}/cancel`);
     expect(await stream.next('stock', 3000, 1)).toEqual({ type: 'stock', itemid: '2', size: '18"', stock: 2 });
     stream.close();
+  });
+
+  it("sends no first snapshot to a page that shows the products as they are (its HTML's version), and everything to another", async () => {
+    await server.stock.set(2, { itemid: '2', size: '18"' });
+    const watcher = await rider();
+    const html = String((await watcher.raw('GET', '/home')).body);
+    const data = JSON.parse(/<script type="application\/json" id="page-data">(.*?)<\/script>/.exec(html)?.[1] ?? '');
+    const version = encodeURIComponent(data.catalogue.version);
+    const known = await EventStream.open<StockEvent>(watcher, `/api/catalogue/stream?known=${version}`);
+    expect(known.status).toBe(200);
+
+    const buyer = await rider();
+    await buyer.add('2', '18"');
+    await buyer.order();
+    expect(await known.next('stock')).toEqual({ type: 'stock', itemid: '2', size: '18"', stock: 1 });
+    // Nothing came before the change: the page had it all.
+    expect(known.events.map((event) => event.type)).toEqual(['stock']);
+
+    // The version is no longer the shop's, and nonsense is no version: both get everything.
+    for (const query of [`known=${version}`, 'known=nonsense', `known=${'x'.repeat(5000)}`]) {
+      const stream = await EventStream.open<StockEvent>(watcher, `/api/catalogue/stream?${query}`);
+      expect((await stream.next('snapshot')).stock, query).toContainEqual({ itemid: '2', size: '18"', stock: 1 });
+      expect((await stream.next('products')).products.length, query).toBeGreaterThan(0);
+      stream.close();
+    }
+    known.close();
   });
 
   it('needs a log-in (401), and HEAD answers the headers alone', async () => {

@@ -1,11 +1,12 @@
 import { useEffect } from 'react';
+import { liveStreams } from '../../shared/live-streams';
 import { loadContract } from '../lib/api';
 import { followEvents } from '../lib/live-events';
 
-async function accountStream() {
-  const { endpoints, accountEventSchemas } = await loadContract();
-  return { path: endpoints.accountStream.path, schemas: accountEventSchemas };
-}
+const accountStream = {
+  ...liveStreams.account,
+  schemas: async () => (await loadContract()).accountEventSchemas,
+};
 
 /**
  * While `follow` (a signed-in rider on a page that follows no live stream of its own: src/shared/pages.ts `stream`),

@@ -10,6 +10,7 @@ interface FieldProps {
   hint?: string;
   onChange(event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>): void;
   onBlur(): void;
+  onFocus?(): void;
   /** A list to choose from instead of a text box: [value, text] pairs. */
   options?: ReadonlyArray<readonly [value: string, text: string]>;
   /** A box of several lines instead of one. */
@@ -31,6 +32,7 @@ export function Field({
   hint,
   onChange,
   onBlur,
+  onFocus,
   options,
   multiline,
   inputMode,
@@ -47,6 +49,7 @@ export function Field({
     value,
     onChange,
     onBlur,
+    onFocus,
     'aria-invalid': error ? true : undefined,
     'aria-describedby': describedBy || undefined,
   };

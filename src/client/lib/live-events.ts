@@ -14,27 +14,35 @@ type Schemas = Record<string, z.ZodType>;
 /** An event of a stream: its name as `type`, and its checked fields. */
 export type EventOf<S extends Schemas> = { [T in keyof S & string]: { type: T } & z.infer<S[T]> }[keyof S & string];
 
-/** Where a stream is and what its events look like; loaded with the API's contract, not with the page. */
-export interface StreamContract<S extends Schemas> {
+/**
+ * A stream to follow: where it is and its event names (src/shared/live-streams.ts), and its events' schemas, loaded with
+ * the API's contract as it opens, not with the page; with a `firstQuery`, when its first event arrives: a stream that
+ * stays quiet costs no zod.
+ */
+export interface LiveStream<S extends Schemas> {
   path: string;
-  schemas: S;
+  events: readonly (keyof S & string)[];
+  schemas: () => Promise<S>;
+  /** A query for the first connection only (the catalogue's `known`); a reconnection may have missed changes. */
+  firstQuery?: string;
 }
 
 /**
  * Follows a live stream of the server (docs/API.md, "Live streams") until the returned function is called: each
- * event checked against its schema and handed to `apply`. A dropped connection is reopened (EventSource does that);
- * a refused one after a check of the session, with a back-off; an event that cannot be read is treated as a broken
- * connection, since it may have been a change: the stream starts again from a fresh snapshot. `signed-out` signs
- * the browser out, and the guards leave the page; `account` asks the server for the session again.
+ * event checked against its schema and handed to `apply`, in the order they came. A dropped connection is reopened
+ * (EventSource does that); a refused one after a check of the session, with a back-off; an event that cannot be read
+ * is treated as a broken connection, since it may have been a change: the stream starts again from a fresh snapshot.
+ * `signed-out` signs the browser out, and the guards leave the page; `account` asks the server for the session again.
  */
-export function followEvents<S extends Schemas>(
-  contract: () => Promise<StreamContract<S>>,
-  apply: (event: EventOf<S>) => void,
-): () => void {
+export function followEvents<S extends Schemas>(stream: LiveStream<S>, apply: (event: EventOf<S>) => void): () => void {
   let source: EventSource | null = null;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let retryMs = firstRetryMs;
   let stopped = false;
+  let schemas: Promise<S> | undefined;
+  // Events wait here for the schemas (loaded once), so that they are applied in the order they came.
+  let pending: Promise<void> = Promise.resolve();
+  let query = stream.firstQuery ? `?${stream.firstQuery}` : '';
 
   function parse(schema: z.ZodType, data: unknown): Record<string, unknown> | undefined {
     try {
@@ -45,41 +53,55 @@ export function followEvents<S extends Schemas>(
     }
   }
 
-  async function connect() {
-    let known: StreamContract<S>;
+  async function receive(from: EventSource, type: keyof S & string, data: unknown) {
+    let schema: z.ZodType | undefined;
     try {
-      known = await contract();
+      schemas ??= stream.schemas();
+      schema = (await schemas)[type];
     } catch {
-      return recover();
+      // The contract could not be fetched: the shop is out of reach; try again as for a broken connection.
+      schemas = undefined;
     }
+    if (from !== source || stopped) return;
+    const fields = schema && parse(schema, data);
+    if (!fields) {
+      from.close();
+      void recover();
+      return;
+    }
+    retryMs = firstRetryMs;
+    if (type === 'signed-out') {
+      stop();
+      signedOut();
+      return;
+    }
+    if (type === 'account') {
+      void refreshSession();
+      return;
+    }
+    // The schema of `type` has checked the fields; TypeScript cannot pair the two through the lookup.
+    apply({ type, ...fields } as EventOf<S>);
+  }
+
+  function connect() {
     if (stopped) return;
-    const stream = new EventSource(known.path);
-    source = stream;
-    for (const [type, schema] of Object.entries(known.schemas)) {
-      stream.addEventListener(type, (message) => {
-        const fields = parse(schema, message.data);
-        if (!fields) {
-          stream.close();
-          void recover();
-          return;
-        }
-        retryMs = firstRetryMs;
-        if (type === 'signed-out') {
-          stop();
-          signedOut();
-          return;
-        }
-        if (type === 'account') {
-          void refreshSession();
-          return;
-        }
-        // The schema of `type` has checked the fields; TypeScript cannot pair the two through the lookup.
-        apply({ type, ...fields } as EventOf<S>);
+    // The schemas load as the stream opens, but for a first connection that may well stay quiet (the catalogue's
+    // `known`): that one loads them with its first event, if one ever comes.
+    if (!query) {
+      schemas ??= stream.schemas();
+      schemas.catch(() => {});
+    }
+    const opened = new EventSource(`${stream.path}${query}`);
+    query = '';
+    source = opened;
+    for (const type of stream.events) {
+      opened.addEventListener(type, (message) => {
+        pending = pending.then(() => receive(opened, type, message.data));
       });
     }
     // EventSource retries a dropped connection itself; it gives up (CLOSED) only on an answer such as a 401.
-    stream.addEventListener('error', () => {
-      if (stream.readyState === EventSource.CLOSED) void recover();
+    opened.addEventListener('error', () => {
+      if (opened.readyState === EventSource.CLOSED && source === opened) void recover();
     });
   }
 
@@ -89,6 +111,7 @@ export function followEvents<S extends Schemas>(
       await call('session');
     } catch {}
     if (stopped) return;
+    source = null;
     retryTimer = setTimeout(connect, retryMs);
     retryMs = Math.min(retryMs * 2, maxRetryMs);
   }
@@ -99,6 +122,6 @@ export function followEvents<S extends Schemas>(
     source?.close();
   }
 
-  void connect();
+  connect();
   return stop;
 }

@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import type { SessionUser } from '../../shared/api';
 import type { Role } from '../../shared/roles';
 import { call, onUnauthenticated } from './api';
+import { sessionFromPage } from './page-data';
 import { clearHint, readHint, writeHint } from './session-hint';
 
 /** A message carried to the signup-login page: a success notice (status) or a failure (alert). */
@@ -19,14 +20,21 @@ export interface SessionState {
   notice: Notice | null;
 }
 
-// The store lives outside React, so that the router's guards (loaders) and the components read one state.
-let state: SessionState = { user: readHint(), role: null, notice: null };
+// The store lives outside React, so that the router's guards (loaders) and the components read one state. It starts
+// from what the page's HTML says (the server's answer for this page load) or, without that, from the stored hint.
+let state: SessionState =
+  sessionFromPage === undefined
+    ? { user: readHint(), role: null, notice: null }
+    : { user: sessionFromPage?.user ?? null, role: sessionFromPage?.role ?? null, notice: null };
+if (sessionFromPage) writeHint(sessionFromPage.user);
+else if (sessionFromPage === null) clearHint();
 const listeners = new Set<() => void>();
 // A 401 from a request that began before the latest sign-in is old news, not a sign-out.
 let lastSignIn = Number.NEGATIVE_INFINITY;
 // Likewise the start-up check must not undo a sign-in or sign-out that happened while it was under way.
 let lastChange = Number.NEGATIVE_INFINITY;
-let serverCheck: Promise<void> | undefined;
+// The page's HTML has answered the start-up check already.
+let serverCheck: Promise<void> | undefined = sessionFromPage === undefined ? undefined : Promise.resolve();
 
 function update(next: SessionState): void {
   state = next;
@@ -95,7 +103,10 @@ export async function refreshSession(): Promise<void> {
   } catch {}
 }
 
-/** Asks the server who is signed in, once per page load; every caller shares that one answer (`refreshSession`). */
+/**
+ * Asks the server who is signed in, once per page load; every caller shares that one answer (`refreshSession`). The
+ * page's HTML, when it says, is that answer.
+ */
 export function checkSession(): Promise<void> {
   serverCheck ??= refreshSession();
   return serverCheck;

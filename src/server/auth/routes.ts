@@ -1,6 +1,6 @@
 import { APIError } from 'better-auth/api';
 import { type Context, Hono } from 'hono';
-import { endpoints } from '../../shared/api';
+import { endpoints, type SessionUser } from '../../shared/api';
 import type { ErrorCode } from '../../shared/errors';
 import type { AppEnv } from '../app-env';
 import type { Db } from '../db/database';
@@ -40,6 +40,15 @@ export interface AuthRouteParts {
   trustProxy: boolean;
 }
 
+/**
+ * Who is signed in, as GET /api/auth/session answers and the pages' HTML carries it (src/server/page-data.ts): the
+ * role read now, not the session cache's (which a role change made by `npm run owner` in another process reaches only
+ * when its entry expires, on SQLite), so that the pages show the back office as soon as it is granted.
+ */
+export async function sessionReply(roles: Roles, user: SessionUser) {
+  return { user, role: await roles.of(user.uid) };
+}
+
 export function authRoutes({
   auth,
   db,
@@ -68,57 +77,52 @@ export function authRoutes({
     }
   }
 
-  return (
-    new Hono<AppEnv>()
-      .post(endpoints.signUp.path, async (c) => {
-        const { email, password } = await readJson(c, endpoints.signUp.body, {
-          email: 'auth/invalid-email',
-          password: 'auth/weak-password',
-        });
-        const address = clientAddress(c, trustProxy);
-        const refused = await throttle.beginRequest('signup', { email, address, log: c.get('log') });
-        if (refused) throw tooManyRequests(refused.retryAfter);
-        const { headers, response } = await signUp(c, email, password);
-        if (response.token) await sessions.started(c, response.token);
-        forwardCookies(c, headers);
-        await devices.issue(c, response.user.id);
-        // The rider is logged in at once; the link that confirms the address goes out through the outbox (§15).
-        await db.run((uow) => confirmations.send(uow, response.user.id, response.user.email));
-        return c.json({ user: sessionUser(response.user), role: 'rider' }, 201);
-      })
+  return new Hono<AppEnv>()
+    .post(endpoints.signUp.path, async (c) => {
+      const { email, password } = await readJson(c, endpoints.signUp.body, {
+        email: 'auth/invalid-email',
+        password: 'auth/weak-password',
+      });
+      const address = clientAddress(c, trustProxy);
+      const refused = await throttle.beginRequest('signup', { email, address, log: c.get('log') });
+      if (refused) throw tooManyRequests(refused.retryAfter);
+      const { headers, response } = await signUp(c, email, password);
+      if (response.token) await sessions.started(c, response.token);
+      forwardCookies(c, headers);
+      await devices.issue(c, response.user.id);
+      // The rider is logged in at once; the link that confirms the address goes out through the outbox (§15).
+      await db.run((uow) => confirmations.send(uow, response.user.id, response.user.email));
+      return c.json({ user: sessionUser(response.user), role: 'rider' }, 201);
+    })
 
-      .post(endpoints.logIn.path, async (c) => {
-        const { email, password } = await readJson(c, endpoints.logIn.body, {
-          email: 'auth/invalid-email',
-          password: 'auth/invalid-password',
-        });
-        const device = await devices.verify(c, email);
-        const address = clientAddress(c, trustProxy);
-        const attempt = await throttle.begin({ email, address, device: device?.id, log: c.get('log') });
-        if (!attempt.allowed) throw tooManyRequests(attempt.retryAfter);
-        const { headers, response } = await auth.api
-          .signInEmail({ body: { email, password }, headers: c.req.raw.headers, returnHeaders: true })
-          .catch((error) => Promise.reject(translate(error)));
-        await attempt.succeeded();
-        return finishLogIn(
-          c,
-          { sessions, devices, roles },
-          { headers, token: response.token, user: response.user, device },
-        );
-      })
+    .post(endpoints.logIn.path, async (c) => {
+      const { email, password } = await readJson(c, endpoints.logIn.body, {
+        email: 'auth/invalid-email',
+        password: 'auth/invalid-password',
+      });
+      const device = await devices.verify(c, email);
+      const address = clientAddress(c, trustProxy);
+      const attempt = await throttle.begin({ email, address, device: device?.id, log: c.get('log') });
+      if (!attempt.allowed) throw tooManyRequests(attempt.retryAfter);
+      const { headers, response } = await auth.api
+        .signInEmail({ body: { email, password }, headers: c.req.raw.headers, returnHeaders: true })
+        .catch((error) => Promise.reject(translate(error)));
+      await attempt.succeeded();
+      return finishLogIn(
+        c,
+        { sessions, devices, roles },
+        { headers, token: response.token, user: response.user, device },
+      );
+    })
 
-      .post(endpoints.logOut.path, async (c) => {
-        const session = await sessions.find(c);
-        if (session) await db.run((uow) => sessions.end(uow, { uid: session.user.uid, only: [session.id] }));
-        sessions.clearCookies(c);
-        return c.body(null, 204);
-      })
+    .post(endpoints.logOut.path, async (c) => {
+      const session = await sessions.find(c);
+      if (session) await db.run((uow) => sessions.end(uow, { uid: session.user.uid, only: [session.id] }));
+      sessions.clearCookies(c);
+      return c.body(null, 204);
+    })
 
-      // The role read now, not the session cache's (which a role change made by `npm run owner` in another process
-      // reaches only when its entry expires, on SQLite): the pages show the back office as soon as it is granted.
-      .get(endpoints.session.path, sessions.require(), async (c) => {
-        const { user } = c.get('session');
-        return c.json({ user, role: await roles.of(user.uid) });
-      })
-  );
+    .get(endpoints.session.path, sessions.require(), async (c) =>
+      c.json(await sessionReply(roles, c.get('session').user)),
+    );
 }

@@ -1,9 +1,11 @@
 import { Hono } from 'hono';
 import { endpoints, type StockEvent } from '../../shared/api';
+import { knownCatalogueParam } from '../../shared/live-streams';
 import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
 import type { LiveStreams, StreamSource } from '../http/live-streams';
 import { sseFrame } from '../http/live-streams';
+import { catalogueVersion } from '../page-data';
 import type { StockStore } from '../stock/stock-store';
 import type { CatalogueStore } from './catalogue-store';
 import { type CatalogueChange, catalogueTopic } from './changes';
@@ -20,13 +22,15 @@ function catalogueStream(
   catalogue: CatalogueStore,
   stock: StockStore,
   productsAfter: (change: CatalogueChange) => Promise<string>,
+  known: string | undefined,
 ): StreamSource<CatalogueChange> {
   const everything = async () =>
     frame({ type: 'snapshot', stock: await stock.all() }) +
     frame({ type: 'products', products: await catalogue.shown() });
   return {
     topic: catalogueTopic,
-    start: everything,
+    // A page that shows the products as they are now (`known`: the version its HTML came with) needs no first snapshot.
+    start: async () => (known !== undefined && catalogueVersion(await catalogue.shown()) === known ? '' : everything()),
     frame(change) {
       if (change.type === 'stock') {
         const { type, ...size } = change;
@@ -75,7 +79,9 @@ export function catalogueRoutes({ sessions, catalogue, stock, streams }: Catalog
     .get(endpoints.catalogue.path, async (c) => c.json({ products: await catalogue.shown() }))
 
     .get(endpoints.catalogueStream.path, session, (c) =>
-      streams.open(c, c.get('session'), () => catalogueStream(catalogue, stock, productsAfter)),
+      streams.open(c, c.get('session'), () =>
+        catalogueStream(catalogue, stock, productsAfter, c.req.query(knownCatalogueParam)),
+      ),
     )
 
     .get('/media/:file', async (c) => {

@@ -12,7 +12,8 @@ interface ChangeFormProps {
   type: 'email' | 'password';
   autoComplete: string;
   hint: string;
-  schema: z.ZodType;
+  /** The form's rules (useForm loads them with the first focus or key). */
+  schema: () => Promise<z.ZodType>;
   submit: string;
   successNotice: string;
   save(value: string): Promise<void>;

@@ -1,7 +1,8 @@
 import { Link, useLoaderData } from 'react-router';
 import { accountNotices } from '../../../shared/account-notices';
+import { hints } from '../../../shared/hints';
 import { pages, pageTitle } from '../../../shared/pages';
-import { hints, newEmailSchema, newPasswordSchema } from '../../../shared/validation';
+import { newEmailSchema, newPasswordSchema } from '../../../shared/validation';
 import { call } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { ChangeForm } from './change-form';
@@ -34,7 +35,7 @@ export default function ManageAccountPage() {
           type="email"
           autoComplete="email"
           hint={hints.email}
-          schema={newEmailSchema}
+          schema={async () => newEmailSchema}
           submit="Change e-mail"
           successNotice={accountNotices.emailChanged}
           save={(email) => call('changeEmail', { body: { email } })}
@@ -46,7 +47,7 @@ export default function ManageAccountPage() {
           type="password"
           autoComplete="new-password"
           hint={hints.password}
-          schema={newPasswordSchema}
+          schema={async () => newPasswordSchema}
           submit="Change password"
           successNotice={accountNotices.passwordChanged}
           save={(password) => call('changePassword', { body: { password } })}

@@ -1,7 +1,8 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { formatDate } from '../../../shared/dates';
+import { hints } from '../../../shared/hints';
 import type { Passkey } from '../../../shared/passkeys';
-import { hints, passkeyNameFormSchema } from '../../../shared/validation';
+import { passkeyNameFormSchema } from '../../../shared/validation';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
 import { ApiError, call, messageOf } from '../../lib/api';
@@ -21,7 +22,7 @@ export function PasskeysSection() {
   const [passkeys, setPasskeys] = useState<Passkey[] | null>(null);
   const [message, setMessage] = useState<{ kind: 'status' | 'alert'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  const form = useForm(passkeyNameFormSchema, { name: '' });
+  const form = useForm(async () => passkeyNameFormSchema, { name: '' });
 
   useEffect(() => {
     let shown = true;

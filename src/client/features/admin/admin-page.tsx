@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect } from 'react';
 import { type LoaderFunctionArgs, useLoaderData, useNavigate, useRevalidator, useSearchParams } from 'react-router';
 import { adminEventSchemas, endpoints } from '../../../shared/api';
+import { liveStreams } from '../../../shared/live-streams';
 import { orderStatuses, statusLabels } from '../../../shared/orders';
 import { pages, pageTitle } from '../../../shared/pages';
 import { OrdersTable } from '../../components/orders-table';
@@ -29,7 +30,7 @@ function thisMonth(): { from: string; to: string } {
   return { from: day(new Date(today.getFullYear(), today.getMonth(), 1)), to: day(today) };
 }
 
-const adminOrdersStream = async () => ({ path: endpoints.adminOrdersStream.path, schemas: adminEventSchemas });
+const adminOrdersStream = { ...liveStreams.adminOrders, schemas: async () => adminEventSchemas };
 
 /**
  * Reloads the list whenever an order is placed or moved, on any server (the owners' live stream); an ended session

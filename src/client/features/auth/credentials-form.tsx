@@ -1,9 +1,9 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Link, type NavigateFunction, useNavigate } from 'react-router';
 import type { SessionUser } from '../../../shared/api';
+import { hints } from '../../../shared/hints';
 import { pages } from '../../../shared/pages';
 import type { Role } from '../../../shared/roles';
-import { credentialsSchema, hints } from '../../../shared/validation';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
 import { call, messageOf } from '../../lib/api';
@@ -21,6 +21,7 @@ const endpointOf = { signup: 'signUp', login: 'logIn' } as const;
 
 /** Loaded when the log-in form is shown, not with the page (src/client/lib/passkeys.ts). */
 const passkeys = () => import('../../lib/passkeys');
+const rules = () => import('../../../shared/validation');
 
 type SignedIn = { user: SessionUser; role: Role };
 
@@ -33,7 +34,7 @@ function enter(navigate: NavigateFunction, { user, role }: SignedIn) {
 export function CredentialsForm({ mode }: { mode: AuthMode }) {
   const titleId = useId();
   const navigate = useNavigate();
-  const form = useForm(credentialsSchema, { email: '', password: '' });
+  const form = useForm(async () => (await rules()).credentialsSchema, { email: '', password: '' });
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 

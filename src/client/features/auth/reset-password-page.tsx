@@ -1,18 +1,20 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { accountNotices } from '../../../shared/account-notices';
+import { hints } from '../../../shared/hints';
 import { pages, pageTitle } from '../../../shared/pages';
-import { hints, newPasswordSchema, resetRequestSchema } from '../../../shared/validation';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
 import { ApiError, call, messageOf } from '../../lib/api';
 import { endSession } from '../../lib/session';
 import { useForm } from '../../lib/use-form';
 
+const rules = () => import('../../../shared/validation');
+
 /** Asks for a link by e-mail; the answer is the same whether or not the address has an account. */
 function RequestLinkForm({ title }: { title: string }) {
   const titleId = useId();
-  const form = useForm(resetRequestSchema, { email: '' });
+  const form = useForm(async () => (await rules()).resetRequestSchema, { email: '' });
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ kind: 'status' | 'alert'; text: string } | null>(null);
 
@@ -48,7 +50,7 @@ function RequestLinkForm({ title }: { title: string }) {
 /** Sets a new password through the link's token, once the link is known to be good. */
 function NewPasswordForm({ token }: { token: string }) {
   const navigate = useNavigate();
-  const form = useForm(newPasswordSchema, { password: '' });
+  const form = useForm(async () => (await rules()).newPasswordSchema, { password: '' });
   const [link, setLink] = useState<'checking' | 'good' | { failure: string }>('checking');
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { CartItem } from '../../../shared/api';
+import { liveStreams } from '../../../shared/live-streams';
 import { loadContract } from '../../lib/api';
 import { followEvents } from '../../lib/live-events';
 
@@ -7,10 +8,7 @@ function without(items: CartItem[], id: string): CartItem[] {
   return items.some((item) => item.id === id) ? items.filter((item) => item.id !== id) : items;
 }
 
-async function cartStream() {
-  const { endpoints, cartEventSchemas } = await loadContract();
-  return { path: endpoints.cartStream.path, schemas: cartEventSchemas };
-}
+const cartStream = { ...liveStreams.cart, schemas: async () => (await loadContract()).cartEventSchemas };
 
 /**
  * The user's cart as the server streams it (docs/API.md, "The live stream"). `items` is null until the

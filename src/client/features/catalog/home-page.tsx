@@ -4,12 +4,16 @@ import type { CatalogueProduct } from '../../../shared/api';
 import { notices } from '../../../shared/notices';
 import { pages, pageTitle } from '../../../shared/pages';
 import { ApiError, call } from '../../lib/api';
+import { takeCatalogueFromPage } from '../../lib/page-data';
 import { ProductCard } from './product-card';
 import { useLiveCatalogue } from './use-live-catalogue';
 
-/** The products with their sizes and stock, in one request (docs/product.md §12). */
+/**
+ * The products with their sizes and stock (docs/product.md §12): on the first view from the page's HTML, with their
+ * version for the live stream; later in one request.
+ */
 export async function loader() {
-  return call('catalogue');
+  return takeCatalogueFromPage() ?? call('catalogue');
 }
 
 /** What the rider is told when an add fails: a sold-out size or a hidden product says so; anything else is the add error. */
@@ -20,7 +24,8 @@ function addFailure(error: unknown): string {
 
 export default function HomePage() {
   const navigate = useNavigate();
-  const products = useLiveCatalogue(useLoaderData<typeof loader>().products);
+  const loaded = useLoaderData<typeof loader>();
+  const products = useLiveCatalogue(loaded.products, 'version' in loaded ? loaded.version : undefined);
   // A double click must not add two rows.
   const adding = useRef(false);
   const [failure, setFailure] = useState<{ itemid: string; message: string } | null>(null);

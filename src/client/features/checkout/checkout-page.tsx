@@ -52,7 +52,7 @@ export default function CheckoutPage() {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [key] = useState(idempotencyKey);
-  const form = useForm(addressSchema, emptyAddress);
+  const form = useForm(async () => addressSchema, emptyAddress);
   const [method, setMethod] = useState(methods[0]?.id ?? '');
   const sending = useRef(false);
   const [busy, setBusy] = useState(false);

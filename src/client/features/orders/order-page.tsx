@@ -8,6 +8,7 @@ import {
   useSearchParams,
 } from 'react-router';
 import { formatDateTime } from '../../../shared/dates';
+import { liveStreams } from '../../../shared/live-streams';
 import { statusLabels } from '../../../shared/orders';
 import { pages, pageTitle } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
@@ -21,10 +22,7 @@ export function loader({ params }: LoaderFunctionArgs) {
   return orNotFound(call('order', { params: { number: params.number ?? '' } }), 'order/not-found');
 }
 
-async function ordersStream() {
-  const { endpoints, orderEventSchemas } = await loadContract();
-  return { path: endpoints.ordersStream.path, schemas: orderEventSchemas };
-}
+const ordersStream = { ...liveStreams.orders, schemas: async () => (await loadContract()).orderEventSchemas };
 
 export default function OrderPage() {
   const { order } = useLoaderData<typeof loader>();

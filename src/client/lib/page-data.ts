@@ -1,0 +1,30 @@
+import { type PageData, pageDataElementId } from '../../shared/page-data';
+
+/**
+ * What the server wrote into this page's HTML for its first view (src/server/page-data.ts, ADR 0028), or undefined
+ * when it wrote nothing (Vite's development server). It came in the same answer as the page, from the same server,
+ * so it is not checked against the API's contract: that check is for answers that may come from another version.
+ */
+function read(): PageData | undefined {
+  const text = document.getElementById(pageDataElementId)?.textContent;
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as PageData;
+  } catch {
+    return undefined;
+  }
+}
+
+const pageData = read();
+
+/** Who the server said is signed in when it sent this page: undefined when it did not say. */
+export const sessionFromPage = pageData?.session;
+
+let catalogue = pageData?.catalogue;
+
+/** The home page's products from the page's HTML, once: a later visit of the page asks the server anew. */
+export function takeCatalogueFromPage(): PageData['catalogue'] {
+  const taken = catalogue;
+  catalogue = undefined;
+  return taken;
+}

@@ -1,0 +1,48 @@
+import { extname } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+/**
+ * How the shop compresses what it sends of the built client (ADR 0028). One module for the build, which writes a
+ * Brotli copy beside each file once (`x.js.br`: the highest quality takes a second for the whole client, too long
+ * for every start), and for the server, which gzips at start and sends the copy a browser takes.
+ */
+
+/** Text files; pictures are compressed already. */
+const compressibleExtensions = new Set(['.html', '.js', '.css', '.svg', '.json', '.txt', '.webmanifest']);
+
+/** Below this a compressed copy saves less than its framing and the header costs. */
+const smallestCompressed = 1024;
+
+export const brotliSuffix = '.br';
+
+export function isCompressible(path: string, size: number): boolean {
+  return compressibleExtensions.has(extname(path)) && size > smallestCompressed;
+}
+
+/** Brotli at `quality` (11, the highest, for files compressed once at build; lower for what is made per request). */
+export function brotli(body: Uint8Array, quality = constants.BROTLI_MAX_QUALITY): Buffer {
+  return brotliCompressSync(body, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+  });
+}
+
+/** gzip at its highest level: for the built client it costs a few milliseconds at start. */
+export function gzip(body: Uint8Array): Buffer {
+  return gzipSync(body, { level: constants.Z_BEST_COMPRESSION });
+}
+
+/**
+ * The encodings a request's `Accept-Encoding` takes (RFC 9110 §12.5.3): the listed codings without `q=0`, and
+ * those `*` stands for when it is listed with a non-zero weight.
+ */
+export function acceptedEncodings(header: string | undefined): { br: boolean; gzip: boolean } {
+  const weights = new Map<string, number>();
+  for (const part of (header ?? '').split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    if (name) weights.set(name, Number.isNaN(weight) ? 0 : weight);
+  }
+  const takes = (name: string) => (weights.get(name) ?? weights.get('*') ?? 0) > 0;
+  return { br: takes('br'), gzip: takes('gzip') || takes('x-gzip') };
+}

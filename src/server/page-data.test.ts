@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { pageDataElementId } from '../shared/page-data';
+import { catalogueVersion, withPageData } from './page-data';
+
+const html = '<!doctype html><html><head><title>Piaffe</title></head><body><div id="root"></div></body></html>';
+
+describe('page data', () => {
+  it('goes into the head as a JSON element that no text in it can end', () => {
+    const user = { uid: 'u1', email: '</script><script>alert(1)</script><!--@example.test', emailConfirmed: true };
+    const page = withPageData(html, { session: { user, role: 'rider' } });
+    const element = new RegExp(`<script type="application/json" id="${pageDataElementId}">(.*?)</script></head>`);
+    const json = element.exec(page)?.[1] ?? '';
+    expect(json).not.toContain('<');
+    expect(JSON.parse(json)).toEqual({ session: { user, role: 'rider' } });
+    expect(page.replace(element, '</head>')).toBe(html);
+  });
+
+  it('versions the products by what the page shows of them', () => {
+    const products = [{ itemid: '1', name: 'A', priceCents: 100, details: '', pic: '', largepic: '', sizes: [] }];
+    expect(catalogueVersion(products)).toBe(catalogueVersion(structuredClone(products)));
+    expect(catalogueVersion(products)).not.toBe(
+      catalogueVersion([{ ...products[0], sizes: [{ size: 'M', stock: 1 }] } as (typeof products)[0]]),
+    );
+  });
+});

@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import type { Context } from 'hono';
+import type { CatalogueProduct } from '../shared/api';
+import { type PageData, pageDataElementId } from '../shared/page-data';
+import { type Page, pages } from '../shared/pages';
+import type { AppEnv } from './app-env';
+import type { Roles } from './auth/roles';
+import { sessionReply } from './auth/routes';
+import type { Sessions } from './auth/sessions';
+import type { CatalogueStore } from './catalogue/catalogue-store';
+
+/** The version of the products as the home page shows them: the live stock stream sends nothing while it holds. */
+export function catalogueVersion(products: readonly CatalogueProduct[]): string {
+  return createHash('sha256').update(JSON.stringify(products)).digest('base64url').slice(0, 22);
+}
+
+export interface PageDataParts {
+  sessions: Sessions;
+  roles: Roles;
+  catalogue: CatalogueStore;
+}
+
+/** What the page at `page` (undefined: the Snap! page) shows first, for the browser that asks (src/shared/page-data.ts). */
+export function pageData({ sessions, roles, catalogue }: PageDataParts) {
+  return async (c: Context<AppEnv>, page: Page | undefined): Promise<PageData> => {
+    const session = await sessions.find(c);
+    if (!session) return { session: null };
+    const data: PageData = { session: await sessionReply(roles, session.user) };
+    if (page === pages.home) {
+      const products = await catalogue.shown();
+      data.catalogue = { products, version: catalogueVersion(products) };
+    }
+    return data;
+  };
+}
+
+/**
+ * The page's HTML with its data in a JSON script element before `</head>`; `<` is escaped, so nothing in the data can
+ * end the element or open a comment. The CSP allows no inline script, and needs to: a JSON element is never run.
+ */
+export function withPageData(html: string, data: PageData): string {
+  const json = JSON.stringify(data).replace(/</g, '\\u003c');
+  return html.replace('</head>', `<script type="application/json" id="${pageDataElementId}">${json}</script></head>`);
+}

@@ -1,0 +1,26 @@
+/**
+ * The live streams (Server-Sent Events, docs/API.md "Live streams"): where each is and the names of its events, without
+ * their schemas (src/shared/api.ts `*EventSchemas`, which bring zod). A page opens its stream and hears its events at
+ * once; the schemas load with the first event that needs checking (src/client/lib/live-events.ts), so a page whose
+ * stream stays quiet never loads them (ADR 0028).
+ */
+
+/** The events every stream of a signed-in page carries besides its own (src/shared/api.ts `sessionEventSchemas`). */
+const sessionEvents = ['signed-out', 'account'] as const;
+
+export const liveStreams = {
+  account: { path: '/api/account/stream', events: ['ready', ...sessionEvents] },
+  catalogue: { path: '/api/catalogue/stream', events: ['snapshot', 'stock', 'products', ...sessionEvents] },
+  cart: { path: '/api/cart/stream', events: ['snapshot', 'added', 'removed', ...sessionEvents] },
+  orders: { path: '/api/orders/stream', events: ['ready', 'order', ...sessionEvents] },
+  adminOrders: { path: '/api/admin/orders/stream', events: ['ready', 'orders', ...sessionEvents] },
+} as const;
+
+export type LiveStreamName = keyof typeof liveStreams;
+export type EventName<N extends LiveStreamName> = (typeof liveStreams)[N]['events'][number];
+
+/**
+ * The catalogue stream's query parameter naming the version of the products a page already shows (the one the page's
+ * HTML came with): while it is still the shop's, the stream sends no first snapshot.
+ */
+export const knownCatalogueParam = 'known';
