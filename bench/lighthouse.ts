@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { chromiumLaunchOptions } from '../e2e/chromium';
@@ -270,7 +270,9 @@ async function main() {
   if (version.code !== 0) throw new Error(`npx lighthouse@${lighthouseVersion} failed: ${version.stderr}`);
 
   const out = resolve(args.out);
-  const rawDir = join(dirname(out), 'lighthouse');
+  // Beside the summary, named after it: bench/results/lighthouse/ for bench/results/lighthouse.json.
+  const rawDir = join(dirname(out), basename(out, '.json'));
+  if (rawDir === out) throw new Error('--out names a .json file.');
   rmSync(rawDir, { recursive: true, force: true });
   const temp = mkdtempSync(join(tmpdir(), 'piaffe-lighthouse-'));
   const server = await startChild({ built: true });
