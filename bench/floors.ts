@@ -1,6 +1,6 @@
 // `npm run bench:floors`: each hot request of Piaffe beside its floor, a hand-written node:http server doing the
 // same work with the same durability, in one run (bench/README.md). `-- --profile cart-list [--floor]` profiles instead.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -10,6 +10,7 @@ import autocannon from 'autocannon';
 import { startChild } from '../test/support/child-server';
 import { address, Client, orderKey } from '../test/support/client';
 import { stockUp } from '../test/support/test-database';
+import { buildShopIfStale } from './support/build';
 import { summariseProfile } from './support/cpu-profile';
 import { benchStock } from './support/floor-kit';
 import { table } from './support/stats';
@@ -421,16 +422,6 @@ const workloads: Record<WorkloadName, { floor: string; run: Workload; title: str
 
 const load = () => Number(loadavg()[0]?.toFixed(2));
 
-function buildServer(): void {
-  // scripts/build.mjs builds only when the sources changed since the last build, as `npm start` does.
-  const build = spawnSync(
-    process.execPath,
-    ['--input-type=module', '-e', "import { buildIfStale } from './scripts/build.mjs'; await buildIfStale();"],
-    { stdio: 'inherit' },
-  );
-  if (build.status !== 0) throw new Error('the build failed');
-}
-
 /** Piaffe as built, on a fresh database with the floors' deep stock. */
 async function startPiaffe(nodeArgs: string[] = []) {
   const piaffe = await startChild({ built: true, nodeArgs });
@@ -439,7 +430,7 @@ async function startPiaffe(nodeArgs: string[] = []) {
 }
 
 async function benchmark(): Promise<void> {
-  buildServer();
+  buildShopIfStale();
   const piaffe = await startPiaffe();
   const floors = new Map<WorkloadName, Server>();
   const results: Measured[] = [];
@@ -532,7 +523,7 @@ async function benchmark(): Promise<void> {
 async function profile(name: WorkloadName, target: Target): Promise<void> {
   const workload = workloads[name];
   if (!workload) throw new Error(`--profile takes one of ${Object.keys(workloads).join(', ')}`);
-  buildServer();
+  buildShopIfStale();
   const dir = resolve('bench/results/profiles', `${name}-${target}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });

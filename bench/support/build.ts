@@ -22,3 +22,13 @@ export function buildIfNeeded(path: string): void {
   const build = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
   if (build.status !== 0) throw new Error('vite build failed.');
 }
+
+/** Builds the client and the server (dist/, dist-server/) when the sources changed since the last build, as `npm start` does. */
+export function buildShopIfStale(): void {
+  const build = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', "import { buildIfStale } from './scripts/build.mjs'; await buildIfStale();"],
+    { stdio: 'inherit' },
+  );
+  if (build.status !== 0) throw new Error('the build failed');
+}

@@ -2,6 +2,7 @@
  * The back office's shapes (docs/product.md §11), for both sides: the filters of the order list, an owner's move,
  * the CSV export's date range, and the outbox as the owner sees it (never an e-mail's body).
  */
+import './zod-config';
 import { z } from 'zod';
 import { limits } from './limits';
 import { mailKinds, outboxStates } from './mail';

@@ -3,6 +3,7 @@
  * body and of its answer. The server registers its routes from these paths and validates bodies with these
  * schemas; the browser builds its calls from them and checks every answer. See docs/API.md.
  */
+import './zod-config';
 import { z } from 'zod';
 import {
   adminOrdersQuery,

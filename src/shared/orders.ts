@@ -2,6 +2,7 @@
  * Orders, for both sides (docs/product.md §8): the delivery address and its rules, the statuses and the moves
  * between them, order numbers, and the shapes the API sends.
  */
+import './zod-config';
 import { z } from 'zod';
 import { limits } from './limits';
 import { pageFields } from './paging';

@@ -1,4 +1,5 @@
 /** Lists in pages, for both sides: the page asked for in a query string, and the fields of every page answered. */
+import './zod-config';
 import { z } from 'zod';
 
 /** A page number in a query string: 1 when absent. */

@@ -2,6 +2,7 @@
  * The owner's catalogue (docs/product.md §13): the rules for a product and its sizes, the same in the owner's form
  * and on the server, and the shapes of the back office's product routes.
  */
+import './zod-config';
 import { z } from 'zod';
 import { productLimits } from './limits';
 import { formatCents } from './money';
