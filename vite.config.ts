@@ -62,6 +62,8 @@ export default defineConfig(({ command }) => ({
           // (assets/ are immutable), survives our deploys.
           groups: [
             { name: 'vendor', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
+            // zod on its own, named so: the pages that need it load it after their first paint (ADR 0028).
+            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/ },
             // Small modules of ours that most pages share, /home included, and that need no zod: one chunk, rather
             // than a file each (each file a page loads costs a request and its own gzip overhead). ADR 0010.
             {
