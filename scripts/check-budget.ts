@@ -6,8 +6,8 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
 import { chromiumLaunchOptions } from '../e2e/chromium';
-import { pageModuleFile } from '../src/client/app/page-module';
 import { gzip, isCompressible } from '../src/server/compression';
+import { entryKey, pageModuleKey, readManifest, withStaticImports } from '../src/server/page-modules';
 import { type PageName, pages } from '../src/shared/pages';
 import { startChild } from '../test/support/child-server';
 import { type FirstLoad, firstLoad, riderWithItems } from './first-load';
@@ -83,15 +83,6 @@ export function overBudget(loads: FirstLoad[]): string[] {
 
 // The manifest's view ------------------------------------------------------------------------------------------------
 
-interface ManifestChunk {
-  file: string;
-  isEntry?: boolean;
-  isDynamicEntry?: boolean;
-  imports?: string[];
-  css?: string[];
-}
-type Manifest = Record<string, ManifestChunk>;
-
 export interface RouteSize {
   /** The page's path, from src/shared/pages.ts. */
   route: string;
@@ -106,28 +97,6 @@ function gzipBytes(body: Buffer, file: string): number {
   return isCompressible(file, body.length) ? gzip(body).length : body.length;
 }
 
-/** A chunk and everything it imports statically, i.e. what the browser fetches before running it. */
-function withStaticImports(manifest: Manifest, key: string, into: Set<string>): void {
-  const chunk = manifest[key];
-  if (!chunk) throw new Error(`The build manifest has no entry for ${key}.`);
-  if (into.has(chunk.file)) return;
-  into.add(chunk.file);
-  for (const imported of chunk.imports ?? []) withStaticImports(manifest, imported, into);
-}
-
-/**
- * The manifest key of a page's module, found by the naming convention the router also follows
- * (src/client/app/page-module.ts): a lazily loaded module named after the page.
- */
-function pageModuleKey(manifest: Manifest, name: PageName): string {
-  const file = `/${pageModuleFile(name)}`;
-  const found = Object.keys(manifest).filter((key) => key.endsWith(file) && manifest[key]?.isDynamicEntry);
-  if (found.length !== 1 || !found[0]) {
-    throw new Error(`The build has ${found.length} lazily loaded modules named *${file} for the page ${name}.`);
-  }
-  return found[0];
-}
-
 /** What index.html asks for itself: its module scripts and modulepreload links. */
 function htmlScripts(html: string): string[] {
   const found = html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="\/([^"]+\.js)"/g);
@@ -140,16 +109,15 @@ function htmlScripts(html: string): string[] {
  */
 export function routeSizes(distDir = 'dist'): RouteSize[] {
   const dist = resolve(distDir);
-  const manifest = JSON.parse(readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8')) as Manifest;
+  const manifest = readManifest(dist);
+  if (!manifest) throw new Error(`${dist} has no .vite/manifest.json: run npm run build first.`);
   const html = readFileSync(join(dist, 'index.html'), 'utf8');
-  const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
-  if (!entryKey) throw new Error('The build manifest has no entry chunk.');
   const bytes = (file: string) => readFileSync(join(dist, file));
 
   return (Object.keys(pages) as PageName[]).map((name) => {
     const files = new Set<string>();
     for (const file of htmlScripts(html)) files.add(file);
-    withStaticImports(manifest, entryKey, files);
+    withStaticImports(manifest, entryKey(manifest), files);
     withStaticImports(manifest, pageModuleKey(manifest, name), files);
     const css = new Set<string>();
     for (const key of Object.keys(manifest)) {

@@ -1,18 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { pageDataElementId } from '../shared/page-data';
-import { catalogueVersion, withPageData } from './page-data';
+import { catalogueVersion, pageHtml } from './page-data';
 
 const html = '<!doctype html><html><head><title>Piaffe</title></head><body><div id="root"></div></body></html>';
 
 describe('page data', () => {
   it('goes into the head as a JSON element that no text in it can end', () => {
     const user = { uid: 'u1', email: '</script><script>alert(1)</script><!--@example.test', emailConfirmed: true };
-    const page = withPageData(html, { session: { user, role: 'rider' } });
+    const page = pageHtml(html, { session: { user, role: 'rider' } });
     const element = new RegExp(`<script type="application/json" id="${pageDataElementId}">(.*?)</script></head>`);
     const json = element.exec(page)?.[1] ?? '';
     expect(json).not.toContain('<');
     expect(JSON.parse(json)).toEqual({ session: { user, role: 'rider' } });
     expect(page.replace(element, '</head>')).toBe(html);
+  });
+
+  it("names the page module's files to preload before its data", () => {
+    const page = pageHtml(html, { session: null }, ['/assets/home-page-1.js', '/assets/sizes-2.js']);
+    expect(page).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/home-page-1.js">' +
+        '<link rel="modulepreload" crossorigin href="/assets/sizes-2.js">' +
+        `<script type="application/json" id="${pageDataElementId}">{"session":null}</script></head>`,
+    );
   });
 
   it('versions the products by what the page shows of them', () => {

@@ -5,7 +5,8 @@ import type { PageData } from '../shared/page-data';
 import { findPage, type Page, startPage } from '../shared/pages';
 import type { AppEnv } from './app-env';
 import { acceptedEncodings, brotli, brotliSuffix, gzip, isCompressible } from './compression';
-import { withPageData } from './page-data';
+import { pageHtml } from './page-data';
+import { pageModulePreloads } from './page-modules';
 
 /** Brotli's quality for a page's HTML, made per request: quick, and within a few per cent of the highest. */
 const pageBrotliQuality = 5;
@@ -75,9 +76,13 @@ export function staticFiles(root: string, pageData: (c: Context<AppEnv>, page: P
   }
   const index = files.get('/index.html');
 
-  /** index.html with the data of the page at `path`: for this browser only, and never kept by a shared cache. */
+  /**
+   * index.html with the page's own modules to preload and its data: for this browser only, and never kept by a shared
+   * cache.
+   */
   async function sendPage(c: Context<AppEnv>, html: string, status: 200 | 404) {
-    const body = Buffer.from(withPageData(html, await pageData(c, findPage(c.req.path))));
+    const page = findPage(c.req.path);
+    const body = Buffer.from(pageHtml(html, await pageData(c, page), (page && preloads.get(page.path)) ?? []));
     const compressible = isCompressible('index.html', body.length);
     return send(
       c,
@@ -110,6 +115,7 @@ export function staticFiles(root: string, pageData: (c: Context<AppEnv>, page: P
   }
 
   const indexHtml = index && Buffer.from(index.body).toString('utf8');
+  const preloads = pageModulePreloads(root);
   return (c: Context<AppEnv>) => {
     const path = c.req.path;
     if (path === '/') return c.redirect(startPage.path, 302);

@@ -19,12 +19,23 @@ function requireBuild(): string {
   return readFileSync(indexFile, 'utf8');
 }
 
-/** The page's data as its HTML carries it (src/server/page-data.ts), and the HTML without it. */
-function pageDataOf(html: string): { data: unknown; rest: string } {
+const preloadLink = /<link rel="modulepreload" crossorigin href="([^"]+)">/g;
+
+/**
+ * The page's data as its HTML carries it (src/server/page-data.ts), the page module's files it names for preloading,
+ * and the HTML without either.
+ */
+function pageDataOf(html: string): { data: unknown; preloads: string[]; rest: string } {
   const element = /<script type="application\/json" id="page-data">(.*?)<\/script>/;
   const json = element.exec(html)?.[1];
   if (json === undefined) throw new Error('The page carries no data.');
-  return { data: JSON.parse(json), rest: html.replace(element, '') };
+  const preloads = [...html.matchAll(preloadLink)].map((match) => match[1] ?? '');
+  // The index's own modulepreloads come before the page's, with the attributes in another order.
+  const index = requireBuild();
+  const own = preloads.filter((path) => !index.includes(`href="${path}"`));
+  let rest = html.replace(element, '');
+  for (const path of own) rest = rest.replace(`<link rel="modulepreload" crossorigin href="${path}">`, '');
+  return { data: JSON.parse(json), preloads: own, rest };
 }
 
 let server: TestServer;
@@ -76,7 +87,11 @@ describe('pages', () => {
     const rider = new Client(server.url);
     const user = await rider.signup();
     const session = { user: { uid: user.uid, email: user.email, emailConfirmed: false }, role: 'rider' };
-    const home = pageDataOf(String((await rider.raw('GET', pages.home.path)).body)).data as PageData;
+    const homePage = pageDataOf(String((await rider.raw('GET', pages.home.path)).body));
+    const home = homePage.data as PageData;
+    // The page's own module, named for the browser to fetch beside the entry.
+    expect(homePage.preloads.some((path) => /^\/assets\/home-page-[\w-]+\.js$/.test(path))).toBe(true);
+    for (const path of homePage.preloads) expect((await rider.raw('GET', path)).status, path).toBe(200);
     const { products } = (await rider.json('GET', '/api/catalogue')).body as { products: unknown[] };
     expect(home.session).toEqual(session);
     expect(home.catalogue?.products).toEqual(products);

@@ -3,8 +3,8 @@ import { useAccountStream } from './use-account-stream';
 
 /**
  * What the layout adds for a signed-in rider beyond the page: the account stream on a page without a stream of its
- * own, and the banner while the address is not confirmed. A module loaded only when one of them is needed, so that a
- * confirmed rider's first load of a page with its own stream (/home) carries neither.
+ * own, and the banner while the address is not confirmed. Part of the first paint: a banner that arrived later would
+ * push the page down (a layout shift; ADR 0028).
  */
 export default function AccountWatch({ follow }: { follow: boolean }) {
   useAccountStream(follow);

@@ -1,12 +1,11 @@
-import { lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router';
 import type { Page } from '../../shared/pages';
 import { checkSession, useSession } from '../lib/session';
+import AccountWatch from './account-watch';
 import { Banner } from './banner';
 import { Footer } from './footer';
 import { Header } from './header';
-
-const AccountWatch = lazy(() => import('./account-watch'));
 
 export function Layout() {
   const { user } = useSession();
@@ -42,11 +41,7 @@ export function Layout() {
       </a>
       <Header />
       <Banner />
-      {user && (follow || !user.emailConfirmed) && (
-        <Suspense fallback={null}>
-          <AccountWatch follow={follow} />
-        </Suspense>
-      )}
+      {user && (follow || !user.emailConfirmed) && <AccountWatch follow={follow} />}
       <main id="main" ref={main} tabIndex={-1}>
         <Outlet />
       </main>
