@@ -57,6 +57,8 @@ describe('pages', () => {
       // The page says who is signed in: for this browser only, asked for anew each time.
       expect(reply.headers.get('cache-control')).toBe('private, no-cache');
       expect(reply.headers.get('vary')).toBe('Accept-Encoding, Cookie');
+      // No script runs inline (the CSP allows none): the data's element is JSON, which is never run.
+      expect(String(reply.body)).not.toMatch(/<script(?![^>]*\b(?:src=|type="application\/json"))[^>]*>/);
       const { data, rest } = pageDataOf(String(reply.body));
       expect(data).toEqual({ session: null });
       expect(rest).toBe(index);

@@ -209,11 +209,12 @@ describe('response headers', () => {
     }
   });
 
-  it('pages are revalidated (no-cache), hashed assets are immutable, pictures cached for an hour', () => {
+  it('pages are for this browser only and revalidated (private, no-cache), hashed assets are immutable, pictures cached for an hour', () => {
     const pages = replies.filter(([name]) => /^GET \/(home|cart|signup-login|manage-account|nope)$/.test(name));
     expect(pages).toHaveLength(5);
     for (const [name, reply] of pages) {
-      expect(reply.headers.get('cache-control'), name).toBe('no-cache');
+      // A page's HTML says who is signed in (ADR 0028): no shared cache may keep it.
+      expect(reply.headers.get('cache-control'), name).toBe('private, no-cache');
       expect(reply.headers.get('content-type'), name).toMatch(/^text\/html\b/);
     }
     const [assetName, asset] = replies.find(([name]) => name.endsWith('(hashed asset)')) ?? ['', undefined];
