@@ -83,15 +83,18 @@ export function staticFiles(root: string, pageData: (c: Context<AppEnv>, page: P
   async function sendPage(c: Context<AppEnv>, html: string, status: 200 | 404) {
     const page = findPage(c.req.path);
     const body = Buffer.from(pageHtml(html, await pageData(c, page), (page && preloads.get(page.path)) ?? []));
+    // Made per request: only in the encoding this browser takes.
     const compressible = isCompressible('index.html', body.length);
+    const accepted = acceptedEncodings(c.req.header('accept-encoding'));
+    const compressed =
+      compressible && accepted.br
+        ? { brotli: brotli(body, pageBrotliQuality) }
+        : compressible && accepted.gzip
+          ? { gzipped: gzip(body) }
+          : {};
     return send(
       c,
-      {
-        body,
-        type: types['.html'] as string,
-        cacheControl: 'private, no-cache',
-        ...(compressible ? { gzipped: gzip(body), brotli: brotli(body, pageBrotliQuality) } : {}),
-      },
+      { body, type: types['.html'] as string, cacheControl: 'private, no-cache', ...compressed },
       status,
       'Accept-Encoding, Cookie',
     );
