@@ -74,6 +74,44 @@ test('a sale in another browser shows on every open home page at once, and a can
   });
 });
 
+test("a home page loaded whole is told only of changes, and a dropped first connection comes back without the page's version", async ({
+  page,
+  browser,
+}) => {
+  await withProductToMyself(boots, async () => {
+    setStock(boots, 'all', 0);
+    setStock(boots, '7', 1);
+    const watcher = await pageOnAnotherDevice(browser);
+    await signUpConfirmed(watcher);
+    // The page as a returning rider opens it: its HTML carries the products and their version (ADR 0028).
+    const streams: string[] = [];
+    watcher.on('request', (request) => {
+      if (request.url().includes('/api/catalogue/stream')) streams.push(new URL(request.url()).search);
+    });
+    // The first connection, which names the version, breaks at once.
+    let first = true;
+    await watcher.route('**/api/catalogue/stream*', (route) => {
+      if (!first) return route.continue();
+      first = false;
+      return route.abort('connectionreset');
+    });
+    await watcher.goto('/home');
+    await expect.poll(() => streams.length).toBeGreaterThanOrEqual(2);
+    expect(streams[0]).toMatch(/^\?known=[\w-]+$/);
+    // It may have missed changes: every later connection asks for everything.
+    expect(streams.slice(1)).toEqual(streams.slice(1).map(() => ''));
+
+    const watched = productCard(watcher, boots);
+    await watched.getByLabel('Size').selectOption('7');
+    await expect(watched.getByText('Only 1 left', { exact: true })).toBeVisible();
+    await signUpConfirmed(page);
+    await addToCart(page, boots, '7');
+    await placeOrder(page);
+    await expect(watched.getByText('Sold out', { exact: true })).toBeVisible();
+    await watcher.context().close();
+  });
+});
+
 test('a page showing old stock is told the size is sold out; checkout refuses a row sold out since', async ({
   page,
 }) => {
@@ -81,7 +119,7 @@ test('a page showing old stock is told the size is sold out; checkout refuses a 
     setStock(boots, 'all', 5);
     await signUpConfirmed(page);
     // This page hears nothing more of the stock: it keeps showing what it loaded.
-    await page.route('**/api/catalogue/stream', (route) => route.abort());
+    await page.route('**/api/catalogue/stream*', (route) => route.abort());
     await page.reload();
     const card = productCard(page, boots);
     // Shown: the page has its stock (the router shows it once its loader is done).

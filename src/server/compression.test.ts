@@ -15,6 +15,7 @@ describe('compression', () => {
     [undefined, { br: false, gzip: false }],
     ['BR, X-GZIP', { br: true, gzip: true }],
     ['br;q=nonsense', { br: false, gzip: false }],
+    ['br ;q=1, gzip ; q=0', { br: true, gzip: false }],
   ])('Accept-Encoding %j takes %j', (header, taken) => {
     expect(acceptedEncodings(header)).toEqual(taken);
   });

@@ -38,7 +38,8 @@ export function gzip(body: Uint8Array): Buffer {
 export function acceptedEncodings(header: string | undefined): { br: boolean; gzip: boolean } {
   const weights = new Map<string, number>();
   for (const part of (header ?? '').split(',')) {
-    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const [coding = '', ...params] = part.toLowerCase().split(';');
+    const name = coding.trim();
     const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
     const weight = q === undefined ? 1 : Number(q.slice(2));
     if (name) weights.set(name, Number.isNaN(weight) ? 0 : weight);

@@ -15,6 +15,19 @@ describe('page data', () => {
     expect(page.replace(element, '</head>')).toBe(html);
   });
 
+  it("keeps the owner's words as they are, $ patterns and all", () => {
+    for (const name of ['Gloves $` 2-pack', "$& $' $$ $1 $<x>", '$$$']) {
+      const product = { itemid: '1', name, priceCents: 100, details: name, pic: '', largepic: '', sizes: [] };
+      const data = { session: null, catalogue: { products: [product], version: 'v' } };
+      const page = pageHtml(html, data);
+      const json = new RegExp(`<script type="application/json" id="${pageDataElementId}">(.*?)</script></head>`).exec(
+        page,
+      )?.[1];
+      expect(JSON.parse(json ?? ''), name).toEqual(data);
+      expect(page.startsWith(html.slice(0, html.indexOf('</head>'))), name).toBe(true);
+    }
+  });
+
   it("names the page module's files to preload before its data", () => {
     const page = pageHtml(html, { session: null }, ['/assets/home-page-1.js', '/assets/sizes-2.js']);
     expect(page).toContain(

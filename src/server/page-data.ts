@@ -38,13 +38,15 @@ export function pageData({ sessions, roles, catalogue }: PageDataParts) {
  * The page's HTML with, before `</head>`, a modulepreload link for each of the page module's own files (`preloads`:
  * fetched beside the entry rather than after it has run) and its data in a JSON script element; `<` is escaped, so
  * nothing in the data can end the element or open a comment. The CSP allows no inline script, and needs to: a JSON
- * element is never run.
+ * element is never run. Without data (it could not be read), no element: the page then asks the server.
  */
-export function pageHtml(html: string, data: PageData, preloads: readonly string[] = []): string {
+export function pageHtml(html: string, data: PageData | undefined, preloads: readonly string[] = []): string {
   const links = preloads.map((path) => `<link rel="modulepreload" crossorigin href="${path}">`).join('');
+  if (!data) return html.replace('</head>', () => `${links}</head>`);
   const json = JSON.stringify(data).replace(/</g, '\\u003c');
+  // A function, not a string: `$&`, `$'` and the like in the data (a product named by the owner) stay as they are.
   return html.replace(
     '</head>',
-    `${links}<script type="application/json" id="${pageDataElementId}">${json}</script></head>`,
+    () => `${links}<script type="application/json" id="${pageDataElementId}">${json}</script></head>`,
   );
 }

@@ -82,7 +82,12 @@ export function staticFiles(root: string, pageData: (c: Context<AppEnv>, page: P
    */
   async function sendPage(c: Context<AppEnv>, html: string, status: 200 | 404) {
     const page = findPage(c.req.path);
-    const body = Buffer.from(pageHtml(html, await pageData(c, page), (page && preloads.get(page.path)) ?? []));
+    // Without its data (the database out of reach, say) the page still comes, and asks the server itself.
+    const data = await pageData(c, page).catch((err: unknown) => {
+      c.get('log')?.warn({ err }, 'page data unavailable: the page is sent without it');
+      return undefined;
+    });
+    const body = Buffer.from(pageHtml(html, data, (page && preloads.get(page.path)) ?? []));
     // Made per request: only in the encoding this browser takes.
     const compressible = isCompressible('index.html', body.length);
     const accepted = acceptedEncodings(c.req.header('accept-encoding'));
@@ -118,7 +123,11 @@ export function staticFiles(root: string, pageData: (c: Context<AppEnv>, page: P
   }
 
   const indexHtml = index && Buffer.from(index.body).toString('utf8');
-  const preloads = pageModulePreloads(root);
+  // Preloads only speed a page up: a manifest that does not fit the pages (an older build) leaves them out.
+  let preloads: ReadonlyMap<string, readonly string[]> = new Map();
+  try {
+    preloads = pageModulePreloads(root);
+  } catch {}
   return (c: Context<AppEnv>) => {
     const path = c.req.path;
     if (path === '/') return c.redirect(startPage.path, 302);

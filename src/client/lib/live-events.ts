@@ -65,8 +65,7 @@ export function followEvents<S extends Schemas>(stream: LiveStream<S>, apply: (e
     if (from !== source || stopped) return;
     const fields = schema && parse(schema, data);
     if (!fields) {
-      from.close();
-      void recover();
+      broken(from);
       return;
     }
     retryMs = firstRetryMs;
@@ -83,6 +82,17 @@ export function followEvents<S extends Schemas>(stream: LiveStream<S>, apply: (e
     apply({ type, ...fields } as EventOf<S>);
   }
 
+  /**
+   * Closes a connection that can no longer be trusted and opens another after a check of the session, with a
+   * back-off; once per connection, however many of its events were waiting.
+   */
+  function broken(connection: EventSource) {
+    if (connection !== source || stopped) return;
+    connection.close();
+    source = null;
+    void recover();
+  }
+
   function connect() {
     if (stopped) return;
     // The schemas load as the stream opens, but for a first connection that may well stay quiet (the catalogue's
@@ -91,17 +101,20 @@ export function followEvents<S extends Schemas>(stream: LiveStream<S>, apply: (e
       schemas ??= stream.schemas();
       schemas.catch(() => {});
     }
+    const withQuery = query !== '';
     const opened = new EventSource(`${stream.path}${query}`);
     query = '';
     source = opened;
     for (const type of stream.events) {
       opened.addEventListener(type, (message) => {
-        pending = pending.then(() => receive(opened, type, message.data));
+        // A failure while handling an event (a bug) is a broken connection too, never a stream gone quiet for good.
+        pending = pending.then(() => receive(opened, type, message.data)).catch(() => broken(opened));
       });
     }
-    // EventSource retries a dropped connection itself; it gives up (CLOSED) only on an answer such as a 401.
+    // EventSource retries a dropped connection itself, to the same URL; it gives up (CLOSED) only on an answer such as
+    // a 401. A first connection's query (`known`) must not ride along: the page may have missed changes since.
     opened.addEventListener('error', () => {
-      if (opened.readyState === EventSource.CLOSED && source === opened) void recover();
+      if (opened.readyState === EventSource.CLOSED || withQuery) broken(opened);
     });
   }
 
@@ -111,7 +124,7 @@ export function followEvents<S extends Schemas>(stream: LiveStream<S>, apply: (e
       await call('session');
     } catch {}
     if (stopped) return;
-    source = null;
+    clearTimeout(retryTimer);
     retryTimer = setTimeout(connect, retryMs);
     retryMs = Math.min(retryMs * 2, maxRetryMs);
   }

@@ -4,8 +4,12 @@ import { type PageData, pageDataElementId } from '../../shared/page-data';
  * What the server wrote into this page's HTML for its first view (src/server/page-data.ts, ADR 0028), or undefined
  * when it wrote nothing (Vite's development server). It came in the same answer as the page, from the same server,
  * so it is not checked against the API's contract: that check is for answers that may come from another version.
+ * A page brought back by Back, Forward or a reopened tab may be the browser's old copy (it keeps one for history
+ * however the page was marked), saying who was signed in then: its data is not used, and the page asks the server.
  */
 function read(): PageData | undefined {
+  const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+  if (navigation?.type === 'back_forward') return undefined;
   const text = document.getElementById(pageDataElementId)?.textContent;
   if (!text) return undefined;
   try {
