@@ -1,10 +1,6 @@
-// `npm run bench:frontend [-- --runs 5 --dist dist --baseline DIR --out bench/results/frontend.json]`: what each route
-// loads first (gzip) and its page metrics (LCP, TBT, CLS) in headless Chromium with the CPU slowed 4x, on the
-// real server. Method and latest numbers: bench/README.md.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Browser, chromium, expect, type Page } from '@playwright/test';
@@ -13,6 +9,7 @@ import { formatTable, kb, routeSizes } from '../scripts/check-budget';
 import { riderWithItems, type StorageState } from '../scripts/first-load';
 import { startChild } from '../test/support/child-server';
 import { buildIfNeeded } from './support/build';
+import { machine } from './support/machine';
 import { type PageMetrics, readMetrics, recordMetrics } from './support/page-metrics';
 import { median, table, worst } from './support/stats';
 
@@ -103,11 +100,6 @@ function summarise(name: string, measured: PageMetrics[]): Summary {
     lcpElements: [...new Set(measured.map((run) => run.lcpElement))],
     shiftSources: [...new Set(measured.flatMap((run) => run.shiftSources))],
   };
-}
-
-function chromiumVersion(): string {
-  const result = spawnSync(chromiumLaunchOptions.executablePath, ['--version'], { encoding: 'utf8' });
-  return result.stdout.trim().split('\n').at(-1) ?? 'unknown';
 }
 
 /** The routes of one build, on its own server with its own rider. */
@@ -223,15 +215,7 @@ async function main() {
     mkdirSync(dirname(out), { recursive: true });
     const result = {
       date: new Date().toISOString(),
-      machine: {
-        cpus: cpus().length,
-        cpuModel: cpus()[0]?.model,
-        node: process.version,
-        chromium: chromiumVersion(),
-        // Others' work on the machine skews every number; the floor page's LCP shows by how much.
-        loadAverageAtStart,
-        loadAverageAtEnd: loadavg(),
-      },
+      machine: machine(loadAverageAtStart),
       method: { cpuSlowdown, runs, settleMs, viewport: '1280x720', network: 'loopback, unthrottled' },
       sizes,
       pages: summaries,

@@ -1,9 +1,9 @@
 // `npm run bench:lighthouse [-- --runs 3 --without-hint --out bench/results/lighthouse.json]`: an outside judge,
 // Lighthouse 12's default mobile run (simulated slow 4G, 4x CPU) on /home signed in as a rider, on the built
 // server. Method and latest numbers: bench/README.md.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
@@ -11,6 +11,7 @@ import { chromiumLaunchOptions } from '../e2e/chromium';
 import { startChild } from '../test/support/child-server';
 import { Client } from '../test/support/client';
 import { buildShopIfStale } from './support/build';
+import { chromiumVersion, machine } from './support/machine';
 import { median, table } from './support/stats';
 
 const { values: args } = parseArgs({
@@ -243,11 +244,6 @@ async function lighthouseOnce(url: string, profile: string, runDir: string): Pro
   return summariseRun(report, artifacts);
 }
 
-function chromiumVersion(): string {
-  const result = spawnSync(chromiumLaunchOptions.executablePath, ['--version'], { encoding: 'utf8', timeout: 10_000 });
-  return result.stdout.trim().split('\n').at(-1) ?? 'unknown';
-}
-
 const ms = (value: number) => String(Math.round(value));
 const figureRow = (name: string, f: Figures) => [
   name,
@@ -353,14 +349,7 @@ async function main() {
     mkdirSync(dirname(out), { recursive: true });
     const result = {
       date: new Date().toISOString(),
-      machine: {
-        cpus: cpus().length,
-        cpuModel: cpus()[0]?.model,
-        node: process.version,
-        chromium: chromiumVersion(),
-        loadAverageAtStart,
-        loadAverageAtEnd: loadavg(),
-      },
+      machine: machine(loadAverageAtStart),
       method: {
         lighthouse: version.stdout.trim(),
         url: '/home',
