@@ -5,23 +5,17 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
+import { table } from '../bench/support/stats';
 import { chromiumLaunchOptions } from '../e2e/chromium';
-import { gzip, isCompressible } from '../src/server/compression';
 import { entryKey, pageModuleKey, readManifest, withStaticImports } from '../src/server/page-modules';
 import { type PageName, pages } from '../src/shared/pages';
 import { startChild } from '../test/support/child-server';
-import { type FirstLoad, firstLoad, riderWithItems } from './first-load';
+import { type FirstLoad, firstLoad, gzipBytesOf, riderWithItems } from './first-load';
 
 /** Budgets in KB (1 KB = 1000 bytes, as Vite reports sizes) of JavaScript a browser fetches on a page's first load. */
 export const budgetsKb: Readonly<Record<string, number>> = { [pages.home.path]: 100 };
 
 export const kb = (bytes: number) => (bytes / 1000).toFixed(1);
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]?.length ?? 0)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padStart(widths[column] ?? 0)).join('  ');
-  return [line(header), ...rows.map(line)].join('\n');
-}
 
 // The browser's count ------------------------------------------------------------------------------------------------
 
@@ -46,9 +40,6 @@ export async function measureFirstLoads(distDir = 'dist'): Promise<FirstLoad[]> 
   }
 }
 
-/** The page a first load was opened on, e.g. `/home` for `/home (rider)`. */
-const openedPath = (load: FirstLoad) => load.name.split(' ')[0] ?? load.name;
-
 export function formatFirstLoads(loads: FirstLoad[]): string {
   const summary = table(
     ['first load', 'landed on', 'scripts', 'KB as sent', 'budget KB', 'KB if gzip only'],
@@ -57,7 +48,7 @@ export function formatFirstLoads(loads: FirstLoad[]): string {
       load.landedOn,
       String(load.scripts.length),
       kb(load.bytes),
-      String(budgetsKb[openedPath(load)] ?? '-'),
+      String(budgetsKb[load.path] ?? '-'),
       kb(load.gzipBytes),
     ]),
   );
@@ -74,7 +65,7 @@ export function formatFirstLoads(loads: FirstLoad[]): string {
 /** The first loads over budget, as messages naming their files; empty when every budget holds. */
 export function overBudget(loads: FirstLoad[]): string[] {
   return loads.flatMap((load) => {
-    const budget = budgetsKb[openedPath(load)];
+    const budget = budgetsKb[load.path];
     if (budget === undefined || load.bytes <= budget * 1000) return [];
     const files = load.scripts.map((script) => `${script.path} ${kb(script.bytes)}`).join(', ');
     return [`${load.name} fetches ${kb(load.bytes)} KB of JavaScript, over its budget of ${budget} KB (${files}).`];
@@ -93,10 +84,6 @@ export interface RouteSize {
   cssGzipBytes: number;
 }
 
-function gzipBytes(body: Buffer, file: string): number {
-  return isCompressible(file, body.length) ? gzip(body).length : body.length;
-}
-
 /** What index.html asks for itself: its module scripts and modulepreload links. */
 function htmlScripts(html: string): string[] {
   const found = html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="\/([^"]+\.js)"/g);
@@ -112,7 +99,7 @@ export function routeSizes(distDir = 'dist'): RouteSize[] {
   const manifest = readManifest(dist);
   if (!manifest) throw new Error(`${dist} has no .vite/manifest.json: run npm run build first.`);
   const html = readFileSync(join(dist, 'index.html'), 'utf8');
-  const bytes = (file: string) => readFileSync(join(dist, file));
+  const bytes = (file: string) => readFileSync(join(dist, file)).length;
 
   return (Object.keys(pages) as PageName[]).map((name) => {
     const files = new Set<string>();
@@ -126,9 +113,9 @@ export function routeSizes(distDir = 'dist'): RouteSize[] {
     return {
       route: pages[name].path,
       files: [...files],
-      jsBytes: [...files].reduce((sum, file) => sum + bytes(file).length, 0),
-      jsGzipBytes: [...files].reduce((sum, file) => sum + gzipBytes(bytes(file), file), 0),
-      cssGzipBytes: [...css].reduce((sum, file) => sum + gzipBytes(bytes(file), file), 0),
+      jsBytes: [...files].reduce((sum, file) => sum + bytes(file), 0),
+      jsGzipBytes: [...files].reduce((sum, file) => sum + gzipBytesOf(dist, file), 0),
+      cssGzipBytes: [...css].reduce((sum, file) => sum + gzipBytesOf(dist, file), 0),
     };
   });
 }

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, expect, type Page } from '@playwright/test';
-import { gzip, isCompressible } from '../src/server/compression';
+import { gzipped } from '../src/server/compression';
 import { pages } from '../src/shared/pages';
 
 export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
@@ -25,8 +25,10 @@ export interface FetchedScript {
 }
 
 export interface FirstLoad {
-  /** What was opened, e.g. `/home (logged in)`. */
+  /** What was opened, e.g. `/home (rider)`. */
   name: string;
+  /** The page opened, e.g. `/home`. */
+  path: string;
   /** Where the page ended (a visitor's `/home` ends on the sign-up page). */
   landedOn: string;
   scripts: FetchedScript[];
@@ -136,6 +138,7 @@ export async function firstLoad(
     const scripts = await Promise.all(responses);
     return {
       name: options.name,
+      path: options.path,
       landedOn: new URL(page.url()).pathname,
       scripts,
       bytes: scripts.reduce((sum, script) => sum + script.bytes, 0),
@@ -147,7 +150,7 @@ export async function firstLoad(
 }
 
 /** What the server sends a browser that takes gzip but not Brotli (src/server/static-files.ts). */
-function gzipBytesOf(distDir: string, path: string): number {
+export function gzipBytesOf(distDir: string, path: string): number {
   const body = readFileSync(join(distDir, path));
-  return isCompressible(path, body.length) ? gzip(body).length : body.length;
+  return (gzipped(path, body) ?? body).length;
 }

@@ -31,6 +31,11 @@ export function gzip(body: Uint8Array): Buffer {
   return gzipSync(body, { level: constants.Z_BEST_COMPRESSION });
 }
 
+/** The gzip copy the server sends of a built file to a browser that takes no Brotli; none when it sends it as it is. */
+export function gzipped(path: string, body: Uint8Array): Buffer | undefined {
+  return isCompressible(path, body.length) ? gzip(body) : undefined;
+}
+
 /**
  * The encodings a request's `Accept-Encoding` takes (RFC 9110 §12.5.3): the listed codings without `q=0`, and
  * those `*` stands for when it is listed with a non-zero weight.

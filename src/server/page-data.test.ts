@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pageDataElementId } from '../shared/page-data';
-import { catalogueVersion, pageHtml } from './page-data';
+import { catalogueVersion } from './catalogue/catalogue-store';
+import { pageHtml } from './page-data';
 
 const html = '<!doctype html><html><head><title>Piaffe</title></head><body><div id="root"></div></body></html>';
 

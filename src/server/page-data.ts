@@ -1,18 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
-import type { CatalogueProduct } from '../shared/api';
 import { type PageData, pageDataElementId } from '../shared/page-data';
 import { type Page, pages } from '../shared/pages';
 import type { AppEnv } from './app-env';
 import type { Roles } from './auth/roles';
 import { sessionReply } from './auth/routes';
 import type { Sessions } from './auth/sessions';
-import type { CatalogueStore } from './catalogue/catalogue-store';
-
-/** The version of the products as the home page shows them: the live stock stream sends nothing while it holds. */
-export function catalogueVersion(products: readonly CatalogueProduct[]): string {
-  return createHash('sha256').update(JSON.stringify(products)).digest('base64url').slice(0, 22);
-}
+import { type CatalogueStore, catalogueVersion } from './catalogue/catalogue-store';
 
 export interface PageDataParts {
   sessions: Sessions;

@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import type { PageData } from '../shared/page-data';
 import { findPage, type Page, startPage } from '../shared/pages';
 import type { AppEnv } from './app-env';
-import { acceptedEncodings, brotli, brotliSuffix, gzip, isCompressible } from './compression';
+import { acceptedEncodings, brotli, brotliSuffix, gzip, gzipped, isCompressible } from './compression';
 import { pageHtml } from './page-data';
 import { pageModulePreloads } from './page-modules';
 
@@ -42,12 +42,11 @@ function load(root: string, path: string): StaticFile {
   const body = readFileSync(path);
   const ext = extname(path);
   const hashed = relative(root, path).startsWith(`assets${sep}`);
-  const compressible = isCompressible(path, body.length);
   const brotliCopy = `${path}${brotliSuffix}`;
   return {
     body,
-    gzipped: compressible ? gzip(body) : undefined,
-    brotli: compressible && existsSync(brotliCopy) ? readFileSync(brotliCopy) : undefined,
+    gzipped: gzipped(path, body),
+    brotli: isCompressible(path, body.length) && existsSync(brotliCopy) ? readFileSync(brotliCopy) : undefined,
     type: types[ext] ?? 'application/octet-stream',
     // Vite puts a content hash in every name under assets/, so those never change.
     cacheControl: hashed
@@ -80,8 +79,7 @@ export function staticFiles(root: string, pageData: (c: Context<AppEnv>, page: P
    * index.html with the page's own modules to preload and its data: for this browser only, and never kept by a shared
    * cache.
    */
-  async function sendPage(c: Context<AppEnv>, html: string, status: 200 | 404) {
-    const page = findPage(c.req.path);
+  async function sendPage(c: Context<AppEnv>, html: string, page: Page | undefined) {
     // Without its data (the database out of reach, say) the page still comes, and asks the server itself.
     const data = await pageData(c, page).catch((err: unknown) => {
       c.get('log')?.warn({ err }, 'page data unavailable: the page is sent without it');
@@ -100,7 +98,7 @@ export function staticFiles(root: string, pageData: (c: Context<AppEnv>, page: P
     return send(
       c,
       { body, type: types['.html'] as string, cacheControl: 'private, no-cache', ...compressed },
-      status,
+      page ? 200 : 404,
       'Accept-Encoding, Cookie',
     );
   }
@@ -134,6 +132,6 @@ export function staticFiles(root: string, pageData: (c: Context<AppEnv>, page: P
     const file = files.get(path);
     if (file && path !== '/index.html') return send(c, file, 200);
     if (!indexHtml) return c.text('The Piaffe client is not built yet: run `npm run build`.', 503);
-    return sendPage(c, indexHtml, findPage(path) ? 200 : 404);
+    return sendPage(c, indexHtml, findPage(path));
   };
 }

@@ -17,8 +17,9 @@ export function Layout() {
   const matches = useMatches();
   const follow = user !== null && !matches.some((match) => (match.handle as Page | undefined)?.stream);
 
-  // On start the app asks the server who is signed in. A guarded page without a stored hint has asked already (its
-  // guard waits for the answer); otherwise the question waits until the first page is on screen.
+  // On start the app asks the server who is signed in, unless the page's HTML has said (src/client/lib/page-data.ts).
+  // A guarded page without a stored hint has asked already (its guard waits for the answer); otherwise the question
+  // waits until the first page is on screen.
   useEffect(() => {
     void checkSession();
   }, []);

@@ -5,9 +5,8 @@ import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
 import type { LiveStreams, StreamSource } from '../http/live-streams';
 import { sseFrame } from '../http/live-streams';
-import { catalogueVersion } from '../page-data';
 import type { StockStore } from '../stock/stock-store';
-import type { CatalogueStore } from './catalogue-store';
+import { type CatalogueStore, catalogueVersion } from './catalogue-store';
 import { type CatalogueChange, catalogueTopic } from './changes';
 
 function frame({ type, ...data }: StockEvent): string {
