@@ -4,6 +4,7 @@
  */
 import './zod-config';
 import { z } from 'zod';
+import { brand } from './brand';
 import { productLimits } from './limits';
 import { formatCents } from './money';
 import { noControlCharacters, textWithLineBreaks } from './text';
@@ -16,7 +17,7 @@ export const productMessages = {
   detailsText: 'Details must be text without control characters other than line breaks.',
   priceFormat: 'Price must be an amount like 303.00.',
   priceTooLow: 'Price must be more than $0.00.',
-  priceTooHigh: `Price must be at most ${formatCents(productLimits.priceMaxCents)}.`,
+  priceTooHigh: `Price must be at most ${formatCents(productLimits.priceMaxCents, brand)}.`,
   stockFormat: 'Stock must be a whole number.',
   stockTooLow: 'Stock cannot be below 0.',
   stockTooHigh: `Stock must be at most ${productLimits.stockMax.toLocaleString('en-US')}.`,
@@ -145,13 +146,3 @@ export type AdminProduct = z.infer<typeof adminProductSchema>;
 /** One change to a product: what, when (ISO 8601) and by whom (the owner's e-mail address). */
 export const productChangeSchema = z.object({ at: z.string(), by: z.string(), what: z.string() });
 export type ProductChange = z.infer<typeof productChangeSchema>;
-
-/** The owner's form's price field: dollars and cents as typed, to cents; undefined when it is not an amount. */
-export function centsOfPrice(text: string): number | undefined {
-  const match = /^\s*\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?\s*$/.exec(text);
-  if (!match) return undefined;
-  const dollars = Number((match[1] as string).replaceAll(',', ''));
-  const cents = Number((match[2] ?? '0').padEnd(2, '0'));
-  const total = dollars * 100 + cents;
-  return Number.isSafeInteger(total) ? total : undefined;
-}

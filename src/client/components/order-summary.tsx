@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { brand } from '../../shared/brand';
 import { formatCents } from '../../shared/money';
 import type { OrderLine } from '../../shared/orders';
 import type { OrderTotals } from '../../shared/pricing';
@@ -34,22 +35,22 @@ export function OrderSummary({ labelledBy, lines, totals, noteOn }: OrderSummary
               {itemWithSize(line.name, line.size)}
               {noteOn?.(line, index)}
             </td>
-            <td className="number">{formatCents(line.priceCents)}</td>
+            <td className="number">{formatCents(line.priceCents, brand)}</td>
           </tr>
         ))}
       </tbody>
       <tfoot>
         <tr>
           <th scope="row">Subtotal</th>
-          <td className="number">{formatCents(totals.subtotalCents)}</td>
+          <td className="number">{formatCents(totals.subtotalCents, brand)}</td>
         </tr>
         <tr>
           <th scope="row">Shipping</th>
-          <td className="number">{totals.shippingCents === 0 ? 'Free' : formatCents(totals.shippingCents)}</td>
+          <td className="number">{totals.shippingCents === 0 ? 'Free' : formatCents(totals.shippingCents, brand)}</td>
         </tr>
         <tr className="grand-total">
           <th scope="row">Total</th>
-          <td className="number">{formatCents(totals.totalCents)}</td>
+          <td className="number">{formatCents(totals.totalCents, brand)}</td>
         </tr>
       </tfoot>
     </table>

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { brand } from '../../shared/brand';
 import { formatDate } from '../../shared/dates';
 import { formatCents } from '../../shared/money';
 import { type OrderSummary, statusLabels } from '../../shared/orders';
@@ -42,7 +43,7 @@ export function OrdersTable({ labelledBy, orders, orderPath, withEmail = false }
               <td>{formatDate(order.placedAt)}</td>
               {withEmail && <td>{order.email}</td>}
               <td className="number">{order.itemCount}</td>
-              <td className="number">{formatCents(order.totalCents)}</td>
+              <td className="number">{formatCents(order.totalCents, brand)}</td>
               <td>{statusLabels[order.status]}</td>
             </tr>
           ))}

@@ -1,4 +1,5 @@
 import { brand } from '../../shared/brand';
+import { formatAmount } from '../../shared/money';
 import { addressLines, type Order, statusLabels } from '../../shared/orders';
 
 /**
@@ -29,9 +30,12 @@ function text(value: string): string {
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
-/** An amount as a plain number of the currency (302.99): a spreadsheet can add it up. */
+/**
+ * An amount as a plain number of the currency (302.99): a spreadsheet can add it up. Written with a decimal point
+ * whatever the shop's locale, since a decimal comma would split the cell.
+ */
 function amount(cents: number): string {
-  return (cents / 100).toFixed(2);
+  return formatAmount(cents, { currency: brand.currency, locale: 'en-US' });
 }
 
 const localTime = new Intl.DateTimeFormat('en-CA', {

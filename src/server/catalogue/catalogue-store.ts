@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { CatalogueProduct } from '../../shared/api';
+import { brand } from '../../shared/brand';
 import { formatCents } from '../../shared/money';
 import type { AdminProduct, NewProduct, ProductChange, ProductEdit, SizeEdit } from '../../shared/products';
 import { cartTopic } from '../cart/cart-store';
@@ -87,7 +88,7 @@ function describeEdit(before: Product, sizes: readonly SizeStock[], edit: NewPro
   if (edit.name !== before.name) what.push(`Name ${quoted(before.name)} → ${quoted(edit.name)}`);
   if (edit.details !== before.details) what.push('Details changed');
   if (edit.priceCents !== before.priceCents) {
-    what.push(`Price ${formatCents(before.priceCents)} → ${formatCents(edit.priceCents)}`);
+    what.push(`Price ${formatCents(before.priceCents, brand)} → ${formatCents(edit.priceCents, brand)}`);
   }
   if (edit.shown !== before.shown) what.push(edit.shown ? 'Shown on the home page' : 'Hidden from the home page');
   for (const { edit: size, old } of pairs) {

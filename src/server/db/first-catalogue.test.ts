@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { brand } from '../../shared/brand';
 import { formatTotal } from '../../shared/money';
 import { firstCatalogue as catalogue } from './first-catalogue';
 
@@ -27,6 +28,11 @@ describe('the first catalogue', () => {
   });
 
   it('totals to the cent', () => {
-    expect(formatTotal(catalogue.map((p) => p.priceCents))).toBe('$7,593.46');
+    expect(
+      formatTotal(
+        catalogue.map((p) => p.priceCents),
+        brand,
+      ),
+    ).toBe('$7,593.46');
   });
 });

@@ -1,3 +1,4 @@
+import { brand } from '../brand';
 import { formatCents } from '../money';
 import { settings } from '../settings';
 import type { PaymentMethod } from './payment-method';
@@ -11,7 +12,7 @@ export const bankTransfer = {
   summary: `Pay within ${bank.payWithinDays} days by bank transfer. We show the bank details once you have ordered.`,
   howToPay: ({ number, totalCents }) => ({
     intro:
-      `Please transfer ${formatCents(totalCents)} within ${bank.payWithinDays} days to the account below, ` +
+      `Please transfer ${formatCents(totalCents, brand)} within ${bank.payWithinDays} days to the account below, ` +
       `with your order number as the reference. We send your order once the money has arrived.`,
     details: [
       ['Account name', bank.accountName],
@@ -19,7 +20,7 @@ export const bankTransfer = {
       ['Routing number', bank.routingNumber],
       ['Account number', bank.accountNumber],
       ['Reference', number],
-      ['Amount', formatCents(totalCents)],
+      ['Amount', formatCents(totalCents, brand)],
     ],
   }),
 } as const satisfies PaymentMethod;

@@ -1,3 +1,4 @@
+import { brand } from '../brand';
 import { formatCents } from '../money';
 import type { PaymentMethod } from './payment-method';
 
@@ -11,11 +12,11 @@ export const card = {
   summary: "Pay by card on Stripe's secure page. Your card number never reaches us.",
   howToPay: ({ number, totalCents }) => ({
     intro:
-      `Pay ${formatCents(totalCents)} by card on Stripe's secure page. If you left it before paying, open your order ` +
+      `Pay ${formatCents(totalCents, brand)} by card on Stripe's secure page. If you left it before paying, open your order ` +
       `and choose 'Pay now'.`,
     details: [
       ['Order number', number],
-      ['Amount', formatCents(totalCents)],
+      ['Amount', formatCents(totalCents, brand)],
     ],
   }),
 } as const satisfies PaymentMethod;

@@ -9,13 +9,13 @@ export const collection = {
   summary: 'Collect your order at our yard and pay there.',
   howToPay: ({ number, totalCents }) => ({
     intro:
-      `Collect your order at our yard and pay ${formatCents(totalCents)} there. ` +
+      `Collect your order at our yard and pay ${formatCents(totalCents, brand)} there. ` +
       `Please call us first to arrange a time, and bring your order number.`,
     details: [
       ['Yard', brand.address],
       ['Phone', brand.phone],
       ['Order number', number],
-      ['Amount to pay', formatCents(totalCents)],
+      ['Amount to pay', formatCents(totalCents, brand)],
     ],
   }),
 } as const satisfies PaymentMethod;

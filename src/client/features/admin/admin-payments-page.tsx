@@ -49,7 +49,7 @@ export default function AdminPaymentsPage() {
                     {problem.amountCents === null
                       ? ''
                       : problem.currency?.toUpperCase() === brand.currency
-                        ? formatCents(problem.amountCents)
+                        ? formatCents(problem.amountCents, brand)
                         : `${(problem.amountCents / 100).toFixed(2)} ${problem.currency?.toUpperCase() ?? ''}`}
                   </td>
                   <td>{problem.problem}</td>

@@ -1,6 +1,7 @@
 import { useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Link, useLoaderData } from 'react-router';
+import { brand } from '../../../shared/brand';
 import { formatCents } from '../../../shared/money';
 import { pages, pageTitle } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
@@ -98,7 +99,7 @@ export default function AdminProductsPage() {
                   <Link to={fillPath(pages.adminProduct.path, { itemid: product.itemid })}>{product.name}</Link>
                   <span className="item-number">Item no. {product.itemid}</span>
                 </td>
-                <td className="number">{formatCents(product.priceCents)}</td>
+                <td className="number">{formatCents(product.priceCents, brand)}</td>
                 <td>
                   <ul className="size-stock">
                     {product.sizes.map(({ size, stock }) => (

@@ -1,4 +1,6 @@
-import { type AdminProduct, centsOfPrice, type NewProduct, newProductSchema } from '../../../shared/products';
+import { brand } from '../../../shared/brand';
+import { formatAmount, parseCents } from '../../../shared/money';
+import { type AdminProduct, type NewProduct, newProductSchema } from '../../../shared/products';
 
 /** One size as the owner's form holds it: text as typed, and what the product had, for a size it already has. */
 export interface SizeRow {
@@ -27,11 +29,6 @@ export function rowKey(): string {
   return `size-row-${rowCount}`;
 }
 
-/** A price as the form shows it: 30299 → "302.99". */
-export function priceText(cents: number): string {
-  return (cents / 100).toFixed(2);
-}
-
 /** The form's values for a product; a new product starts empty, hidden, with one size to fill in. */
 export function valuesOf(product: AdminProduct | undefined): ProductValues {
   if (!product) {
@@ -40,7 +37,7 @@ export function valuesOf(product: AdminProduct | undefined): ProductValues {
   return {
     name: product.name,
     details: product.details,
-    price: priceText(product.priceCents),
+    price: formatAmount(product.priceCents, brand),
     shown: product.shown,
     sizes: product.sizes.map(({ size, stock }) => ({
       key: rowKey(),
@@ -86,7 +83,7 @@ export function checkProduct(values: ProductValues): { input?: NewProduct; probl
   const result = newProductSchema.safeParse({
     name: values.name,
     details: values.details,
-    priceCents: centsOfPrice(values.price),
+    priceCents: parseCents(values.price, brand),
     shown: values.shown,
     sizes: values.sizes.map((row) => ({
       size: row.size,

@@ -1,4 +1,5 @@
 import type { CartItem } from '../../../shared/api';
+import { brand } from '../../../shared/brand';
 import { formatCents, formatTotal } from '../../../shared/money';
 import { itemWithSize } from '../../../shared/sizes';
 
@@ -38,7 +39,7 @@ export function CartTable({ labelledBy, items, onDelete }: CartTableProps) {
               {!item.available && <span className="line-problem">No longer available</span>}
             </td>
             <td className="number">1</td>
-            <td className="number">{formatCents(item.priceCents)}</td>
+            <td className="number">{formatCents(item.priceCents, brand)}</td>
             <td className="action">
               <button
                 type="button"
@@ -58,7 +59,12 @@ export function CartTable({ labelledBy, items, onDelete }: CartTableProps) {
           <th scope="row" colSpan={2}>
             Total
           </th>
-          <td className="number total">{formatTotal(items.map((item) => item.priceCents))}</td>
+          <td className="number total">
+            {formatTotal(
+              items.map((item) => item.priceCents),
+              brand,
+            )}
+          </td>
           <td />
         </tr>
       </tfoot>

@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import type { CatalogueProduct } from '../../../shared/api';
+import { brand } from '../../../shared/brand';
 import { formatCents } from '../../../shared/money';
 import { settings } from '../../../shared/settings';
 import { Alert } from '../../components/alert';
@@ -57,7 +58,7 @@ export function ProductCard({ product, onAdd, failure }: ProductCardProps) {
             {product.name}
           </a>
         </h2>
-        <p className="product-price">{formatCents(product.priceCents)}</p>
+        <p className="product-price">{formatCents(product.priceCents, brand)}</p>
         <p className="product-details">{product.details}</p>
         {sizes.length > 1 && (
           <div className="field product-size">
