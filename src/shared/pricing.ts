@@ -1,16 +1,70 @@
+/**
+ * What an order costs (docs/product.md §8): one pure function from explicit inputs to the whole breakdown. Nothing
+ * here reads settings or the clock: the caller passes the lines, the shipping rate of the delivery chosen, and the
+ * adjustments; the tax lines and adjustments have their place in the breakdown for the shop's tax and discount codes
+ * (DECISIONS.md §19, §21), which will fill them.
+ */
 import { sumCents } from './money';
-import { settings } from './settings';
 
-export interface OrderTotals {
+/** A change to the price of the goods, e.g. a discount code's amount off (negative cents). */
+export interface Adjustment {
+  label: string;
+  amountCents: number;
+}
+
+/** A tax the total contains (`included`, as with an EU shop's prices) or that is added to it, rounded to the cent. */
+export interface TaxLine {
+  name: string;
+  baseCents: number;
+  amountCents: number;
+  included: boolean;
+}
+
+/** How the delivery chosen is charged: a flat fee per order, free from a subtotal (null: never free). */
+export interface ShippingRate {
+  flatCents: number;
+  freeFromCents: number | null;
+}
+
+/** What an order costs, as the order keeps it: the parts, and the total they add up to. */
+export interface OrderMoney {
   subtotalCents: number;
   shippingCents: number;
+  adjustments: Adjustment[];
+  taxLines: TaxLine[];
   totalCents: number;
 }
 
-/** What an order of these prices costs: the subtotal, the shipping (free from a threshold) and the total. */
-export function orderTotals(priceCents: readonly number[]): OrderTotals {
-  const subtotalCents = sumCents(priceCents);
-  const { flatCents, freeFromCents } = settings.shipping;
-  const shippingCents = subtotalCents >= freeFromCents ? 0 : flatCents;
-  return { subtotalCents, shippingCents, totalCents: subtotalCents + shippingCents };
+export interface PricingInput {
+  /** Each line's price, in cents. */
+  lineCents: readonly number[];
+  shipping: ShippingRate;
+  /** Applied in order; a reduction lowers the goods to zero at most, and the breakdown keeps what it took. */
+  adjustments: readonly Adjustment[];
+}
+
+export interface Breakdown extends OrderMoney {
+  lineCents: number[];
+}
+
+/** The whole breakdown of an order: its lines, the subtotal, shipping, adjustments, tax lines and the total. */
+export function priceOrder({ lineCents, shipping, adjustments }: PricingInput): Breakdown {
+  const subtotalCents = sumCents(lineCents);
+  const shippingCents =
+    shipping.freeFromCents !== null && subtotalCents >= shipping.freeFromCents ? 0 : shipping.flatCents;
+  let goodsCents = subtotalCents;
+  const applied = adjustments.map(({ label, amountCents }) => {
+    const taken = Math.max(amountCents, -goodsCents);
+    goodsCents += taken;
+    return { label, amountCents: taken };
+  });
+  return {
+    lineCents: [...lineCents],
+    subtotalCents,
+    shippingCents,
+    adjustments: applied,
+    // The shop charges no tax of its own yet: its prices include any (DECISIONS.md §19 fills these).
+    taxLines: [],
+    totalCents: goodsCents + shippingCents,
+  };
 }

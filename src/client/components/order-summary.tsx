@@ -2,14 +2,14 @@ import type { ReactNode } from 'react';
 import { brand } from '../../shared/brand';
 import { formatCents } from '../../shared/money';
 import type { OrderLine } from '../../shared/orders';
-import type { OrderTotals } from '../../shared/pricing';
+import type { OrderMoney } from '../../shared/pricing';
 import { itemWithSize } from '../../shared/sizes';
 
 interface OrderSummaryProps {
   /** The id of the heading that names the table. */
   labelledBy: string;
   lines: readonly OrderLine[];
-  totals: OrderTotals;
+  totals: Pick<OrderMoney, 'subtotalCents' | 'shippingCents' | 'totalCents'>;
   /** What to say under a line, if anything (checkout: a row that cannot be ordered, and its remove button). */
   noteOn?: (line: OrderLine, index: number) => ReactNode;
 }

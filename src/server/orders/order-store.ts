@@ -13,7 +13,7 @@ import {
   type PlaceOrder,
 } from '../../shared/orders';
 import { card } from '../../shared/payment/card';
-import { orderTotals } from '../../shared/pricing';
+import { priceOrder } from '../../shared/pricing';
 import { settings } from '../../shared/settings';
 import type { CartStore } from '../cart/cart-store';
 import { topic } from '../db/change-feed';
@@ -294,7 +294,11 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
       if (seen.size !== input.cartItemIds.length || seen.size !== items.length || items.some((i) => !seen.has(i.id))) {
         return { ok: false, reason: 'cart-changed' } as const;
       }
-      const totals = orderTotals(items.map((item) => item.priceCents));
+      const totals = priceOrder({
+        lineCents: items.map((item) => item.priceCents),
+        shipping: settings.shipping,
+        adjustments: [],
+      });
       // The owner changed a price since the page showed the cart: the rider confirms the new total first.
       if (input.totalCents !== undefined && input.totalCents !== totals.totalCents) {
         return { ok: false, reason: 'cart-changed' } as const;

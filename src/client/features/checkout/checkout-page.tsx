@@ -5,7 +5,8 @@ import { addressFields, addressSchema, countryCodes, countryName, emptyAddress }
 import { pages, pageTitle } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
 import { settingsMethods } from '../../../shared/payment/payment-methods';
-import { orderTotals } from '../../../shared/pricing';
+import { priceOrder } from '../../../shared/pricing';
+import { settings } from '../../../shared/settings';
 import { itemWithSize } from '../../../shared/sizes';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
@@ -65,7 +66,11 @@ export default function CheckoutPage() {
   // The rows the server refused (sold out, without a size, no longer available), with what to say about each.
   const [problems, setProblems] = useState<ReadonlyMap<string, string>>(new Map());
   const summaryId = useId();
-  const totals = orderTotals(items.map((i) => i.priceCents));
+  const totals = priceOrder({
+    lineCents: items.map((i) => i.priceCents),
+    shipping: settings.shipping,
+    adjustments: [],
+  });
 
   async function removeRow(id: string) {
     try {
