@@ -206,8 +206,8 @@ interface OrderRow {
   postal_code: string;
   country: string;
   phone: string;
-  subtotal_cents: number;
-  shipping_cents: number;
+  /** The parts of the order's money, as JSON. */
+  money: string;
   total_cents: number;
   item_count: number;
   placed_at: number;
@@ -241,7 +241,7 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
     .prepare(`update "counter" set "value" = "value" + 1 where "name" = 'order_number' returning "value"`)
     .pluck();
   const insertOrder = db.prepare(
-    `insert into "shop_order" ("number", "uid", "email", "idempotency_key", "status", "payment_method", "full_name", "line1", "line2", "city", "region", "postal_code", "country", "phone", "subtotal_cents", "shipping_cents", "total_cents", "item_count", "placed_at") values (?, ?, ?, ?, 'placed', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `insert into "shop_order" ("number", "uid", "email", "idempotency_key", "status", "payment_method", "full_name", "line1", "line2", "city", "region", "postal_code", "country", "phone", "money", "total_cents", "item_count", "placed_at") values (?, ?, ?, ?, 'placed', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertLine = db.prepare(
     `insert into "order_line" ("order_number", "position", "itemid", "name", "price_cents", "size", "size_key") values (?, ?, ?, ?, ?, ?, ?)`,
@@ -273,8 +273,7 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
       totalCents: row.total_cents,
       email: row.email,
       lines: linesOf.all(row.number) as OrderJson['lines'],
-      subtotalCents: row.subtotal_cents,
-      shippingCents: row.shipping_cents,
+      ...(JSON.parse(row.money) as { subtotalCents: number; shippingCents: number }),
       address: {
         fullName: row.full_name,
         line1: row.line1,
@@ -362,8 +361,7 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
       a.postalCode,
       a.country,
       a.phone,
-      subtotalCents,
-      shippingCents,
+      JSON.stringify({ subtotalCents, shippingCents }),
       totalCents,
       items.length,
       now,

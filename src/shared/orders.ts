@@ -8,6 +8,7 @@ import { limits } from './limits';
 import { pageFields } from './paging';
 import { card } from './payment/card';
 import { settingsMethods } from './payment/payment-methods';
+import type { OrderMoney } from './pricing';
 import { roles } from './roles';
 import { settings } from './settings';
 import { noControlCharacters } from './text';
@@ -238,10 +239,27 @@ export const orderSummarySchema = z.object({
 });
 export type OrderSummary = z.infer<typeof orderSummarySchema>;
 
-export const orderSchema = orderSummarySchema.extend({
-  lines: z.array(orderLineSchema),
+/** An order's money (pricing.ts's OrderMoney): one value, whose fields the order carries. */
+export const orderMoneySchema = z.object({
   subtotalCents: z.number().int(),
   shippingCents: z.number().int(),
+  adjustments: z.array(z.object({ label: z.string(), amountCents: z.number().int() })).optional(),
+  taxLines: z
+    .array(
+      z.object({
+        name: z.string(),
+        baseCents: z.number().int(),
+        amountCents: z.number().int(),
+        included: z.boolean(),
+      }),
+    )
+    .optional(),
+  totalCents: z.number().int(),
+}) satisfies z.ZodType<OrderMoney>;
+
+export const orderSchema = orderSummarySchema.extend({
+  lines: z.array(orderLineSchema),
+  ...orderMoneySchema.shape,
   address: addressSchema,
   paymentMethod: z.string(),
   /** A card order's payment (docs/product.md §14); null for the other methods. */

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { brand } from './brand';
 import { sumCents } from './money';
-import { type OrderMoney, priceOrder } from './pricing';
+import { moneyOf, moneyRows, type OrderMoney, priceOrder } from './pricing';
 
 const cents = fc.integer({ min: 0, max: 10_000_000 });
 const input = fc.record({
@@ -18,8 +19,8 @@ function parts(money: OrderMoney): number[] {
   return [
     money.subtotalCents,
     money.shippingCents,
-    ...money.adjustments.map((a) => a.amountCents),
-    ...money.taxLines.filter((t) => !t.included).map((t) => t.amountCents),
+    ...(money.adjustments ?? []).map((a) => a.amountCents),
+    ...(money.taxLines ?? []).filter((t) => !t.included).map((t) => t.amountCents),
   ];
 }
 
@@ -74,5 +75,50 @@ describe('priceOrder', () => {
     expect(priceOrder({ lineCents: [], shipping, adjustments: [] }).totalCents).toBe(2500);
     expect(priceOrder({ lineCents: [49999], shipping, adjustments: [] }).totalCents).toBe(52499);
     expect(priceOrder({ lineCents: [25000, 25000], shipping, adjustments: [] }).totalCents).toBe(50000);
+  });
+});
+
+describe('moneyRows', () => {
+  const rows = (money: OrderMoney) => moneyRows(money, brand).map((row) => [row.label, row.amount, row.isTotal]);
+
+  it("prints today's order: subtotal, shipping ('Free' when none) and the total", () => {
+    expect(rows({ subtotalCents: 10000, shippingCents: 2500, totalCents: 12500 })).toEqual([
+      ['Subtotal', '$100.00', false],
+      ['Shipping', '$25.00', false],
+      ['Total', '$125.00', true],
+    ]);
+    expect(rows({ subtotalCents: 60199, shippingCents: 0, totalCents: 60199 })[1]).toEqual(['Shipping', 'Free', false]);
+  });
+
+  it('prints adjustments before shipping, added taxes before the total, and the taxes it contains after it', () => {
+    const money: OrderMoney = {
+      subtotalCents: 10000,
+      shippingCents: 2500,
+      adjustments: [{ label: 'Discount SPRING', amountCents: -1000 }],
+      taxLines: [
+        { name: 'FL sales tax', baseCents: 9000, amountCents: 540, included: false },
+        { name: 'VAT 19%', baseCents: 9000, amountCents: 1437, included: true },
+      ],
+      totalCents: 12040,
+    };
+    expect(rows(money)).toEqual([
+      ['Subtotal', '$100.00', false],
+      ['Discount SPRING', '-$10.00', false],
+      ['Shipping', '$25.00', false],
+      ['FL sales tax', '$5.40', false],
+      ['Total', '$120.40', true],
+      ['Includes VAT 19%', '$14.37', false],
+    ]);
+  });
+
+  it('keeps of a breakdown only the parts an order has', () => {
+    const shipping = { flatCents: 2500, freeFromCents: 50000 };
+    expect(moneyOf(priceOrder({ lineCents: [100], shipping, adjustments: [] }))).toEqual({
+      subtotalCents: 100,
+      shippingCents: 2500,
+      totalCents: 2600,
+    });
+    const adjustments = [{ label: 'Off', amountCents: -50 }];
+    expect(moneyOf(priceOrder({ lineCents: [100], shipping, adjustments })).adjustments).toEqual(adjustments);
   });
 });

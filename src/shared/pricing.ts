@@ -4,7 +4,7 @@
  * adjustments; the tax lines and adjustments have their place in the breakdown for the shop's tax and discount codes
  * (DECISIONS.md §19, §21), which will fill them.
  */
-import { sumCents } from './money';
+import { formatCents, type MoneyFormat, sumCents } from './money';
 
 /** A change to the price of the goods, e.g. a discount code's amount off (negative cents). */
 export interface Adjustment {
@@ -26,12 +26,15 @@ export interface ShippingRate {
   freeFromCents: number | null;
 }
 
-/** What an order costs, as the order keeps it: the parts, and the total they add up to. */
+/**
+ * What an order costs, as the order keeps it and the API sends it: the parts, and the total they add up to. A part an
+ * order has none of (adjustments, tax lines) is left out, as for every order placed before there were any.
+ */
 export interface OrderMoney {
   subtotalCents: number;
   shippingCents: number;
-  adjustments: Adjustment[];
-  taxLines: TaxLine[];
+  adjustments?: Adjustment[];
+  taxLines?: TaxLine[];
   totalCents: number;
 }
 
@@ -43,7 +46,7 @@ export interface PricingInput {
   adjustments: readonly Adjustment[];
 }
 
-export interface Breakdown extends OrderMoney {
+export interface Breakdown extends Required<OrderMoney> {
   lineCents: number[];
 }
 
@@ -68,3 +71,45 @@ export function priceOrder({ lineCents, shipping, adjustments }: PricingInput): 
     totalCents: goodsCents + shippingCents,
   };
 }
+
+/** What an order keeps of its breakdown: the parts it has, without its lines (the order keeps those itself). */
+export function moneyOf({ subtotalCents, shippingCents, adjustments, taxLines, totalCents }: Breakdown): OrderMoney {
+  return {
+    subtotalCents,
+    shippingCents,
+    ...(adjustments.length > 0 ? { adjustments } : {}),
+    ...(taxLines.length > 0 ? { taxLines } : {}),
+    totalCents,
+  };
+}
+
+/** One row of an order's money as every view prints it (checkout, the order's page, e-mails). */
+export interface MoneyRow {
+  label: string;
+  amount: string;
+  /** The row of the amount to pay. */
+  isTotal: boolean;
+}
+
+/** The rows of an order's money: subtotal, adjustments, shipping, taxes added, the total, and the taxes it contains. */
+export function moneyRows(money: OrderMoney, format: MoneyFormat): MoneyRow[] {
+  const row = (label: string, cents: number, isTotal = false): MoneyRow => ({
+    label,
+    amount: formatCents(cents, format),
+    isTotal,
+  });
+  const taxLines = money.taxLines ?? [];
+  return [
+    row('Subtotal', money.subtotalCents),
+    ...(money.adjustments ?? []).map((adjustment) => row(adjustment.label, adjustment.amountCents)),
+    money.shippingCents === 0
+      ? { label: 'Shipping', amount: 'Free', isTotal: false }
+      : row('Shipping', money.shippingCents),
+    ...taxLines.filter((tax) => !tax.included).map((tax) => row(tax.name, tax.amountCents)),
+    row('Total', money.totalCents, true),
+    ...taxLines.filter((tax) => tax.included).map((tax) => row(`Includes ${tax.name}`, tax.amountCents)),
+  ];
+}
+
+/** What every view says of tax while the shop charges none of its own (docs/product.md §8). */
+export const taxNote = 'Prices include any tax.';

@@ -2,7 +2,7 @@ import { afterAll, expect, it } from 'vitest';
 import { Client } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { startTestServer } from '../support/server';
-import { createDatabase, type TestDatabase } from '../support/test-database';
+import { createDatabase, type TestDatabase, undoOrderMoney } from '../support/test-database';
 
 /**
  * Migration 0007 on a shop that has carts and orders (docs/product.md §12): the shop is made with this version, then
@@ -23,8 +23,9 @@ it('keeps the carts and orders of a shop from before sizes: readable, without a 
   const row = await rider.add('3');
   await before.stop();
 
-  // Back before the later migrations first (0011, passkeys; 0010, confirmed addresses; 0009, the owner's catalogue;
-  // 0008, card payments), then before 0007.
+  // Back before the later migrations first (0012, an order's money; 0011, passkeys; 0010, confirmed addresses; 0009,
+  // the owner's catalogue; 0008, card payments), then before 0007.
+  await undoOrderMoney(database, [order]);
   await database.query('drop index passkey_credential_id_unique');
   await database.query("delete from piaffe_migration where name = '0011-passkeys'");
   await database.query('drop table email_confirmation');

@@ -93,3 +93,24 @@ export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
   });
   return parts;
 }
+
+/**
+ * Takes a stopped shop's orders back to before migration 0012 (an order's money in one value): the subtotal and the
+ * shipping in columns of their own, as the orders given had them.
+ */
+export async function undoOrderMoney(
+  database: TestDatabase,
+  orders: readonly { number: string; subtotalCents: number; shippingCents: number }[],
+): Promise<void> {
+  await database.query('alter table shop_order add column subtotal_cents integer');
+  await database.query('alter table shop_order add column shipping_cents integer');
+  for (const order of orders) {
+    await database.query('update shop_order set subtotal_cents = $1, shipping_cents = $2 where number = $3', [
+      order.subtotalCents,
+      order.shippingCents,
+      Number(order.number.replace(/^\D+/, '')),
+    ]);
+  }
+  await database.query('alter table shop_order drop column money');
+  await database.query("delete from piaffe_migration where name = '0012-order-money'");
+}

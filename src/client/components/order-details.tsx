@@ -40,8 +40,7 @@ export function OrderDetails({ order }: { order: Order }) {
       </dl>
       <div className="card">
         <h2 id={linesId}>What was ordered</h2>
-        <OrderSummary labelledBy={linesId} lines={order.lines} totals={order} />
-        <p>Prices include any tax.</p>
+        <OrderSummary labelledBy={linesId} lines={order.lines} money={order} />
       </div>
       <div className="card">
         <h2>Delivery address</h2>

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { brand } from '../../shared/brand';
 import type { Order } from '../../shared/orders';
 import { ordersCsv, shopDays, startOfShopDay } from './csv';
 
@@ -31,9 +32,19 @@ const order: Order = {
   history: [],
 };
 
+/** A CSV row's cells, as a spreadsheet splits them. */
+function cellsOf(row: string): string[] {
+  const cells: string[] = [];
+  for (const [, cell = '', end] of row.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)) {
+    cells.push(cell);
+    if (end === '') break;
+  }
+  return cells;
+}
+
 describe('ordersCsv', () => {
-  it('writes one row per order line, with the order repeated, in the shop time zone, with a BOM and CRLF', () => {
-    const lines = ordersCsv([order]).split('\r\n');
+  it("writes one row per order line, the order's amounts on its first, in the shop time zone, with a BOM and CRLF", () => {
+    const lines = ordersCsv([order], brand).split('\r\n');
     expect(lines[0]).toBe(
       '\uFEFF"Order","Date","E-mail","Name","Address","Item no.","Item","Size","Price","Shipping","Total","Status"',
     );
@@ -41,18 +52,35 @@ describe('ordersCsv', () => {
       '"PF-10001","2026-11-24 17:03","ada@example.com","\'=HYPERLINK(""http://evil.example"",""click"")",' +
         '"\'+1 Stable ""Row"", Wellington, FL 33414, United States, Phone: @SUM(1)","1","Anky Bridle","Cob",302.99,0.00,601.99,"Paid"',
     );
-    expect(lines[2]).toContain('"6","Crochet Saddle Blanket","",299.00,0.00,601.99,"Paid"');
+    expect(lines[2]).toContain('"6","Crochet Saddle Blanket","",299.00,,,"Paid"');
     expect(lines).toHaveLength(4);
     expect(lines[3]).toBe('');
   });
 
   it.each([['='], ['+'], ['-'], ['@'], ['\t'], ['\r']])('escapes a cell that starts with %j', (start) => {
-    const csv = ordersCsv([{ ...order, email: `${start}x@example.com` }]);
+    const csv = ordersCsv([{ ...order, email: `${start}x@example.com` }], brand);
     expect(csv).toContain(`"'${start}x@example.com"`);
   });
 
+  it("counts each order's shipping and total once: the columns add up to the orders' own", () => {
+    const second: Order = {
+      ...order,
+      number: 'PF-10002',
+      lines: [{ itemid: '3', name: 'Tall Boots', priceCents: 10000, size: '8' }],
+      subtotalCents: 10000,
+      shippingCents: 2500,
+      totalCents: 12500,
+    };
+    const rows = ordersCsv([order, second], brand).split('\r\n').slice(1, -1).map(cellsOf);
+    const sum = (column: number) => rows.reduce((total, cells) => total + Math.round(Number(cells[column]) * 100), 0);
+    expect(rows).toHaveLength(3);
+    expect(sum(8)).toBe(60199 + 10000);
+    expect(sum(9)).toBe(0 + 2500);
+    expect(sum(10)).toBe(60199 + 12500);
+  });
+
   it('writes only the header for no orders', () => {
-    expect(ordersCsv([]).split('\r\n')).toHaveLength(2);
+    expect(ordersCsv([], brand).split('\r\n')).toHaveLength(2);
   });
 });
 

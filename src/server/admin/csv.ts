@@ -1,4 +1,3 @@
-import { brand } from '../../shared/brand';
 import { formatAmount } from '../../shared/money';
 import { addressLines, type Order, statusLabels } from '../../shared/orders';
 
@@ -30,45 +29,60 @@ function text(value: string): string {
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
+/** The shop an export is for: the time zone its days are in, the currency its amounts are in. */
+export interface CsvShop {
+  timeZone: string;
+  currency: string;
+}
+
 /**
  * An amount as a plain number of the currency (302.99): a spreadsheet can add it up. Written with a decimal point
  * whatever the shop's locale, since a decimal comma would split the cell.
  */
-function amount(cents: number): string {
-  return formatAmount(cents, { currency: brand.currency, locale: 'en-US' });
+function amount(cents: number, currency: string): string {
+  return formatAmount(cents, { currency, locale: 'en-US' });
 }
 
-const localTime = new Intl.DateTimeFormat('en-CA', {
-  timeZone: brand.timeZone,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
+const localTimes = new Map<string, Intl.DateTimeFormat>();
 
 /** `2026-11-24 17:03`, in the shop's time zone. */
-function shopTime(iso: string): string {
+function shopTime(iso: string, timeZone: string): string {
+  let localTime = localTimes.get(timeZone);
+  if (localTime === undefined) {
+    localTime = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    localTimes.set(timeZone, localTime);
+  }
   const parts = Object.fromEntries(localTime.formatToParts(new Date(iso)).map((part) => [part.type, part.value]));
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
 }
 
-export function ordersCsv(orders: readonly Order[]): string {
+/**
+ * The orders as CSV. The order's own amounts (shipping, total) are on its first row only, so that summing a column
+ * counts each order once; its other rows leave them empty.
+ */
+export function ordersCsv(orders: readonly Order[], { timeZone, currency }: CsvShop): string {
   const rows = orders.flatMap((order) =>
-    order.lines.map((line) =>
+    order.lines.map((line, index) =>
       [
         text(order.number),
-        text(shopTime(order.placedAt)),
+        text(shopTime(order.placedAt, timeZone)),
         text(order.email),
         text(order.address.fullName),
         text(addressLines(order.address).slice(1).join(', ')),
         text(line.itemid),
         text(line.name),
         text(line.size ?? ''),
-        amount(line.priceCents),
-        amount(order.shippingCents),
-        amount(order.totalCents),
+        amount(line.priceCents, currency),
+        index === 0 ? amount(order.shippingCents, currency) : '',
+        index === 0 ? amount(order.totalCents, currency) : '',
         text(statusLabels[order.status]),
       ].join(','),
     ),
@@ -98,13 +112,13 @@ function offsetAt(instant: number, timeZone: string): number {
 }
 
 /** The days `from` to `to` (`2026-11-24`), both included, in the shop's time zone: [first instant, end) in epoch ms. */
-export function shopDays(from: string, to: string, timeZone: string = brand.timeZone): [number, number] {
+export function shopDays(from: string, to: string, timeZone: string): [number, number] {
   const dayAfter = new Date(Date.parse(`${to}T00:00:00Z`) + 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
   return [startOfShopDay(from, timeZone), startOfShopDay(dayAfter, timeZone)];
 }
 
 /** The first instant of the day `date` (`2026-11-24`) in the shop's time zone, as epoch ms. */
-export function startOfShopDay(date: string, timeZone: string = brand.timeZone): number {
+export function startOfShopDay(date: string, timeZone: string): number {
   const midnightUtc = Date.parse(`${date}T00:00:00Z`);
   // Twice: the offset at the guess, not at UTC midnight, is the one that holds (a change of clocks in between).
   const guess = midnightUtc - offsetAt(midnightUtc, timeZone);

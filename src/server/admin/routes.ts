@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { endpoints } from '../../shared/api';
+import { brand } from '../../shared/brand';
 import type { AppEnv } from '../app-env';
 import type { Roles } from '../auth/roles';
 import type { Sessions } from '../auth/sessions';
@@ -52,7 +53,7 @@ export function adminRoutes({ sessions, roles, orders, outbox, payments, streams
 
       .get(endpoints.adminExport.path, owner, async (c) => {
         const { from, to } = readQuery(c, endpoints.adminExport.query);
-        const csv = ordersCsv(await orders.placedBetween(...shopDays(from, to)));
+        const csv = ordersCsv(await orders.placedBetween(...shopDays(from, to, brand.timeZone)), brand);
         return c.body(csv, 200, {
           'Content-Type': 'text/csv; charset=utf-8',
           'Content-Disposition': `attachment; filename="piaffe-orders-${from}-to-${to}.csv"`,

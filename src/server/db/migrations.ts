@@ -1,5 +1,4 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
-import { settings } from '../../shared/settings';
 import { firstCatalogue } from './first-catalogue';
 import type { Dialect } from './open';
 import { sequences, type Tables } from './schema';
@@ -18,6 +17,12 @@ export const firstSizes: Readonly<Record<string, { sizes: readonly string[]; sto
   '7': { sizes: ['XS', 'S', 'M', 'L', 'XL'], stock: 5 },
   '8': { sizes: ['Pony', 'Cob', 'Full', 'Warmblood'], stock: 5 },
 };
+
+/**
+ * The first order number, as migration 0003 started the numbers: part of that migration, never the live settings
+ * (a shop that changes its settings later must not change what an old migration did).
+ */
+const firstOrderNumber = 10001;
 
 /** Our schema, in order. Never edit a migration that has shipped; add a new one. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -57,9 +62,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
       // Order numbers: a sequence on PostgreSQL; on SQLite, whose one writer runs one transaction at a time, a
       // counter row bumped in the placing transaction. `UnitOfWork.next` reads either.
       if (dialect === 'postgres') {
-        await sql`create sequence ${sql.id(sequences.orderNumber)} start with ${sql.lit(settings.orderNumber.first)}`.execute(
-          db,
-        );
+        await sql`create sequence ${sql.id(sequences.orderNumber)} start with ${sql.lit(firstOrderNumber)}`.execute(db);
       } else {
         await db.schema
           .createTable('counter')
@@ -68,7 +71,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
           .execute();
         await db
           .insertInto('counter')
-          .values({ name: sequences.orderNumber, value: settings.orderNumber.first - 1 })
+          .values({ name: sequences.orderNumber, value: firstOrderNumber - 1 })
           .execute();
       }
       await db.schema
@@ -325,6 +328,21 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
         .column('credentialID')
         .unique()
         .execute();
+    },
+  },
+  '0012-order-money': {
+    async up(db) {
+      // An order's money becomes one value (docs/decisions/0029-an-orders-money.md): its parts as JSON beside the
+      // total, with room for adjustments and tax lines; the two columns of parts go.
+      await db.schema
+        .alterTable('shop_order')
+        .addColumn('money', 'text', (c) => c.notNull().defaultTo('{}'))
+        .execute();
+      await sql`update shop_order set money = '{"subtotalCents":' || subtotal_cents || ',"shippingCents":' || shipping_cents || '}'`.execute(
+        db,
+      );
+      await db.schema.alterTable('shop_order').dropColumn('subtotal_cents').execute();
+      await db.schema.alterTable('shop_order').dropColumn('shipping_cents').execute();
     },
   },
 });

@@ -42,8 +42,8 @@ export interface ShopOrderTable {
   postal_code: string;
   country: string;
   phone: string;
-  subtotal_cents: number;
-  shipping_cents: number;
+  /** The parts of the order's money (pricing.ts's OrderMoney but its total), as JSON. */
+  money: string;
   total_cents: number;
   item_count: number;
   placed_at: number;

@@ -9,11 +9,12 @@ import {
   type OrderPage,
   type OrderStatus,
   type OrderSummary,
+  orderMoneySchema,
   orderNumberOf,
   type PlaceOrder,
 } from '../../shared/orders';
 import { card } from '../../shared/payment/card';
-import { priceOrder } from '../../shared/pricing';
+import { moneyOf, type OrderMoney, priceOrder } from '../../shared/pricing';
 import { settings } from '../../shared/settings';
 import type { CartStore } from '../cart/cart-store';
 import { topic } from '../db/change-feed';
@@ -85,6 +86,17 @@ class Refused extends Error {
 
 type OrderRow = Selectable<ShopOrderTable>;
 
+const storedMoneySchema = orderMoneySchema.omit({ totalCents: true });
+
+/** An order's money as its row keeps it: the parts as JSON, the total in a column of its own for SQL to read. */
+function moneyColumns({ totalCents, ...parts }: OrderMoney): Pick<ShopOrderTable, 'money' | 'total_cents'> {
+  return { money: JSON.stringify(parts), total_cents: totalCents };
+}
+
+function moneyOfRow(row: Pick<OrderRow, 'money' | 'total_cents'>): OrderMoney {
+  return { ...storedMoneySchema.parse(JSON.parse(row.money)), totalCents: Number(row.total_cents) };
+}
+
 function toSummary(row: OrderRow): OrderSummary {
   return {
     number: formatOrderNumber(Number(row.number)),
@@ -111,8 +123,7 @@ function toOrder(
       priceCents: Number(line.price_cents),
       size: line.size,
     })),
-    subtotalCents: Number(row.subtotal_cents),
-    shippingCents: Number(row.shipping_cents),
+    ...moneyOfRow(row),
     address: {
       fullName: row.full_name,
       line1: row.line1,
@@ -233,8 +244,7 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
     postal_code: true,
     country: true,
     phone: true,
-    subtotal_cents: true,
-    shipping_cents: true,
+    money: true,
     total_cents: true,
     item_count: true,
     placed_at: true,
@@ -336,9 +346,7 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
         postal_code: address.postalCode,
         country: address.country,
         phone: address.phone,
-        subtotal_cents: totals.subtotalCents,
-        shipping_cents: totals.shippingCents,
-        total_cents: totals.totalCents,
+        ...moneyColumns(moneyOf(totals)),
         item_count: items.length,
         placed_at: now,
         payment_id: null,

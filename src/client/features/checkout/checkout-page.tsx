@@ -154,7 +154,7 @@ export default function CheckoutPage() {
             <OrderSummary
               labelledBy={summaryId}
               lines={items}
-              totals={totals}
+              money={totals}
               noteOn={(_line, index) => {
                 const item = items[index];
                 // A row no longer available says so from the start; the server refuses it until it is removed.
@@ -178,7 +178,6 @@ export default function CheckoutPage() {
                 );
               }}
             />
-            <p>Prices include any tax.</p>
           </div>
           <fieldset className="card form">
             <legend>Delivery address</legend>

@@ -1,6 +1,7 @@
 import { brand } from '../../../shared/brand';
 import { formatCents } from '../../../shared/money';
 import { addressLines, type Order } from '../../../shared/orders';
+import { moneyRows, taxNote } from '../../../shared/pricing';
 import { itemWithSize } from '../../../shared/sizes';
 import type { Block } from '../message';
 
@@ -13,13 +14,9 @@ export function orderBlocks(order: Order): Block[] {
       ),
     },
     {
-      facts: [
-        ['Subtotal', formatCents(order.subtotalCents, brand)],
-        ['Shipping', order.shippingCents === 0 ? 'Free' : formatCents(order.shippingCents, brand)],
-        ['Total', formatCents(order.totalCents, brand)],
-      ],
+      facts: moneyRows(order, brand).map((row) => [row.label, row.amount] as const),
     },
-    'Prices include any tax.',
+    taxNote,
     `Delivery address: ${addressLines(order.address).join(', ')}`,
   ];
 }

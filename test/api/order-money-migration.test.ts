@@ -1,0 +1,36 @@
+import { afterAll, expect, it } from 'vitest';
+import { Client } from '../support/client';
+import { startTestServer } from '../support/server';
+import { createDatabase, type TestDatabase, undoOrderMoney } from '../support/test-database';
+
+/**
+ * Migration 0012 on a shop that has orders (docs/decisions/0029-an-orders-money.md): the shop is made with this
+ * version, taken back to the subtotal and shipping in columns of their own, and started again.
+ */
+let database: TestDatabase | undefined;
+afterAll(async () => {
+  await database?.drop();
+});
+
+it("keeps every order's money as it was: subtotal, shipping and total, read through the API", async () => {
+  database = await createDatabase();
+  const before = await startTestServer({ DATABASE_URL: database.url });
+  const rider = new Client(before.url);
+  await rider.signupConfirmed();
+  // One below the free-shipping threshold, one above it.
+  const orders = [await rider.order('3'), await rider.order('1', '6')];
+  expect(orders.map((order) => order.shippingCents > 0)).toEqual([true, false]);
+  await before.stop();
+
+  await undoOrderMoney(database, orders);
+  const after = await startTestServer({ DATABASE_URL: database.url });
+  try {
+    const again = new Client(after.url);
+    expect((await again.login(rider.user?.email ?? '', 'secret1')).status).toBe(200);
+    for (const order of orders) {
+      expect((await again.json('GET', `/api/orders/${order.number}`)).body.order).toEqual(order);
+    }
+  } finally {
+    await after.stop();
+  }
+});
