@@ -15,7 +15,7 @@ import {
   paymentProblemPageSchema,
 } from './admin';
 import { type EventName, type LiveStreamName, liveStreams } from './live-streams';
-import { orderPageSchema, orderSchema, placeOrderSchema } from './orders';
+import { orderMoneySchema, orderPageSchema, orderSchema, placeOrderSchema } from './orders';
 import { pageNumber } from './paging';
 import {
   authenticationOptionsSchema,
@@ -76,6 +76,13 @@ export const cartItemSchema = z.object({
   available: z.boolean(),
 });
 export type CartItem = z.infer<typeof cartItemSchema>;
+
+/**
+ * The checkout's quote: the rider's cart rows and what the shop charges for them. The page shows it and sends its
+ * total back with the order; `place` refuses another (`order/cart-changed`).
+ */
+export const quoteSchema = z.object({ items: z.array(cartItemSchema), money: orderMoneySchema });
+export type Quote = z.infer<typeof quoteSchema>;
 
 /**
  * The events every live stream of a signed-in page carries besides its own: `signed-out` when its session has ended
@@ -254,6 +261,8 @@ export const endpoints = {
   removeFromCart: { method: 'DELETE', path: '/api/cart/:id' },
   /** Server-Sent Events: `cartEventSchemas`. */
   cartStream: { method: 'GET', path: liveStreams.cart.path },
+  /** The checkout's quote: the rider's cart and what it costs (`place` charges exactly its total). */
+  quote: { method: 'GET', path: '/api/checkout/quote', reply: quoteSchema },
   /** The payment methods this shop offers at checkout, by id, in order (Card only with Stripe's keys). */
   paymentMethods: { method: 'GET', path: '/api/payment-methods', reply: z.object({ methods: z.array(z.string()) }) },
   /**

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
+import type { CartItem, Quote } from '../../shared/api';
 import { limits } from '../../shared/limits';
 import {
   type Actor,
@@ -14,7 +15,7 @@ import {
   type PlaceOrder,
 } from '../../shared/orders';
 import { card } from '../../shared/payment/card';
-import { moneyOf, type OrderMoney, priceOrder } from '../../shared/pricing';
+import { type Breakdown, moneyOf, type OrderMoney, priceOrder } from '../../shared/pricing';
 import { settings } from '../../shared/settings';
 import type { CartStore } from '../cart/cart-store';
 import { topic } from '../db/change-feed';
@@ -85,6 +86,15 @@ class Refused extends Error {
 }
 
 type OrderRow = Selectable<ShopOrderTable>;
+
+/** What the shop charges for these cart rows: the checkout's quote, and the same again inside `place`. */
+function quoteOf(items: readonly CartItem[]): Breakdown {
+  return priceOrder({
+    lineCents: items.map((item) => item.priceCents),
+    shipping: settings.shipping,
+    adjustments: [],
+  });
+}
 
 const storedMoneySchema = orderMoneySchema.omit({ totalCents: true });
 
@@ -304,12 +314,8 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
       if (seen.size !== input.cartItemIds.length || seen.size !== items.length || items.some((i) => !seen.has(i.id))) {
         return { ok: false, reason: 'cart-changed' } as const;
       }
-      const totals = priceOrder({
-        lineCents: items.map((item) => item.priceCents),
-        shipping: settings.shipping,
-        adjustments: [],
-      });
-      // The owner changed a price since the page showed the cart: the rider confirms the new total first.
+      const totals = quoteOf(items);
+      // The owner changed a price since the page showed its quote: the rider confirms the new total first.
       if (input.totalCents !== undefined && input.totalCents !== totals.totalCents) {
         return { ok: false, reason: 'cart-changed' } as const;
       }
@@ -484,6 +490,12 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
         if (isConstraintViolation(error, 'foreignKey')) return { ok: false, reason: 'no-user' };
         throw error;
       }
+    },
+
+    /** The rider's cart as the checkout shows it, with what it costs: `place` charges exactly this. */
+    async quote(uid: string): Promise<Quote> {
+      const items = await cart.list(uid);
+      return { items, money: moneyOf(quoteOf(items)) };
     },
 
     /** One order; with `uid`, only if it is that rider's (another rider's number is simply not found). */

@@ -75,6 +75,8 @@ export function orderRoutes({ sessions, orders, payments, streams }: OrderRouteP
     new Hono<AppEnv>()
       .get(endpoints.paymentMethods.path, (c) => c.json({ methods: offered }))
 
+      .get(endpoints.quote.path, session, async (c) => c.json(await orders.quote(c.get('session').user.uid)))
+
       .post(endpoints.placeOrder.path, session, async (c) => {
         const input = await readJson(c, endpoints.placeOrder.body, {
           address: 'order/invalid-address',

@@ -5,8 +5,6 @@ import { addressFields, addressSchema, countryCodes, countryName, emptyAddress }
 import { pages, pageTitle } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
 import { settingsMethods } from '../../../shared/payment/payment-methods';
-import { priceOrder } from '../../../shared/pricing';
-import { settings } from '../../../shared/settings';
 import { itemWithSize } from '../../../shared/sizes';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
@@ -15,10 +13,13 @@ import { ApiError, call, messageOf } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { useForm } from '../../lib/use-form';
 
-/** The cart as the server holds it (the order is built from these rows), and the payment methods it offers. */
+/**
+ * The server's quote (the cart as it holds it, from which the order is built, and what it costs) and the payment
+ * methods it offers. The page computes no amount of its own.
+ */
 export async function loader() {
-  const [{ items }, { methods }] = await Promise.all([call('cart'), call('paymentMethods')]);
-  return { items, methods: settingsMethods.filter((method) => methods.includes(method.id)) };
+  const [{ items, money }, { methods }] = await Promise.all([call('quote'), call('paymentMethods')]);
+  return { items, money, methods: settingsMethods.filter((method) => methods.includes(method.id)) };
 }
 
 const autoComplete = {
@@ -49,7 +50,7 @@ function idempotencyKey(): string {
 }
 
 export default function CheckoutPage() {
-  const { items, methods } = useLoaderData<typeof loader>();
+  const { items, money, methods } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [key] = useState(idempotencyKey);
@@ -66,11 +67,6 @@ export default function CheckoutPage() {
   // The rows the server refused (sold out, without a size, no longer available), with what to say about each.
   const [problems, setProblems] = useState<ReadonlyMap<string, string>>(new Map());
   const summaryId = useId();
-  const totals = priceOrder({
-    lineCents: items.map((i) => i.priceCents),
-    shipping: settings.shipping,
-    adjustments: [],
-  });
 
   async function removeRow(id: string) {
     try {
@@ -106,8 +102,8 @@ export default function CheckoutPage() {
           paymentMethod: method,
           idempotencyKey: key,
           cartItemIds: items.map((i) => i.id),
-          // The total this page shows: a price changed meanwhile is refused (order/cart-changed), never charged.
-          totalCents: totals.totalCents,
+          // The total of the server's quote this page shows: a price changed meanwhile is refused (order/cart-changed).
+          totalCents: money.totalCents,
         },
       });
       // A card order is paid on Stripe's page, which brings the rider back to the order's page.
@@ -154,7 +150,7 @@ export default function CheckoutPage() {
             <OrderSummary
               labelledBy={summaryId}
               lines={items}
-              money={totals}
+              money={money}
               noteOn={(_line, index) => {
                 const item = items[index];
                 // A row no longer available says so from the start; the server refuses it until it is removed.
