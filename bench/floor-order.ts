@@ -2,9 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type SQLite from 'better-sqlite3';
+import { countryCodes } from '../src/shared/address';
 import { brand } from '../src/shared/brand';
 import { limits } from '../src/shared/limits';
-import { countryCodes } from '../src/shared/orders';
 import { settings } from '../src/shared/settings';
 import { cartWriteRoutes } from './floor-cart-add';
 import {

@@ -86,6 +86,32 @@ test('pay on collection shows the yard, and free shipping from $500', async ({ p
   await expect(howToPay).toContainText('12 Arena Lane, Wellington, FL 33414');
 });
 
+test('collecting at the yard costs no shipping, paid by bank transfer; Pay on collection chooses it', async ({
+  page,
+}) => {
+  await signUpConfirmed(page);
+  await addToCart(page, 'Ariat Westchester Boots');
+  await page.getByRole('link', { name: 'Checkout' }).click();
+  await expect(row(page, 'Shipping')).toContainText('$25.00');
+  const form = checkoutForm(page);
+  await form.getByLabel('Delivery').selectOption('Collect at the yard');
+  await expect(row(page, 'Shipping')).toContainText('Free');
+  await expect(row(page, 'Total')).toContainText('$499.99');
+  // Back to shipping, then Pay on collection: it goes with collecting only, and chooses it.
+  await form.getByLabel('Delivery').selectOption('Ship to my address');
+  await expect(row(page, 'Total')).toContainText('$524.99');
+  await form.getByRole('radio', { name: 'Pay on collection' }).check();
+  await expect(form.getByLabel('Delivery')).toHaveValue('collection');
+  await expect(row(page, 'Total')).toContainText('$499.99');
+  await form.getByRole('radio', { name: 'Bank transfer' }).check();
+  await fillAddress(page);
+  await form.getByRole('button', { name: 'Place order' }).click();
+  const facts = page.locator('.facts').first();
+  await expect(facts).toContainText('Collect at the yard');
+  await expect(facts).toContainText('Bank transfer');
+  await expect(row(page, 'Total')).toContainText('$499.99');
+});
+
 test('every other open cart page of the rider shows the empty cart at once', async ({ page, context }) => {
   await signUpConfirmed(page);
   await addToCart(page, 'Fellmore Bridle');

@@ -14,6 +14,7 @@ import {
   outboxQuery,
   paymentProblemPageSchema,
 } from './admin';
+import { deliveries } from './delivery';
 import { type EventName, type LiveStreamName, liveStreams } from './live-streams';
 import { orderMoneySchema, orderPageSchema, orderSchema, placeOrderSchema } from './orders';
 import { pageNumber } from './paging';
@@ -81,6 +82,11 @@ export type CartItem = z.infer<typeof cartItemSchema>;
  * The checkout's quote: the rider's cart rows and what the shop charges for them. The page shows it and sends its
  * total back with the order; `place` refuses another (`order/cart-changed`).
  */
+/** The choices a quote is for: the delivery (shipping when left out). */
+export const quoteQuery = z.strictObject({
+  delivery: z.enum(deliveries, { error: 'delivery must be shipping or collection.' }).default('shipping'),
+});
+
 export const quoteSchema = z.object({ items: z.array(cartItemSchema), money: orderMoneySchema });
 export type Quote = z.infer<typeof quoteSchema>;
 
@@ -262,7 +268,7 @@ export const endpoints = {
   /** Server-Sent Events: `cartEventSchemas`. */
   cartStream: { method: 'GET', path: liveStreams.cart.path },
   /** The checkout's quote: the rider's cart and what it costs (`place` charges exactly its total). */
-  quote: { method: 'GET', path: '/api/checkout/quote', reply: quoteSchema },
+  quote: { method: 'GET', path: '/api/checkout/quote', query: quoteQuery, reply: quoteSchema },
   /** The payment methods this shop offers at checkout, by id, in order (Card only with Stripe's keys). */
   paymentMethods: { method: 'GET', path: '/api/payment-methods', reply: z.object({ methods: z.array(z.string()) }) },
   /**

@@ -1,113 +1,19 @@
 /**
- * Orders, for both sides (docs/product.md §8): the delivery address and its rules, the statuses and the moves
- * between them, order numbers, and the shapes the API sends.
+ * Orders, for both sides (docs/product.md §8): the statuses and the moves between them, order numbers, and the
+ * shapes the API sends. The delivery address is address.ts's.
  */
 import './zod-config';
 import { z } from 'zod';
+import { addressSchema } from './address';
+import { deliveries, deliveryLabels } from './delivery';
 import { limits } from './limits';
 import { pageFields } from './paging';
 import { card } from './payment/card';
-import { settingsMethods } from './payment/payment-methods';
+import { deliveryOf, findPaymentMethod } from './payment/payment-methods';
 import type { OrderMoney } from './pricing';
 import { roles } from './roles';
 import { settings } from './settings';
 import { noControlCharacters } from './text';
-
-// ---------------------------------------------------------------------------------------------------------
-// The delivery address
-
-/** Where the shop ships: ISO 3166-1 codes of the inhabited countries and territories. */
-export const countryCodes =
-  'AD AE AF AG AI AL AM AO AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GT GU GW GY HK HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'.split(
-    ' ',
-  ) as [string, ...string[]];
-export const defaultCountry = 'US';
-
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
-const countryNames = new Map<string, string>();
-/** A country's English name, e.g. "United States" for US. */
-export function countryName(code: string): string {
-  let name = countryNames.get(code);
-  if (name === undefined) {
-    name = regionNames.of(code) ?? code;
-    countryNames.set(code, name);
-  }
-  return name;
-}
-
-/** Each field of the delivery address: its label, whether it is required, and its longest value. */
-export const addressFields = {
-  fullName: { label: 'Full name', required: true, max: 100 },
-  line1: { label: 'Address line 1', required: true, max: 100 },
-  line2: { label: 'Address line 2 (optional)', required: false, max: 100 },
-  city: { label: 'City', required: true, max: 60 },
-  region: { label: 'State or region', required: true, max: 60 },
-  postalCode: { label: 'Postal code', required: true, max: 16 },
-  country: { label: 'Country', required: true, max: 2 },
-  phone: { label: 'Phone (optional)', required: false, max: 30 },
-} as const;
-export type AddressField = keyof typeof addressFields;
-
-/** The name of a field in messages: its label without "(optional)". */
-function nameOf(field: AddressField): string {
-  return addressFields[field].label.replace(' (optional)', '');
-}
-
-function text(field: AddressField) {
-  const { required, max } = addressFields[field];
-  const name = nameOf(field);
-  const schema = z
-    .string({ error: `${name} must be text.` })
-    .trim()
-    .max(max, `${name} must be at most ${max} characters.`)
-    .regex(noControlCharacters, `${name} must be on one line, without control characters.`);
-  return required ? schema.min(1, `${name} is required.`) : schema;
-}
-
-/** An optional field may be left out of a request; it is then empty. */
-function optionalText(field: AddressField) {
-  return text(field).default('');
-}
-
-export const addressSchema = z.strictObject({
-  fullName: text('fullName'),
-  line1: text('line1'),
-  line2: optionalText('line2'),
-  city: text('city'),
-  region: text('region'),
-  postalCode: text('postalCode').regex(
-    /^[\p{L}\p{N}][\p{L}\p{N} -]*$|^$/u,
-    'Postal code may have only letters, digits, spaces and hyphens.',
-  ),
-  country: z.enum(countryCodes, { error: 'Choose a country from the list.' }),
-  phone: text('phone')
-    .regex(/^[0-9+()./ -]*$/, 'Phone may have only digits, spaces and + ( ) - . /')
-    .default(''),
-});
-export type Address = z.infer<typeof addressSchema>;
-
-export const emptyAddress: Address = {
-  fullName: '',
-  line1: '',
-  line2: '',
-  city: '',
-  region: '',
-  postalCode: '',
-  country: defaultCountry,
-  phone: '',
-};
-
-/** The address as lines, for a page, an e-mail or a spreadsheet. */
-export function addressLines(address: Address): string[] {
-  return [
-    address.fullName,
-    address.line1,
-    address.line2,
-    `${address.city}, ${address.region} ${address.postalCode}`,
-    countryName(address.country),
-    address.phone ? `Phone: ${address.phone}` : '',
-  ].filter(Boolean);
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // Statuses and moves
@@ -179,8 +85,6 @@ export function parseOrderNumber(text: string): number | undefined {
 // ---------------------------------------------------------------------------------------------------------
 // The API's shapes
 
-const paymentMethodIds = settingsMethods.map((m) => m.id) as [string, ...string[]];
-
 /** An owner's note (a tracking number) or reason (why an order was cancelled), on one line; may be empty. */
 export const noteSchema = z
   .string({ error: 'The note must be text.' })
@@ -188,21 +92,35 @@ export const noteSchema = z
   .max(limits.noteMax, `The note must be at most ${limits.noteMax} characters.`)
   .regex(noControlCharacters, 'The note must be on one line, without control characters.');
 
-export const placeOrderSchema = z.strictObject({
-  address: addressSchema,
-  paymentMethod: z.enum(paymentMethodIds, { error: 'Choose one of the payment methods offered.' }),
-  /** Made once per checkout page: the same key never makes a second order. */
-  idempotencyKey: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{16,64}$/, 'idempotencyKey must be 16 to 64 letters, digits, - or _.'),
-  /** The cart rows the rider saw, by id. */
-  cartItemIds: z.array(z.string().max(64)).max(limits.cartMaxRows),
-  /**
-   * The total the page showed, in cents: when the cart's is another (the owner changed a price meanwhile), the order
-   * is refused with `order/cart-changed`. The checkout page always sends it.
-   */
-  totalCents: z.number().int().min(0).optional(),
-});
+export const placeOrderSchema = z
+  .strictObject({
+    address: addressSchema,
+    /** The id of a method the server offers (GET /api/payment-methods); the server checks which it offers. */
+    paymentMethod: z.string({ error: 'Choose one of the payment methods offered.' }).max(64),
+    /** Left out: the one the payment method goes with (deliveryOf). */
+    delivery: z.enum(deliveries, { error: 'Choose shipping or collection.' }).optional(),
+    /** Made once per checkout page: the same key never makes a second order. */
+    idempotencyKey: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{16,64}$/, 'idempotencyKey must be 16 to 64 letters, digits, - or _.'),
+    /** The cart rows the rider saw, by id. */
+    cartItemIds: z.array(z.string().max(64)).max(limits.cartMaxRows),
+    /**
+     * The total the page showed, in cents: when the cart's is another (the owner changed a price meanwhile), the order
+     * is refused with `order/cart-changed`. The checkout page always sends it.
+     */
+    totalCents: z.number().int().min(0).optional(),
+  })
+  .superRefine(({ paymentMethod, delivery }, context) => {
+    const method = findPaymentMethod(paymentMethod);
+    if (method?.delivery !== undefined && deliveryOf(paymentMethod, delivery) !== method.delivery) {
+      context.addIssue({
+        code: 'custom',
+        path: ['paymentMethod'],
+        message: `${method.label} goes only with '${deliveryLabels[method.delivery]}'.`,
+      });
+    }
+  });
 
 export type PlaceOrder = z.infer<typeof placeOrderSchema>;
 
@@ -262,6 +180,8 @@ export const orderSchema = orderSummarySchema.extend({
   ...orderMoneySchema.shape,
   address: addressSchema,
   paymentMethod: z.string(),
+  /** How the order reaches the rider; left out when it is the one its payment method goes with (deliveryOf). */
+  delivery: z.enum(deliveries).optional(),
   /** A card order's payment (docs/product.md §14); null for the other methods. */
   card: z
     .object({

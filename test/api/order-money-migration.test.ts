@@ -12,14 +12,16 @@ afterAll(async () => {
   await database?.drop();
 });
 
-it("keeps every order's money as it was: subtotal, shipping and total, read through the API", async () => {
+it("keeps every order's money and delivery as they were, read through the API", async () => {
   database = await createDatabase();
   const before = await startTestServer({ DATABASE_URL: database.url });
   const rider = new Client(before.url);
   await rider.signupConfirmed();
-  // One below the free-shipping threshold, one above it.
-  const orders = [await rider.order('3'), await rider.order('1', '6')];
-  expect(orders.map((order) => order.shippingCents > 0)).toEqual([true, false]);
+  // One below the free-shipping threshold, one above it, and one paid on collection (so collected).
+  await rider.add('8');
+  const collected = await rider.placeOrder({ paymentMethod: 'collection' });
+  const orders = [await rider.order('3'), await rider.order('1', '6'), collected.body.order];
+  expect(orders.map((order) => order.shippingCents > 0)).toEqual([true, false, false]);
   await before.stop();
 
   await undoOrderMoney(database, orders);

@@ -2,8 +2,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { type Mailbox, type ReceivedMail, startMailbox } from '../../scripts/mailbox';
+import type { Address } from '../../src/shared/address';
 import type { CartItem, SessionUser } from '../../src/shared/api';
-import type { Address, Order } from '../../src/shared/orders';
+import type { Order } from '../../src/shared/orders';
 
 /** A complete delivery address. */
 export const address: Address = {

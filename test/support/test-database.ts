@@ -95,8 +95,8 @@ export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
 }
 
 /**
- * Takes a stopped shop's orders back to before migration 0012 (an order's money in one value): the subtotal and the
- * shipping in columns of their own, as the orders given had them.
+ * Takes a stopped shop's orders back to before migration 0012 (an order's money in one value, its delivery its own):
+ * the subtotal and the shipping in columns of their own, as the orders given had them.
  */
 export async function undoOrderMoney(
   database: TestDatabase,
@@ -112,5 +112,6 @@ export async function undoOrderMoney(
     ]);
   }
   await database.query('alter table shop_order drop column money');
-  await database.query("delete from piaffe_migration where name = '0012-order-money'");
+  await database.query('alter table shop_order drop column delivery');
+  await database.query("delete from piaffe_migration where name = '0012-order-money-and-delivery'");
 }

@@ -1,7 +1,9 @@
 import { useId } from 'react';
+import { addressLines } from '../../shared/address';
 import { formatDateTime } from '../../shared/dates';
-import { addressLines, type Order, statusLabels } from '../../shared/orders';
-import { findPaymentMethod } from '../../shared/payment/payment-methods';
+import { deliveryLabels } from '../../shared/delivery';
+import { type Order, statusLabels } from '../../shared/orders';
+import { deliveryOf, findPaymentMethod } from '../../shared/payment/payment-methods';
 import { OrderSummary } from './order-summary';
 
 /** Everything the rider saw of an order: its facts, its lines and totals, where it goes and how it is paid. */
@@ -19,6 +21,8 @@ export function OrderDetails({ order }: { order: Order }) {
         <dd>{formatDateTime(order.placedAt)}</dd>
         <dt>Status</dt>
         <dd>{statusLabels[order.status]}</dd>
+        <dt>Delivery</dt>
+        <dd>{deliveryLabels[deliveryOf(order.paymentMethod, order.delivery)]}</dd>
         <dt>Payment</dt>
         <dd>{method?.label ?? order.paymentMethod}</dd>
         {order.card?.paymentId && (

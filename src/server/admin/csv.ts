@@ -1,5 +1,6 @@
+import { addressLines } from '../../shared/address';
 import { formatAmount } from '../../shared/money';
-import { addressLines, type Order, statusLabels } from '../../shared/orders';
+import { type Order, statusLabels } from '../../shared/orders';
 
 /**
  * The orders for the books (docs/product.md §11): one row per order line, a spreadsheet's CSV (RFC 4180: quoted

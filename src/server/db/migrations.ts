@@ -330,10 +330,20 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
         .execute();
     },
   },
-  '0012-order-money': {
+  '0012-order-money-and-delivery': {
     async up(db) {
       // An order's money becomes one value (docs/decisions/0029-an-orders-money.md): its parts as JSON beside the
-      // total, with room for adjustments and tax lines; the two columns of parts go.
+      // total, with room for adjustments and tax lines; the two columns of parts go. Its delivery is its own, apart
+      // from its payment: an order paid on collection was collected.
+      await db.schema
+        .alterTable('shop_order')
+        .addColumn('delivery', 'text', (c) => c.notNull().defaultTo('shipping'))
+        .execute();
+      await db
+        .updateTable('shop_order')
+        .set({ delivery: 'collection' })
+        .where('payment_method', '=', 'collection')
+        .execute();
       await db.schema
         .alterTable('shop_order')
         .addColumn('money', 'text', (c) => c.notNull().defaultTo('{}'))

@@ -34,6 +34,8 @@ export interface ShopOrderTable {
   idempotency_key: string;
   status: string;
   payment_method: string;
+  /** shipping or collection (src/shared/delivery.ts). */
+  delivery: string;
   full_name: string;
   line1: string;
   line2: string;

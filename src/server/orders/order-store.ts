@@ -1,5 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { CartItem, Quote } from '../../shared/api';
+import { type Delivery, shippingRateOf } from '../../shared/delivery';
 import { limits } from '../../shared/limits';
 import {
   type Actor,
@@ -15,6 +16,7 @@ import {
   type PlaceOrder,
 } from '../../shared/orders';
 import { card } from '../../shared/payment/card';
+import { deliveryOf } from '../../shared/payment/payment-methods';
 import { type Breakdown, moneyOf, type OrderMoney, priceOrder } from '../../shared/pricing';
 import { settings } from '../../shared/settings';
 import type { CartStore } from '../cart/cart-store';
@@ -87,11 +89,11 @@ class Refused extends Error {
 
 type OrderRow = Selectable<ShopOrderTable>;
 
-/** What the shop charges for these cart rows: the checkout's quote, and the same again inside `place`. */
-function quoteOf(items: readonly CartItem[]): Breakdown {
+/** What the shop charges for these cart rows so delivered: the checkout's quote, and the same again in `place`. */
+function quoteOf(items: readonly CartItem[], delivery: Delivery): Breakdown {
   return priceOrder({
     lineCents: items.map((item) => item.priceCents),
-    shipping: settings.shipping,
+    shipping: shippingRateOf(delivery, settings.shipping),
     adjustments: [],
   });
 }
@@ -145,6 +147,7 @@ function toOrder(
       phone: row.phone,
     },
     paymentMethod: row.payment_method,
+    ...(row.delivery !== deliveryOf(row.payment_method) ? { delivery: row.delivery as Delivery } : {}),
     card:
       row.payment_method === card.id
         ? {
@@ -246,6 +249,7 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
     idempotency_key: true,
     status: true,
     payment_method: true,
+    delivery: true,
     full_name: true,
     line1: true,
     line2: true,
@@ -314,7 +318,8 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
       if (seen.size !== input.cartItemIds.length || seen.size !== items.length || items.some((i) => !seen.has(i.id))) {
         return { ok: false, reason: 'cart-changed' } as const;
       }
-      const totals = quoteOf(items);
+      const delivery = deliveryOf(input.paymentMethod, input.delivery);
+      const totals = quoteOf(items, delivery);
       // The owner changed a price since the page showed its quote: the rider confirms the new total first.
       if (input.totalCents !== undefined && input.totalCents !== totals.totalCents) {
         return { ok: false, reason: 'cart-changed' } as const;
@@ -344,6 +349,7 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
         idempotency_key: input.idempotencyKey,
         status: 'placed',
         payment_method: input.paymentMethod,
+        delivery,
         full_name: address.fullName,
         line1: address.line1,
         line2: address.line2,
@@ -493,9 +499,9 @@ export function createOrderStore({ db, cart, stock, outbox, cardPaymentMs }: Ord
     },
 
     /** The rider's cart as the checkout shows it, with what it costs: `place` charges exactly this. */
-    async quote(uid: string): Promise<Quote> {
+    async quote(uid: string, delivery: Delivery): Promise<Quote> {
       const items = await cart.list(uid);
-      return { items, money: moneyOf(quoteOf(items)) };
+      return { items, money: moneyOf(quoteOf(items, delivery)) };
     },
 
     /** One order; with `uid`, only if it is that rider's (another rider's number is simply not found). */

@@ -75,7 +75,10 @@ export function orderRoutes({ sessions, orders, payments, streams }: OrderRouteP
     new Hono<AppEnv>()
       .get(endpoints.paymentMethods.path, (c) => c.json({ methods: offered }))
 
-      .get(endpoints.quote.path, session, async (c) => c.json(await orders.quote(c.get('session').user.uid)))
+      .get(endpoints.quote.path, session, async (c) => {
+        const { delivery } = readQuery(c, endpoints.quote.query);
+        return c.json(await orders.quote(c.get('session').user.uid, delivery));
+      })
 
       .post(endpoints.placeOrder.path, session, async (c) => {
         const input = await readJson(c, endpoints.placeOrder.body, {

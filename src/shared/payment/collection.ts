@@ -7,6 +7,7 @@ export const collection = {
   id: 'collection',
   label: 'Pay on collection',
   summary: 'Collect your order at our yard and pay there.',
+  delivery: 'collection',
   howToPay: ({ number, totalCents }) => ({
     intro:
       `Collect your order at our yard and pay ${formatCents(totalCents, brand)} there. ` +

@@ -1,3 +1,5 @@
+import type { Delivery } from '../delivery';
+
 /** What the rider must do to pay for one order, shown after ordering and sent in the confirmation e-mail. */
 export interface HowToPay {
   /** One or two sentences. */
@@ -16,5 +18,7 @@ export interface PaymentMethod {
   label: string;
   /** Shown under the label at checkout. */
   summary: string;
+  /** The one delivery it goes with, if only one (Pay on collection: collection). */
+  delivery?: Delivery;
   howToPay(order: { number: string; totalCents: number }): HowToPay;
 }

@@ -1,3 +1,4 @@
+import type { Delivery } from '../delivery';
 import { settings } from '../settings';
 import { bankTransfer } from './bank-transfer';
 import { card } from './card';
@@ -18,6 +19,14 @@ export const settingsMethods: readonly PaymentMethod[] = settings.paymentMethods
   if (!method) throw new Error(`settings.paymentMethods names "${id}", which is not a payment method.`);
   return method;
 });
+
+/**
+ * The delivery of an order that does not name one: the one its payment method goes with (collection for Pay on
+ * collection), shipping otherwise.
+ */
+export function deliveryOf(paymentMethod: string, delivery?: Delivery): Delivery {
+  return delivery ?? findPaymentMethod(paymentMethod)?.delivery ?? 'shipping';
+}
 
 /** A method by id, offered or not (an order placed before the settings changed keeps its method). */
 export function findPaymentMethod(id: string): PaymentMethod | undefined {

@@ -1,7 +1,16 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
-import { Link, useLoaderData, useNavigate, useRevalidator } from 'react-router';
+import {
+  Link,
+  type LoaderFunctionArgs,
+  useLoaderData,
+  useNavigate,
+  useNavigation,
+  useRevalidator,
+  useSearchParams,
+} from 'react-router';
+import { addressFields, addressSchema, countryCodes, countryName, emptyAddress } from '../../../shared/address';
+import { type Delivery, deliveries, deliveryLabels } from '../../../shared/delivery';
 import { notices } from '../../../shared/notices';
-import { addressFields, addressSchema, countryCodes, countryName, emptyAddress } from '../../../shared/orders';
 import { pages, pageTitle } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
 import { settingsMethods } from '../../../shared/payment/payment-methods';
@@ -17,9 +26,14 @@ import { useForm } from '../../lib/use-form';
  * The server's quote (the cart as it holds it, from which the order is built, and what it costs) and the payment
  * methods it offers. The page computes no amount of its own.
  */
-export async function loader() {
-  const [{ items, money }, { methods }] = await Promise.all([call('quote'), call('paymentMethods')]);
-  return { items, money, methods: settingsMethods.filter((method) => methods.includes(method.id)) };
+export async function loader({ request }: LoaderFunctionArgs) {
+  const chosen = new URL(request.url).searchParams.get('delivery');
+  const delivery = deliveries.find((d) => d === chosen) ?? 'shipping';
+  const [{ items, money }, { methods }] = await Promise.all([
+    call('quote', { query: { delivery } }),
+    call('paymentMethods'),
+  ]);
+  return { items, money, delivery, methods: settingsMethods.filter((method) => methods.includes(method.id)) };
 }
 
 const autoComplete = {
@@ -32,6 +46,8 @@ const autoComplete = {
   country: 'country',
   phone: 'tel',
 } as const;
+
+const deliveryOptions = deliveries.map((d) => [d, deliveryLabels[d]] as const);
 
 const countryOptions = countryCodes
   .map((code) => [code, countryName(code)] as const)
@@ -50,7 +66,10 @@ function idempotencyKey(): string {
 }
 
 export default function CheckoutPage() {
-  const { items, money, methods } = useLoaderData<typeof loader>();
+  const { items, money, delivery, methods } = useLoaderData<typeof loader>();
+  const [, setSearchParams] = useSearchParams();
+  // A new delivery asks the server for a new quote; the order waits for it.
+  const quoting = useNavigation().state !== 'idle';
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [key] = useState(idempotencyKey);
@@ -67,6 +86,19 @@ export default function CheckoutPage() {
   // The rows the server refused (sold out, without a size, no longer available), with what to say about each.
   const [problems, setProblems] = useState<ReadonlyMap<string, string>>(new Map());
   const summaryId = useId();
+
+  function chooseDelivery(chosen: Delivery) {
+    setSearchParams({ delivery: chosen }, { replace: true });
+    // A payment method that goes with one delivery only (Pay on collection) gives way to the first of the others.
+    const needs = methods.find((m) => m.id === method)?.delivery;
+    if (needs !== undefined && needs !== chosen) setMethod(methods.find((m) => m.delivery === undefined)?.id ?? '');
+  }
+
+  function chooseMethod(id: string) {
+    setMethod(id);
+    const needs = methods.find((m) => m.id === id)?.delivery;
+    if (needs !== undefined && needs !== delivery) setSearchParams({ delivery: needs }, { replace: true });
+  }
 
   async function removeRow(id: string) {
     try {
@@ -100,6 +132,7 @@ export default function CheckoutPage() {
         body: {
           address: form.values,
           paymentMethod: method,
+          delivery,
           idempotencyKey: key,
           cartItemIds: items.map((i) => i.id),
           // The total of the server's quote this page shows: a price changed meanwhile is refused (order/cart-changed).
@@ -188,6 +221,18 @@ export default function CheckoutPage() {
               />
             ))}
           </fieldset>
+          <div className="card form">
+            <Field
+              label="Delivery"
+              name="delivery"
+              autoComplete="off"
+              options={deliveryOptions}
+              value={delivery}
+              error={undefined}
+              onChange={(event) => chooseDelivery(deliveries.find((d) => d === event.target.value) ?? 'shipping')}
+              onBlur={() => {}}
+            />
+          </div>
           <fieldset className="card form payment-methods">
             <legend>Payment</legend>
             {methods.map((offered) => (
@@ -198,7 +243,7 @@ export default function CheckoutPage() {
                   name="paymentMethod"
                   value={offered.id}
                   checked={method === offered.id}
-                  onChange={() => setMethod(offered.id)}
+                  onChange={() => chooseMethod(offered.id)}
                   aria-describedby={`payment-${offered.id}-summary`}
                 />
                 <label htmlFor={`payment-${offered.id}`}>{offered.label}</label>
@@ -209,7 +254,7 @@ export default function CheckoutPage() {
             ))}
           </fieldset>
           <p>
-            <button type="submit" className="button" disabled={!form.isValid || busy || problems.size > 0}>
+            <button type="submit" className="button" disabled={!form.isValid || busy || quoting || problems.size > 0}>
               Place order
             </button>
           </p>

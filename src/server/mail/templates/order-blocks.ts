@@ -1,6 +1,7 @@
+import { addressLines } from '../../../shared/address';
 import { brand } from '../../../shared/brand';
 import { formatCents } from '../../../shared/money';
-import { addressLines, type Order } from '../../../shared/orders';
+import type { Order } from '../../../shared/orders';
 import { moneyRows, taxNote } from '../../../shared/pricing';
 import { itemWithSize } from '../../../shared/sizes';
 import type { Block } from '../message';
