@@ -10,7 +10,10 @@ import { HttpError } from '../http/errors';
 import { readJson, readQuery, readText } from '../http/input';
 import { type LiveStreams, sseFrame } from '../http/live-streams';
 import type { CardPayments } from '../payments/card-payments';
-import { type MoveResult, type OrderStore, ordersTopic, type PlaceResult } from './order-store';
+import type { MoveResult } from './order-moves';
+import type { PlaceResult } from './order-placing';
+import type { OrderStore } from './order-store';
+import { ordersTopic } from './order-topic';
 
 type Refusal = Extract<PlaceResult, { ok: false }>;
 

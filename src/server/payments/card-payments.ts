@@ -12,7 +12,8 @@ import { pageCount, rowsOfPage } from '../db/paging';
 import type { Tables } from '../db/schema';
 import { HttpError } from '../http/errors';
 import type { Logger } from '../log';
-import type { ActingUser, MoveOptions, MoveResult, OrderStore } from '../orders/order-store';
+import type { ActingUser, MoveOptions, MoveResult } from '../orders/order-moves';
+import type { OrderStore } from '../orders/order-store';
 
 /** How long a server may talk to Stripe about one order's payment before another may take over. */
 const leaseMs = 2 * 60_000;

@@ -1,0 +1,181 @@
+import type { Actor, Order, OrderStatus } from '../../shared/orders';
+import { canMove } from '../../shared/orders';
+import type { Db, UnitOfWork } from '../db/database';
+import type { Outbox } from '../mail/outbox';
+import { returnedOf, type StockStore } from '../stock/stock-store';
+import { readOrder } from './order-mapping';
+import { ordersTopic } from './order-topic';
+
+/** Whoever acts on an order: the rider it belongs to, an owner, or the shop itself (`uid` null, `email` a name). */
+export interface ActingUser {
+  uid: string | null;
+  email: string;
+  role: Actor;
+}
+
+export type MoveResult =
+  | { ok: true; order: Order }
+  | { ok: false; reason: 'not-found' | 'invalid-transition' | 'status-changed'; status?: OrderStatus }
+  /** A refund has been asked of Stripe: the order cannot ship. */
+  | { ok: false; reason: 'busy' };
+
+/** What a move records of a card payment at Stripe, with the move. */
+export interface CardFacts {
+  paymentId?: string;
+  refundId?: string;
+}
+
+export interface MoveOptions {
+  /** The owner's note (shipped) or the reason (cancelled). */
+  note?: string;
+  /** The status the actor saw. */
+  from?: OrderStatus;
+  /** What to keep of the card payment with the move. */
+  card?: CardFacts;
+}
+
+/** A move just made: the order as it is now, who moved it and why, and whom the order was placed by. */
+interface Move {
+  number: number;
+  to: OrderStatus;
+  order: Order;
+  actor: ActingUser;
+  note: string;
+  placedBy: { uid: string | null; email: string };
+}
+
+/** A step that follows every move, inside its unit of work. */
+type AfterMove = (uow: UnitOfWork, move: Move) => Promise<void>;
+
+export interface MovesParts {
+  db: Db;
+  stock: StockStore;
+  outbox: Outbox;
+  cardPaymentMs: number;
+}
+
+/**
+ * Moving an order from status to status by the rules of src/shared/orders.ts: each move kept in the history, then
+ * what follows it (the steps after a move, below), in one unit of work.
+ */
+export function createMoves({ db, stock, outbox, cardPaymentMs }: MovesParts) {
+  /** Where e-mails about an order go: the account's address, or the one it was placed with once the account is gone. */
+  async function recipientOf(uow: UnitOfWork, order: { uid: string | null; email: string }): Promise<string> {
+    if (order.uid === null) return order.email;
+    const user = await uow.trx.selectFrom('user').select('email').where('id', '=', order.uid).executeTakeFirst();
+    return user?.email ?? order.email;
+  }
+
+  /** A cancelled order's sizes go back on the shelf. */
+  async function giveBackStock(uow: UnitOfWork, { number, to }: Move): Promise<void> {
+    if (to !== 'cancelled') return;
+    const lines = await uow.trx
+      .selectFrom('order_line')
+      .select(['itemid', 'size', 'size_key'])
+      .where('order_number', '=', number)
+      .where('size', 'is not', null)
+      .execute();
+    const sized = lines.map(({ itemid, size, size_key }) => ({ itemid, size: size as string, key: size_key }));
+    await stock.giveBack(uow, returnedOf(sized));
+  }
+
+  /** The rider hears of every move but to placed. */
+  async function tellRider(uow: UnitOfWork, { to, order, actor, note, placedBy }: Move): Promise<void> {
+    const recipient = await recipientOf(uow, placedBy);
+    if (to === 'paid') await outbox.enqueue(uow, 'order-paid', recipient, { order });
+    else if (to === 'shipped') await outbox.enqueue(uow, 'order-shipped', recipient, { order, note });
+    else if (to === 'cancelled')
+      await outbox.enqueue(uow, 'order-cancelled', recipient, { order, note, by: actor.role });
+  }
+
+  /**
+   * What follows a move, in its unit of work, in order: the hook where an invoice (paid) and a discount code's use
+   * given back (cancelled) will go.
+   */
+  const afterMove: readonly AfterMove[] = [giveBackStock, tellRider];
+
+  async function moveWithin(
+    uow: UnitOfWork,
+    number: number,
+    to: OrderStatus,
+    actor: ActingUser,
+    { note = '', from, card: facts = {} }: MoveOptions = {},
+  ): Promise<MoveResult> {
+    let query = uow.trx
+      .selectFrom('shop_order')
+      .select(['uid', 'email', 'status', 'payment_method'])
+      .where('number', '=', number);
+    if (actor.role === 'rider') query = query.where('uid', '=', actor.uid);
+    const row = await query.executeTakeFirst();
+    if (!row) return { ok: false, reason: 'not-found' } as const;
+    const status = row.status as OrderStatus;
+    if (from !== undefined && from !== status) return { ok: false, reason: 'status-changed', status } as const;
+    if (!canMove(status, to, actor.role, row.payment_method)) {
+      return { ok: false, reason: 'invalid-transition', status } as const;
+    }
+    // Only from the status just read: of two moves at once, the second finds it changed and moves nothing.
+    let update = uow.trx
+      .updateTable('shop_order')
+      .set({
+        status: to,
+        ...(facts.paymentId ? { payment_id: facts.paymentId } : {}),
+        ...(facts.refundId ? { refund_id: facts.refundId } : {}),
+      })
+      .where('number', '=', number)
+      .where('status', '=', status);
+    // Not once a refund has been asked of Stripe (src/server/payments/card-payments.ts).
+    if (to === 'shipped') update = update.where('refund_started_at', 'is', null);
+    const moved = await update.executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 0) {
+      const now = await uow.trx
+        .selectFrom('shop_order')
+        .select('status')
+        .where('number', '=', number)
+        .executeTakeFirst();
+      if (to === 'shipped' && now?.status === status) return { ok: false, reason: 'busy' } as const;
+      // Another move won. An owner who named the status seen is told it changed; otherwise the move is judged
+      // from the status now, as if it had come second (which it did).
+      const reason = from === undefined ? 'invalid-transition' : 'status-changed';
+      return { ok: false, reason, status: (now?.status ?? status) as OrderStatus } as const;
+    }
+    const { last } = await uow.trx
+      .selectFrom('order_event')
+      .select((eb) => eb.fn.max('seq').as('last'))
+      .where('order_number', '=', number)
+      .executeTakeFirstOrThrow();
+    await uow.trx
+      .insertInto('order_event')
+      .values({
+        order_number: number,
+        seq: Number(last ?? 0) + 1,
+        status: to,
+        at: Date.now(),
+        by_role: actor.role,
+        by_uid: actor.uid,
+        by_email: actor.email,
+        note: note || null,
+      })
+      .execute();
+    const order = await readOrder(uow.trx, number, { forOwner: actor.role === 'owner', cardPaymentMs });
+    if (!order) throw new Error(`Order ${number} vanished inside the transaction that moved it.`);
+    // Once only: of two moves at once, the second moved nothing above and never gets here.
+    const move: Move = { number, to, order, actor, note, placedBy: row };
+    for (const step of afterMove) await step(uow, move);
+    uow.publish(ordersTopic, { type: 'moved', number, status: to, uid: row.uid });
+    return { ok: true, order } as const;
+  }
+
+  return {
+    /**
+     * Moves an order to `to`, if the rules allow `actor` that move from its status now; `from`, when given, is the
+     * status the actor saw, and a different one is refused (someone else moved it meanwhile). The move is kept in
+     * the history and e-mailed to the rider, in one unit of work. A rider reaches only their own orders.
+     */
+    move(number: number, to: OrderStatus, actor: ActingUser, options: MoveOptions = {}): Promise<MoveResult> {
+      return db.run((uow) => moveWithin(uow, number, to, actor, options));
+    },
+
+    /** `move`, inside a unit of work of the caller's (Stripe's webhook records its event in the same one). */
+    moveWithin,
+  };
+}

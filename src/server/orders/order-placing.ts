@@ -1,0 +1,259 @@
+import type { CartItem, Quote } from '../../shared/api';
+import { type Delivery, shippingRateOf } from '../../shared/delivery';
+import { limits } from '../../shared/limits';
+import type { Order, PlaceOrder } from '../../shared/orders';
+import { deliveryOf } from '../../shared/payment/payment-methods';
+import { type Breakdown, moneyOf, priceOrder } from '../../shared/pricing';
+import { settings } from '../../shared/settings';
+import type { CartStore } from '../cart/cart-store';
+import type { Db } from '../db/database';
+import { isConstraintViolation } from '../db/errors';
+import { type OrderEventTable, type OrderLineTable, sequences } from '../db/schema';
+import type { Outbox } from '../mail/outbox';
+import { type StockStore, sizeKey, unitsOf } from '../stock/stock-store';
+import { moneyColumns, type OrderRow, readOrder, toOrder } from './order-mapping';
+import { ordersTopic } from './order-topic';
+
+export type PlaceResult =
+  | { ok: true; created: boolean; order: Order }
+  | { ok: false; reason: 'cart-empty' | 'cart-changed' | 'no-user' | 'email-not-confirmed' }
+  /** `rows`: the cart rows concerned (of a size sold out, without a size, or no longer sold). */
+  | { ok: false; reason: 'sold-out' | 'size-missing' | 'unavailable'; rows: string[] }
+  /** `retryAfter`: seconds until the oldest order of the last hour leaves the window. */
+  | { ok: false; reason: 'too-many'; retryAfter: number };
+
+const hourMs = 60 * 60 * 1000;
+
+/** Thrown inside the placing's transaction to roll back the stock it took: the order is refused with `result`. */
+class Refused extends Error {
+  constructor(readonly result: Extract<PlaceResult, { ok: false }>) {
+    super(result.reason);
+  }
+}
+
+/** What the shop charges for these cart rows so delivered: the checkout's quote, and the same again in `place`. */
+function quoteOf(items: readonly CartItem[], delivery: Delivery): Breakdown {
+  return priceOrder({
+    lineCents: items.map((item) => item.priceCents),
+    shipping: shippingRateOf(delivery, settings.shipping),
+    adjustments: [],
+  });
+}
+
+export interface PlacingParts {
+  db: Db;
+  cart: CartStore;
+  stock: StockStore;
+  outbox: Outbox;
+  cardPaymentMs: number;
+}
+
+/**
+ * Placing an order (docs/product.md §8): from the cart, in one unit of work with the stock taken, the emptied cart,
+ * the change events and the confirmation e-mail; and the checkout's quote, priced as `place` prices it.
+ */
+export function createPlacing({ db, cart, stock, outbox, cardPaymentMs }: PlacingParts) {
+  // The placing's queries, compiled once (src/server/db/precompiled.ts): it is the busiest write of the shop.
+  // In one look at the orders of the rider and of the rider's e-mail address: the one this key made, if any, and how
+  // many were placed for the address since `since`. The hourly cap counts by address, not by account, so that
+  // deleting the account and signing up again with the address starts nothing afresh: detached orders keep it.
+  const ordersOf = db.precompile(4, (uid: string, key: string, email: string, since: number) =>
+    db.kysely
+      .selectFrom('shop_order')
+      .select((eb) => {
+        const recentForEmail = eb.and([eb('email', '=', email), eb('placed_at', '>', since)]);
+        return [
+          eb.fn
+            .max(
+              eb
+                .case()
+                .when(eb.and([eb('uid', '=', uid), eb('idempotency_key', '=', key)]))
+                .then(eb.ref('number'))
+                .end(),
+            )
+            .as('earlier'),
+          eb.fn.sum<number | string>(eb.case().when(recentForEmail).then(1).else(0).end()).as('count'),
+          eb.fn.min(eb.case().when(recentForEmail).then(eb.ref('placed_at')).end()).as('oldest'),
+        ];
+      })
+      .where((eb) => eb.or([eb('uid', '=', uid), eb('email', '=', email)])),
+  );
+  const insertOrder = db.precompileInsert('shop_order', {
+    number: true,
+    uid: true,
+    email: true,
+    idempotency_key: true,
+    status: true,
+    payment_method: true,
+    delivery: true,
+    full_name: true,
+    line1: true,
+    line2: true,
+    city: true,
+    region: true,
+    postal_code: true,
+    country: true,
+    phone: true,
+    money: true,
+    total_cents: true,
+    item_count: true,
+    placed_at: true,
+    payment_id: true,
+    refund_id: true,
+    refund_started_at: true,
+    card_lease_until: true,
+  });
+  const insertLine = db.precompileInsert('order_line', {
+    order_number: true,
+    position: true,
+    itemid: true,
+    name: true,
+    price_cents: true,
+    size: true,
+    size_key: true,
+  });
+  const insertEvent = db.precompileInsert('order_event', {
+    order_number: true,
+    seq: true,
+    status: true,
+    at: true,
+    by_role: true,
+    by_uid: true,
+    by_email: true,
+    note: true,
+  });
+
+  async function place(rider: { uid: string; email: string }, input: PlaceOrder): Promise<PlaceResult> {
+    const { uid } = rider;
+    return db.run(async (uow) => {
+      // Checkouts and cart changes of one rider run one after the other, on every server.
+      await uow.lock('cart', uid);
+      const now = Date.now();
+      const [mine] = await ordersOf(uow.trx, uid, input.idempotencyKey, rider.email, now - hourMs);
+      if (mine?.earlier !== null && mine?.earlier !== undefined) {
+        const order = await readOrder(uow.trx, Number(mine.earlier), { forOwner: false, cardPaymentMs });
+        if (order) return { ok: true, created: false, order } as const;
+      }
+      // Read in the order's own transaction, so that a change of address just made counts (docs/product.md §15): the
+      // order goes to the address confirmed, whatever the session remembered.
+      const user = await uow.trx
+        .selectFrom('user')
+        .select(['email', 'emailVerified'])
+        .where('id', '=', uid)
+        .executeTakeFirst();
+      if (!user) return { ok: false, reason: 'no-user' } as const;
+      if (!user.emailVerified) return { ok: false, reason: 'email-not-confirmed' } as const;
+      if (Number(mine?.count ?? 0) >= limits.ordersPerHour) {
+        const retryAfter = Math.max(1, Math.ceil((Number(mine?.oldest) + hourMs - now) / 1000));
+        return { ok: false, reason: 'too-many', retryAfter } as const;
+      }
+
+      const items = await cart.list(uid, uow);
+      if (items.length === 0) return { ok: false, reason: 'cart-empty' } as const;
+      const seen = new Set(input.cartItemIds);
+      if (seen.size !== input.cartItemIds.length || seen.size !== items.length || items.some((i) => !seen.has(i.id))) {
+        return { ok: false, reason: 'cart-changed' } as const;
+      }
+      const delivery = deliveryOf(input.paymentMethod, input.delivery);
+      const totals = quoteOf(items, delivery);
+      // The owner changed a price since the page showed its quote: the rider confirms the new total first.
+      if (input.totalCents !== undefined && input.totalCents !== totals.totalCents) {
+        return { ok: false, reason: 'cart-changed' } as const;
+      }
+      const unavailable = items.filter((item) => !item.available);
+      if (unavailable.length > 0) {
+        return { ok: false, reason: 'unavailable', rows: unavailable.map((i) => i.id) } as const;
+      }
+      const sizeless = items.filter((item) => item.size === null);
+      if (sizeless.length > 0) return { ok: false, reason: 'size-missing', rows: sizeless.map((i) => i.id) } as const;
+
+      // The stock of every row, or none: a size with fewer left than the rows ask for refuses the whole order.
+      const sized = items.map((item) => ({ ...item, size: item.size as string }));
+      const { short, keys } = await stock.take(uow, unitsOf(sized));
+      if (short.length > 0) {
+        const soldOut = (item: (typeof sized)[number]) =>
+          short.some((units) => units.itemid === item.itemid && units.size === item.size);
+        throw new Refused({ ok: false, reason: 'sold-out', rows: sized.filter(soldOut).map((item) => item.id) });
+      }
+
+      const number = await uow.next(sequences.orderNumber);
+      const { address } = input;
+      const row: OrderRow = {
+        number,
+        uid,
+        email: user.email,
+        idempotency_key: input.idempotencyKey,
+        status: 'placed',
+        payment_method: input.paymentMethod,
+        delivery,
+        full_name: address.fullName,
+        line1: address.line1,
+        line2: address.line2,
+        city: address.city,
+        region: address.region,
+        postal_code: address.postalCode,
+        country: address.country,
+        phone: address.phone,
+        ...moneyColumns(moneyOf(totals)),
+        item_count: items.length,
+        placed_at: now,
+        payment_id: null,
+        refund_id: null,
+        refund_started_at: null,
+        card_lease_until: null,
+      };
+      const lines: OrderLineTable[] = items.map((item, index) => ({
+        order_number: number,
+        position: index + 1,
+        itemid: item.itemid,
+        name: item.name,
+        price_cents: item.priceCents,
+        size: item.size,
+        size_key: item.size === null ? null : (keys.get(sizeKey({ itemid: item.itemid, size: item.size })) ?? null),
+      }));
+      const placed: OrderEventTable = {
+        order_number: number,
+        seq: 1,
+        status: 'placed',
+        at: now,
+        by_role: 'rider',
+        by_uid: uid,
+        by_email: user.email,
+        note: null,
+      };
+      await insertOrder(uow.trx, row);
+      for (const line of lines) await insertLine(uow.trx, line);
+      await insertEvent(uow.trx, placed);
+      await cart.empty(uow, uid);
+      // The order as a read would give it, from the rows just written.
+      const order = toOrder(row, lines, [placed], false, cardPaymentMs);
+      await outbox.enqueue(uow, 'order-confirmation', user.email, { order });
+      uow.publish(ordersTopic, { type: 'placed', number, status: 'placed', uid });
+      return { ok: true, created: true, order } as const;
+    });
+  }
+
+  return {
+    /**
+     * Turns the rider's cart into an order, unless the key already made one (that order is answered again), the
+     * rider ordered too often, the cart is empty or not the rows the rider saw, or a row's size is sold out (nothing
+     * is then taken) or missing.
+     */
+    async place(rider: { uid: string; email: string }, input: PlaceOrder): Promise<PlaceResult> {
+      try {
+        return await place(rider, input);
+      } catch (error) {
+        if (error instanceof Refused) return error.result;
+        // The account was deleted while the order was being placed.
+        if (isConstraintViolation(error, 'foreignKey')) return { ok: false, reason: 'no-user' };
+        throw error;
+      }
+    },
+
+    /** The rider's cart as the checkout shows it, with what it costs: `place` charges exactly this. */
+    async quote(uid: string, delivery: Delivery): Promise<Quote> {
+      const items = await cart.list(uid);
+      return { items, money: moneyOf(quoteOf(items, delivery)) };
+    },
+  };
+}

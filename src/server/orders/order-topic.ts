@@ -1,0 +1,6 @@
+import type { OrderStatus } from '../../shared/orders';
+import { topic } from '../db/change-feed';
+
+/** Every order change, on every server: the owners' live list and the rider's order page follow it. */
+export type OrderChange = { type: 'placed' | 'moved'; number: number; status: OrderStatus; uid: string | null };
+export const ordersTopic = topic<OrderChange>('orders');
