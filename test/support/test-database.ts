@@ -95,13 +95,27 @@ export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
 }
 
 /**
- * Takes a stopped shop's orders back to before migration 0012 (an order's money in one value, its delivery its own):
- * the subtotal and the shipping in columns of their own, as the orders given had them.
+ * Takes a stopped shop back to before migration 0013 (gapless counters): on PostgreSQL, order numbers from a
+ * sequence that starts after the last number given.
+ */
+export async function undoGaplessCounters(database: TestDatabase): Promise<void> {
+  if (database.backend === 'postgres') {
+    const [row] = await database.query<{ value: number }>("select value from counter where name = 'order_number'");
+    await database.query(`create sequence order_number start with ${Number(row?.value) + 1}`);
+    await database.query('drop table counter');
+  }
+  await database.query("delete from piaffe_migration where name = '0013-gapless-counters'");
+}
+
+/**
+ * Takes a stopped shop's orders back to before migration 0012 (an order's money in one value, its delivery its own),
+ * and so before 0013: the subtotal and the shipping in columns of their own, as the orders given had them.
  */
 export async function undoOrderMoney(
   database: TestDatabase,
   orders: readonly { number: string; subtotalCents: number; shippingCents: number }[],
 ): Promise<void> {
+  await undoGaplessCounters(database);
   await database.query('alter table shop_order add column subtotal_cents integer');
   await database.query('alter table shop_order add column shipping_cents integer');
   for (const order of orders) {

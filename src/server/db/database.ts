@@ -19,7 +19,11 @@ export interface UnitOfWork {
   lock(scope: string, key: string): Promise<void>;
   /** Queues an event, delivered only if and once the unit commits. */
   publish<Event>(topic: Topic<Event>, event: Event): void;
-  /** The next number of `sequence`: never the same twice, on any server (gaps are possible on PostgreSQL). */
+  /**
+   * The next number of `sequence`, from its row of `counter` bumped in this unit: never the same twice, on any
+   * server, and without a gap, since a unit that rolls back gives its number back. Units that take a number of one
+   * sequence run one after the other from there to their commit (the row stays locked).
+   */
   next(sequence: Sequence): Promise<number>;
 }
 
@@ -54,22 +58,23 @@ export interface Db {
  */
 interface DialectParts {
   lock(trx: Transaction<Tables>, scope: string, key: string): Promise<void>;
-  next(trx: Transaction<Tables>, sequence: Sequence): Promise<number>;
   beforeCommit(trx: Transaction<Tables>, changes: Change[]): Promise<void>;
   close(): Promise<void>;
 }
 
+/** Bumps the sequence's counter row in the unit's transaction, on either database. */
+async function next(trx: Transaction<Tables>, sequence: Sequence): Promise<number> {
+  const row = await trx
+    .updateTable('counter')
+    .set((eb) => ({ value: eb('value', '+', 1) }))
+    .where('name', '=', sequence)
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return Number(row.value);
+}
+
 const sqliteParts: DialectParts = {
   lock: async () => {},
-  async next(trx, sequence) {
-    const row = await trx
-      .updateTable('counter')
-      .set((eb) => ({ value: eb('value', '+', 1) }))
-      .where('name', '=', sequence)
-      .returning('value')
-      .executeTakeFirstOrThrow();
-    return Number(row.value);
-  },
   beforeCommit: async () => {},
   close: async () => {},
 };
@@ -85,10 +90,6 @@ async function postgresParts(url: string, feed: ChangeFeed, log: Logger): Promis
   return {
     async lock(trx, scope, key) {
       await sql`select pg_advisory_xact_lock(hashtext(${scope}), hashtext(${key}))`.execute(trx);
-    },
-    async next(trx, sequence) {
-      const { rows } = await sql<{ value: number }>`select nextval(${sequence}) as value`.execute(trx);
-      return Number(rows[0]?.value);
     },
     beforeCommit: (trx, pending) => changes.send(trx, pending),
     close: () => changes.close(),
@@ -149,7 +150,7 @@ export async function createDb(opened: OpenDatabase, log: Logger): Promise<Db> {
           trx,
           lock: (scope, key) => parts.lock(trx, scope, key),
           publish: (topic, event) => void changes.push({ topic: topic.name, event }),
-          next: (sequence) => parts.next(trx, sequence),
+          next: (sequence) => next(trx, sequence),
         });
         if (changes.length > 0) await parts.beforeCommit(trx, changes);
         return value;

@@ -355,6 +355,23 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
       await db.schema.alterTable('shop_order').dropColumn('shipping_cents').execute();
     },
   },
+  '0013-gapless-counters': {
+    async up(db) {
+      // PostgreSQL's sequence skips the numbers of rolled-back transactions; a counter row, as SQLite has had since
+      // 0003, gives them back. It starts where the sequence is (the last number given, or one before the first).
+      if (dialect !== 'postgres') return;
+      await db.schema
+        .createTable('counter')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'integer', (c) => c.notNull())
+        .execute();
+      const name = sql.lit(sequences.orderNumber);
+      await sql`insert into counter (name, value) select ${name}, case when is_called then last_value else last_value - 1 end from ${sql.id(sequences.orderNumber)}`.execute(
+        db,
+      );
+      await sql`drop sequence ${sql.id(sequences.orderNumber)}`.execute(db);
+    },
+  },
 });
 
 /** The names of our migrations, oldest first: a database that has applied any other comes from a newer Piaffe. */

@@ -111,7 +111,7 @@ export interface OrderEventTable {
   note: string | null;
 }
 
-/** The SQLite stand-in for a PostgreSQL sequence: a named counter, bumped inside a transaction. */
+/** A named counter, bumped inside the transaction that uses its number: numbers without a gap, on either database. */
 export interface CounterTable {
   name: string;
   value: number;
@@ -172,7 +172,7 @@ export interface ProductSizeTable {
   stock: number;
 }
 
-/** Named number sequences: a PostgreSQL sequence, or a row of `counter` on SQLite. */
+/** Named number sequences: each a row of `counter`. */
 export const sequences = { orderNumber: 'order_number' } as const;
 export type Sequence = (typeof sequences)[keyof typeof sequences];
 
