@@ -4,6 +4,7 @@ import { createRoles } from '../../src/server/auth/roles';
 import { Client, sameBrowserOn, testMailbox } from '../support/client';
 import { EventStream, openRawStream, openStockStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
+import { raceForOrderNumbers } from '../support/order-numbers';
 import { createTestSchema, type TestSchema } from '../support/postgres';
 import { startTestServer, type TestServer } from '../support/server';
 import { raceForTheLastUnits, ridersWantingOneSize } from '../support/stock-race';
@@ -35,6 +36,10 @@ describe('two servers, one shop', () => {
   it('fifty riders through both servers at once for five left: exactly five orders, forty-five order/sold-out', async () => {
     const riders = await ridersWantingOneSize([a.url, b.url], 50);
     for (let round = 0; round < 3; round++) await raceForTheLastUnits(riders, a.stock, 5);
+  }, 60_000);
+
+  it('numbers orders placed at once through both servers without a gap, while units that took a number roll back', async () => {
+    await raceForOrderNumbers([a.url, b.url], [a.db, b.db], 12);
   }, 60_000);
 
   it('a sale through A reaches the live stock of a page served by B', async () => {
