@@ -24,7 +24,7 @@ import { catalogueRoutes } from './catalogue/routes';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import { DatabaseBusyError, isBusy } from './db/sqlite-driver';
-import { errorResponse, HttpError } from './http/errors';
+import { clientClosedRequest, clientHungUp, errorResponse, HttpError } from './http/errors';
 import type { LiveStreams } from './http/live-streams';
 import { createMetrics } from './http/metrics';
 import { requestLog } from './http/request-log';
@@ -117,6 +117,10 @@ export function buildApp(parts: AppParts) {
     // Another program held the SQLite file longer than a request waits for it (db/sqlite-driver.ts).
     if (error instanceof DatabaseBusyError || isBusy(error)) {
       return errorResponse(c, 'server/busy', undefined, { 'Retry-After': '1' });
+    }
+    if (clientHungUp(c)) {
+      (c.get('log') ?? log).debug({ method: c.req.method, path: c.req.path }, 'the client hung up mid-request');
+      return new Response(null, { status: clientClosedRequest });
     }
     (c.get('log') ?? log).error({ err: error, method: c.req.method, path: c.req.path }, 'unhandled error');
     return errorResponse(c, 'server/internal');

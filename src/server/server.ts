@@ -17,6 +17,7 @@ import type { Config } from './config';
 import { migrateDatabase, openDatabase } from './db/connect';
 import { createDb, type Db } from './db/database';
 import { answerClientErrors } from './http/client-errors';
+import { requestPace } from './http/input';
 import { LiveStreams } from './http/live-streams';
 import { isHttps, presetHeaders, securityHeaders } from './http/security';
 import { createLogger, type Logger } from './log';
@@ -104,6 +105,13 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const preset = presetHeaders(config.publicUrl);
   const server = createAdaptorServer({
     fetch: app.fetch,
+    // A body's own pace is kept as it is read (http/input.ts); Node bounds the headers and the whole request, and
+    // looks for requests past them every second rather than every 30.
+    serverOptions: {
+      headersTimeout: requestPace.headersMs,
+      requestTimeout: requestPace.requestMs,
+      connectionsCheckingInterval: 1_000,
+    },
     createServer: ((options: ServerOptions, listener: RequestListener) =>
       createServer(options, (req, res) => {
         preset(req, res);

@@ -143,6 +143,11 @@ export const errorCatalogue = {
   'request/invalid-json': { status: 400, message: 'The request body is not valid JSON.' },
   'request/invalid-body': { status: 400, message: 'The request body does not have the expected fields.' },
   'request/body-too-large': { status: 413, message: 'The request body is too large.' },
+  'request/too-slow': {
+    status: 408,
+    message:
+      'The request arrived too slowly, so the shop stopped waiting for it. Please check your connection and try again.',
+  },
   'request/unsupported-media-type': { status: 415, message: 'Send the request body as application/json.' },
   'request/cross-origin': { status: 403, message: 'Cross-origin requests are not allowed.' },
   'request/not-found': { status: 404, message: 'There is no such API route.' },

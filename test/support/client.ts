@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { type Mailbox, type ReceivedMail, startMailbox } from '../../scripts/mailbox';
 import type { CartItem, SessionUser } from '../../src/shared/api';
 import type { Address, Order } from '../../src/shared/orders';
@@ -202,17 +202,34 @@ export function sameBrowserOn(url: string, client: Client): Client {
  * Sends `text` as it is on a new connection (what no well-behaved HTTP client would send) and reads the one
  * answer until the server closes the connection.
  */
-export async function rawRequest(url: string, text: string): Promise<Reply> {
+export function rawRequest(url: string, text: string): Promise<Reply> {
+  const { socket, answer } = openRequest(url, text);
+  socket.end();
+  return answer;
+}
+
+/**
+ * Sends `text` (a request's head and as much of its body as the test likes) on a new connection from 127.0.0.1 and
+ * leaves the connection open: the test sends the rest through `socket`, slowly, or hangs up. `answer` is what the
+ * server sent before the connection closed.
+ */
+export function openRequest(url: string, text: string | Uint8Array): { socket: Socket; answer: Promise<Reply> } {
   const { port } = new URL(url);
   const socket = connect(Number(port), '127.0.0.1');
   const chunks: Buffer[] = [];
   socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-  socket.end(text);
-  await new Promise((resolve, reject) => {
-    socket.on('close', resolve);
+  const answer = new Promise<Reply>((resolve, reject) => {
+    socket.on('close', () => resolve(parseAnswer(Buffer.concat(chunks).toString('utf8'))));
     socket.on('error', reject);
   });
-  const answer = Buffer.concat(chunks).toString('utf8');
+  socket.write(text);
+  return { socket, answer };
+}
+
+/** The answer in `text`, after any interim answer (`100 Continue`) as clients skip it. */
+function parseAnswer(text: string): Reply {
+  let answer = text;
+  while (/^HTTP\/1\.1 1\d\d /.test(answer)) answer = answer.slice(answer.indexOf('\r\n\r\n') + 4);
   const [head = '', ...rest] = answer.split('\r\n\r\n');
   const [statusLine = '', ...headerLines] = head.split('\r\n');
   const headers = new Headers();
