@@ -10,13 +10,13 @@ import { HttpError } from './errors';
 export const maxBodyBytes = 16 * 1024;
 
 /**
- * How fast a request must arrive (docs/SECURITY.md, "Limits"). A body must come at `minBytesPerSecond` on average
- * once `graceMs` have passed since its route began to read it: a largest picture (5 MB) within 56 s, a form's
- * few hundred bytes within 5 s. A body that falls behind is answered 408 `request/too-slow`, so that a client
- * trickling bytes holds a connection for seconds rather than Node's default 300 s. Node itself keeps the rest
- * (server.ts): the headers within `headersMs`, the whole request within `requestMs`, a bound for the bodies no
- * route reads; it must not cut first a body that keeps the pace, so it is the headers' time plus the largest
- * picture's, rounded up.
+ * How fast a request must arrive (docs/SECURITY.md, "Limits on requests"; ADR 0029). A body must come at
+ * `minBytesPerSecond` on average once `graceMs` have passed since its route began to read it: a largest picture
+ * (5 MB) within 56 s, a form's few hundred bytes within 5 s. A body that falls behind is answered 408
+ * `request/too-slow`, so that a client trickling bytes holds a connection for seconds rather than Node's default
+ * 300 s. Node itself keeps the rest (server.ts): the headers within `headersMs`, the whole request within
+ * `requestMs`, a bound for the bodies no route reads; it must not cut first a body that keeps the pace, so it is
+ * the headers' time plus the largest picture's, rounded up.
  */
 export const requestPace = {
   graceMs: 5_000,
@@ -30,7 +30,7 @@ export const requestPace = {
  * `maxBytes` of it whether or not a `Content-Length` announces it (more is `tooLarge`), at `requestPace`. A refused
  * body is left unread, not destroyed, so that the answer still reaches the client; the connection closes after it,
  * so that no client sends its next request after bytes the server will not read. A client that hangs up makes it
- * fail with Node's own error; the app's error handler tells that apart (`clientHungUp` in app.ts).
+ * fail with Node's own error, which the app's error handler tells apart (`clientHungUp` in errors.ts).
  */
 function readBody(
   incoming: IncomingMessage,
