@@ -103,6 +103,13 @@ const unfinished = (): Unfinished[] => [
     start: '{"id":"ev',
   },
   { method: 'POST', path: endpoints.addToCart.path, length: 100, headers: { ...json, ...cookieOf(rider) }, start: '{' },
+  {
+    method: 'POST',
+    path: endpoints.placeOrder.path,
+    length: 300,
+    headers: { ...json, ...cookieOf(rider) },
+    start: '{',
+  },
   unfinishedPicture(),
 ];
 
@@ -141,6 +148,8 @@ describe('a client that hangs up halfway through its body', () => {
     expect(after).not.toMatch(/status="5\d\d"/);
     expect(requestCount(after, 'status="499"') - requestCount(before, 'status="499"')).toBe(total);
     expect(requestCount(after, 'route="/api/auth/login"', 'status="499"')).toBe(hangUps.length);
+    // An order whose client hung up was not refused: it never came.
+    expect(after).not.toMatch(/piaffe_orders_refused_total\{/);
   });
 });
 
