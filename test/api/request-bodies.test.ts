@@ -7,6 +7,7 @@ import { Client, openRequest, type Reply } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { jpegPicture } from '../support/pictures';
 import { startTestServer, type TestServer } from '../support/server';
+import { until } from '../support/until';
 
 // Request bodies that never arrive in full (docs/SECURITY.md, "Limits"): a client that hangs up halfway is no error
 // of the server's, and one that crawls is cut at its pace, holding nothing the others need.
@@ -33,15 +34,6 @@ interface Line {
   path?: string;
 }
 const linesSince = (logged: number) => server.logLines.slice(logged).map((line) => JSON.parse(line) as Line);
-
-/** Waits until `check` holds, for at most `ms`. */
-async function until(check: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not come about within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const scrape = async () =>
   String((await new Client(server.url).raw('GET', '/metrics', { headers: { authorization: `Bearer ${token}` } })).body);

@@ -7,6 +7,7 @@ import { Client, confirmationToken, sameBrowserOn, withSize } from '../support/c
 import { EventStream } from '../support/event-stream';
 import { createTestSchema, type TestSchema } from '../support/postgres';
 import { startTestServer, type TestServer } from '../support/server';
+import { until } from '../support/until';
 
 /**
  * Two servers on one PostgreSQL schema, as behind a load balancer: whatever one of them does, the other
@@ -38,14 +39,6 @@ function cartOf(events: CartEvent[]): Map<string, CartItem> {
     else if (event.type === 'removed') cart.delete(event.id);
   }
   return cart;
-}
-
-async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /** Ends the LISTEN connection of server `name`, as a database restart or a network failure would. */
