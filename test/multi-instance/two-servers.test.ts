@@ -5,6 +5,7 @@ import type { CartEvent, CartItem } from '../../src/shared/api';
 import { limits } from '../../src/shared/limits';
 import { Client, confirmationToken, sameBrowserOn, withSize } from '../support/client';
 import { EventStream } from '../support/event-stream';
+import { expectError } from '../support/expect-error';
 import { createTestSchema, type TestSchema } from '../support/postgres';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -183,12 +184,40 @@ describe('two servers on one PostgreSQL database', () => {
     try {
       await stream.next('ready' as never);
       const token = await confirmationToken(email);
-      expect((await new Client(a.url).json('POST', '/api/auth/email-confirmation', { token })).status).toBe(200);
+      // Opened in the rider's own browser, whose session stays (the others end: the next test).
+      expect((await rider.json('POST', '/api/auth/email-confirmation', { token })).status).toBe(200);
       await stream.next('account' as never, 1000);
       expect((await onB.session()).body.user.emailConfirmed).toBe(true);
       expect((await onB.placeOrder()).status).toBe(201);
     } finally {
       stream.close();
+    }
+  });
+
+  it("ends on B the account's other sessions as its address is confirmed through A, and keeps the opener's", async () => {
+    const rider = new Client(a.url);
+    const { email } = await rider.signup();
+    const token = await confirmationToken(email);
+    const onB = sameBrowserOn(b.url, rider);
+    const otherDeviceOnB = new Client(b.url);
+    expect((await otherDeviceOnB.login(email, 'secret1')).status).toBe(200);
+    // Both sessions are in B's cache, and followed by B's streams.
+    expect((await onB.session()).status).toBe(200);
+    expect((await otherDeviceOnB.session()).status).toBe(200);
+    const other = await EventStream.open(otherDeviceOnB, '/api/account/stream');
+    const own = await EventStream.open(onB, '/api/account/stream');
+    try {
+      await other.next('ready' as never);
+      await own.next('ready' as never);
+      expect((await rider.json('POST', '/api/auth/email-confirmation', { token })).status).toBe(200);
+      await other.next('signed-out');
+      await other.ended();
+      expectError(await otherDeviceOnB.session(), 401, 'auth/unauthenticated');
+      await own.next('account' as never);
+      expect((await onB.session()).body.user).toEqual({ ...rider.user, emailConfirmed: true });
+    } finally {
+      other.close();
+      own.close();
     }
   });
 
