@@ -1,6 +1,7 @@
 import type { Accounts } from '../account/accounts';
 import type { Db, UnitOfWork } from '../db/database';
 import type { Outbox } from '../mail/outbox';
+import { passkeyRows } from './passkeys';
 import { hashOfToken, keepSpentLinksMs, type LinkState, newLinkToken, stateOfLink } from './single-use-links';
 
 /** A reset link works this long (docs/product.md §10). */
@@ -22,8 +23,8 @@ export type PasswordResets = ReturnType<typeof createPasswordResets>;
 
 /**
  * Password reset (docs/product.md §10): a single-use link valid for an hour, e-mailed in the unit of work that makes
- * it; using it sets the password, ends every session and device cookie and sends the notice, in one more unit.
- * See docs/decisions/0017-password-reset.md.
+ * it; using it sets the password, ends every session and device cookie, removes every passkey and sends the notice, in
+ * one more unit. See docs/decisions/0017-password-reset.md and 0029-proof-of-the-address.md.
  */
 export function createPasswordResets({ db, accounts, outbox }: { db: Db; accounts: Accounts; outbox: Outbox }) {
   async function find(executor: Db['kysely'], token: string) {
@@ -71,7 +72,9 @@ export function createPasswordResets({ db, accounts, outbox }: { db: Db; account
 
     /**
      * Sets the password `passwordHash` through the link `token`, if it is still good: `accounts.setPassword` spends
-     * it with every other open link of the user, ends the sessions and device cookies, and sends the notice.
+     * it with every other open link of the user, ends the sessions and device cookies, and sends the notice. The link
+     * proves control of the address, so whatever someone else added to the account before (a passkey, whoever
+     * signed up with the address first) goes too: every passkey is removed.
      */
     async reset(token: string, passwordHash: string): Promise<LinkState> {
       return db.run(async (uow) => {
@@ -81,6 +84,7 @@ export function createPasswordResets({ db, accounts, outbox }: { db: Db; account
         const state = stateOfLink(row, Date.now());
         if (state !== 'valid' || !row) return state;
         await accounts.setPassword(uow, row.uid, passwordHash);
+        await passkeyRows.removeAll(uow, row.uid);
         return 'valid';
       });
     },
