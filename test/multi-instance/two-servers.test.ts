@@ -3,11 +3,12 @@ import { throttlePolicy } from '../../src/server/auth/throttle';
 import { migrationNames } from '../../src/server/db/migrations';
 import type { CartEvent, CartItem } from '../../src/shared/api';
 import { limits } from '../../src/shared/limits';
-import { Client, confirmationToken, sameBrowserOn, withSize } from '../support/client';
+import { Client, confirmationToken, mailedToken, sameBrowserOn, withSize } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { createTestSchema, type TestSchema } from '../support/postgres';
 import { startTestServer, type TestServer } from '../support/server';
+import { SoftAuthenticator } from '../support/webauthn';
 
 /**
  * Two servers on one PostgreSQL schema, as behind a load balancer: whatever one of them does, the other
@@ -218,6 +219,51 @@ describe('two servers on one PostgreSQL database', () => {
     } finally {
       other.close();
       own.close();
+    }
+  });
+
+  it('ends on B at once the sessions of an account whose password is reset through A, and its passkey logs in nowhere', async () => {
+    // PUBLIC_URL unset: both servers are http://localhost:0 to a passkey.
+    const ceremony = (challenge: string) => ({ challenge, origin: 'http://localhost:0', rpId: 'localhost' });
+    const rider = new Client(a.url);
+    const { email } = await rider.signupConfirmed();
+    const authenticator = new SoftAuthenticator();
+    const options = await rider.json('POST', '/api/account/passkeys/options');
+    const response = authenticator.register(ceremony(options.body.challenge));
+    expect((await rider.json('POST', '/api/account/passkeys', { name: 'Phone', response })).status).toBe(201);
+    const logInWithPasskey = async (client: Client) => {
+      const asked = await client.json('POST', '/api/auth/login/passkey/options');
+      const answer = authenticator.signIn(ceremony(asked.body.challenge));
+      return client.json('POST', '/api/auth/login/passkey', { response: answer });
+    };
+    // On B: the rider's browser, and a phone logged in with the passkey; both cached by B and followed by its streams.
+    const onB = sameBrowserOn(b.url, rider);
+    const phoneOnB = new Client(b.url);
+    expect((await logInWithPasskey(phoneOnB)).status).toBe(200);
+    const streams = [
+      await EventStream.open(onB, '/api/account/stream'),
+      await EventStream.open(phoneOnB, '/api/account/stream'),
+    ];
+    try {
+      for (const stream of streams) await stream.next('ready' as never);
+      const since = Date.now();
+      expect((await new Client(a.url).json('POST', '/api/auth/password-reset', { email })).status).toBe(204);
+      const token = await mailedToken(email, 'Reset your password', since);
+      const reset = await new Client(a.url).json('POST', '/api/auth/password-reset/confirm', {
+        token,
+        password: 'fresh-42',
+      });
+      expect(reset.status).toBe(204);
+      for (const stream of streams) {
+        await stream.next('signed-out');
+        await stream.ended();
+      }
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+    for (const client of [onB, phoneOnB]) expectError(await client.session(), 401, 'auth/unauthenticated');
+    for (const server of [a, b]) {
+      expectError(await logInWithPasskey(new Client(server.url)), 401, 'passkey/unknown');
     }
   });
 
