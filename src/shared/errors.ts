@@ -62,6 +62,11 @@ export const errorCatalogue = {
     message:
       'The shop does not know this passkey: it may have been removed. Please log in with your e-mail and password.',
   },
+  'passkey/email-not-confirmed': {
+    status: 403,
+    message:
+      'Please confirm your e-mail address before you add a passkey: open the link we sent you, then add it again.',
+  },
   'passkey/not-found': { status: 404, message: 'There is no such passkey on your account.' },
   'cart/unknown-item': { status: 400, message: 'There is no product with this item number.' },
   'cart/invalid-size': { status: 400, message: 'Please choose one of the sizes this product comes in.' },

@@ -216,6 +216,11 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     const { challenge } = (await client.json('POST', '/api/auth/login/passkey/options')).body;
     return client.json('POST', '/api/auth/login/passkey', { response: passkeyAnswer(challenge) });
   },
+  'passkey/email-not-confirmed': async () => {
+    const client = new Client(server.url);
+    await client.signup();
+    return client.json('POST', '/api/account/passkeys/options');
+  },
   'passkey/not-found': async () => (await signedIn()).json('DELETE', '/api/account/passkeys/no-such-passkey'),
   'cart/unknown-item': async () => (await signedIn()).json('POST', '/api/cart', withSize('9')),
   'cart/full': async () => {

@@ -85,7 +85,9 @@ describe('the e-mails', () => {
     await client.login(email, 'secret1');
     expect((await client.json('PUT', '/api/account/password', { password: 'secret2' })).status).toBe(204);
     const changed = await mailbox.waitFor((m) => to(email)(m) && m.parsed.subject === 'Your password has been changed');
-    expect(changed.parsed.text).toContain('every device that was logged in has been logged out');
+    expect(changed.parsed.text).toContain('every device that was logged in has been logged out.');
+    // A change made while logged in proves nothing about the address: passkeys stay (ADR 0030).
+    expect(changed.parsed.text).not.toContain('passkey');
 
     await client.login(email, 'secret2');
     const newEmail = randomEmail();

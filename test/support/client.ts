@@ -267,12 +267,12 @@ export async function testMailbox(options?: Parameters<typeof startMailbox>[0]):
 }
 
 /**
- * The token of the newest link to confirm `email` that a test mailbox has received (at `since`, epoch ms, or later),
- * waiting up to 10 s for one.
+ * The token of the newest link with `subject` to `email` that a test mailbox has received (at `since`, epoch ms, or
+ * later), waiting up to 10 s for one: the shop's links, whichever of its servers sent them.
  */
-export async function confirmationToken(email: string, since = 0): Promise<string> {
+export async function mailedToken(email: string, subject: string, since = 0): Promise<string> {
   const isLink = (mail: ReceivedMail) =>
-    mail.to.includes(email) && mail.parsed.subject === confirmationSubject && mail.receivedAt.getTime() >= since;
+    mail.to.includes(email) && mail.parsed.subject === subject && mail.receivedAt.getTime() >= since;
   const deadline = Date.now() + 10_000;
   for (;;) {
     const newest = [...mailboxes]
@@ -281,9 +281,14 @@ export async function confirmationToken(email: string, since = 0): Promise<strin
       .at(-1);
     const token = /#token=([A-Za-z0-9_-]+)/.exec(newest?.parsed.text ?? '')?.[1];
     if (token) return token;
-    if (Date.now() > deadline) throw new Error(`no link to confirm ${email} reached a test mailbox within 10 s`);
+    if (Date.now() > deadline) throw new Error(`no '${subject}' to ${email} reached a test mailbox within 10 s`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** The token of the newest link to confirm `email` (`mailedToken`). */
+export function confirmationToken(email: string, since = 0): Promise<string> {
+  return mailedToken(email, confirmationSubject, since);
 }
 
 export function randomEmail(): string {

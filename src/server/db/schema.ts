@@ -243,5 +243,6 @@ export interface Tables {
     userAgent: string | null;
   };
   account: { id: string; userId: string; providerId: string; password: string | null; updatedAt: Date | string };
+  passkey: { id: string; userId: string };
   verification: { id: string; identifier: string };
 }
