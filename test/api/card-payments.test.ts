@@ -291,6 +291,37 @@ describe('card payments: coming back, cancelling, refunding', () => {
     expectError(await client.json('POST', `/api/orders/${order.number}/pay`), 409, 'payment/not-awaiting');
   });
 
+  it("answers 'Pay now' and cancel on another rider's order as on a number with no order, and leaves its row as it was", async () => {
+    const { order } = await cardOrder();
+    const stranger = await rider();
+    const row = () =>
+      server.db.kysely
+        .selectFrom('shop_order')
+        .selectAll()
+        .where('number', '=', Number(order.number.slice(3)))
+        .executeTakeFirstOrThrow();
+    const answer = async (number: string, action: 'pay' | 'cancel') => {
+      const reply = await stranger.json('POST', `/api/orders/${number}/${action}`);
+      expectError(reply, 404, 'order/not-found');
+      return { status: reply.status, body: reply.body };
+    };
+    // Its lease free, run out (a server that stopped while talking to Stripe), or held by another server right now.
+    for (const lease of [null, Date.now() - 60_000, Date.now() + 60_000]) {
+      await server.db.kysely
+        .updateTable('shop_order')
+        .set({ card_lease_until: lease })
+        .where('number', '=', Number(order.number.slice(3)))
+        .execute();
+      const before = await row();
+      for (const action of ['pay', 'cancel'] as const) {
+        expect(await answer(order.number, action), `${action}, lease ${lease}`).toEqual(
+          await answer('PF-99999999', action),
+        );
+      }
+      expect(await row()).toEqual(before);
+    }
+  });
+
   it('lets the rider cancel an unpaid card order (its session closed at Stripe, its stock back), not one being paid', async () => {
     const { client, order } = await cardOrder();
     const before = await stockOf('1', sizeOf('1'));

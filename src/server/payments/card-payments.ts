@@ -178,9 +178,9 @@ export function createCardPayments({ db, orders, stripe: config, publicUrl, card
   }
 
   /** A new Checkout Session for the order's total, after closing the last; the browser goes to its URL. */
-  async function newSession(client: Stripe, number: number, uid: string, reuse: boolean): Promise<string> {
+  async function newSession(client: Stripe, number: number, reuse: boolean): Promise<string> {
     const row = await orderRow(number);
-    if (!row || row.uid !== uid) throw new HttpError('order/not-found');
+    if (!row) throw new HttpError('order/not-found');
     const deadline = Number(row.placed_at) + cardPaymentMs;
     if (row.payment_method !== card.id || row.status !== 'placed' || Date.now() >= deadline) {
       throw new HttpError('payment/not-awaiting');
@@ -312,12 +312,14 @@ export function createCardPayments({ db, orders, stripe: config, publicUrl, card
      * payment is already going through, or when Stripe cannot be reached (the order stays; 'Pay now' tries again).
      */
     async checkout(number: number, uid: string, { reuse = false }: { reuse?: boolean } = {}): Promise<string> {
+      // Whose order it is before anything is written: another rider's order is answered as one that does not exist,
+      // and its lease is left alone.
+      if ((await orderRow(number))?.uid !== uid) throw new HttpError('order/not-found');
       const client = stripe;
-      // A shop without Stripe's keys takes no cards: no order of it waits for one (nor one of a rider's).
-      if (!client)
-        throw new HttpError((await orderRow(number))?.uid === uid ? 'payment/not-awaiting' : 'order/not-found');
+      // A shop without Stripe's keys takes no cards: no order of it waits for one.
+      if (!client) throw new HttpError('payment/not-awaiting');
       try {
-        return await leased(number, () => newSession(client, number, uid, reuse));
+        return await leased(number, () => newSession(client, number, reuse));
       } catch (error) {
         throw unreachable(error, log);
       }
