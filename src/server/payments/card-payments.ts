@@ -13,6 +13,7 @@ import type { Tables } from '../db/schema';
 import { HttpError } from '../http/errors';
 import type { Logger } from '../log';
 import type { ActingUser, MoveOptions, MoveResult, OrderStore } from '../orders/order-store';
+import { type ReadEvent, readEvent } from './stripe-events';
 
 /** How long a server may talk to Stripe about one order's payment before another may take over. */
 const leaseMs = 2 * 60_000;
@@ -240,16 +241,11 @@ export function createCardPayments({ db, orders, stripe: config, publicUrl, card
   }
 
   /** What a verified event means for its order, applied inside the unit of work that records the event. */
-  async function apply(uow: UnitOfWork, event: Stripe.Event): Promise<Outcome> {
+  async function apply(uow: UnitOfWork, event: ReadEvent): Promise<Outcome> {
     const none: Outcome = { outcome: 'ignored', orderRef: null, amountCents: null, currency: null, problem: null };
-    if (
-      event.type !== 'checkout.session.completed' &&
-      event.type !== 'checkout.session.async_payment_succeeded' &&
-      event.type !== 'checkout.session.async_payment_failed'
-    ) {
-      return none;
-    }
-    const session = event.data.object;
+    if (event.problem) return { ...none, outcome: 'problem', problem: event.problem };
+    const { session } = event;
+    if (!session) return none;
     const orderRef = session.metadata?.order ?? session.client_reference_id ?? null;
     const seen = { orderRef, amountCents: session.amount_total, currency: session.currency };
     const problem = (text: string): Outcome => ({ ...seen, outcome: 'problem', problem: text });
@@ -401,12 +397,23 @@ export function createCardPayments({ db, orders, stripe: config, publicUrl, card
      */
     async receive(body: string, signature: string | undefined): Promise<void> {
       if (!stripe || !config) throw new HttpError('request/not-found');
-      let event: Stripe.Event;
+      let signed: boolean;
       try {
-        event = stripe.webhooks.constructEvent(body, signature ?? '', config.webhookSecret, signatureToleranceSeconds);
+        // True, or a throw; anything else (no verifier) is no signature checked, and refused.
+        signed =
+          stripe.webhooks.signature?.verifyHeader(
+            body,
+            signature ?? '',
+            config.webhookSecret,
+            signatureToleranceSeconds,
+          ) === true;
       } catch {
-        throw new HttpError('payment/invalid-signature');
+        signed = false;
       }
+      if (!signed) throw new HttpError('payment/invalid-signature');
+      // Signed, and still checked for its shape: a malformed event is kept as a problem and answered 2xx, since
+      // Stripe would only send the same bytes again (docs/decisions/0023-card-payments.md).
+      const event = readEvent(body);
       await db.run(async (uow) => {
         const recorded = await uow.trx
           .insertInto('stripe_event')
