@@ -3,6 +3,7 @@ import { type Context, Hono } from 'hono';
 import { endpoints } from '../../shared/api';
 import type { ErrorCode } from '../../shared/errors';
 import type { AppEnv } from '../app-env';
+import { clientAddress } from '../http/client-address';
 import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
 import { type Auth, rowIdPattern } from './auth';
@@ -11,6 +12,7 @@ import { finishLogIn } from './log-in';
 import { refusalsOf } from './refusals';
 import type { Roles } from './roles';
 import { forwardCookies, type Sessions } from './sessions';
+import { type LoginThrottle, tooManyRequests } from './throttle';
 
 /**
  * Better Auth's passkey plugin's refusals, in the `passkey/...` names our API promises. The plugin answers a response
@@ -37,21 +39,31 @@ export interface PasskeyRouteParts {
   sessions: Sessions;
   devices: DeviceCookies;
   roles: Roles;
+  throttle: LoginThrottle;
+  trustProxy: boolean;
 }
+
+/** What a browser asking too often for a passkey log-in is told, with when to ask again (Retry-After). */
+const tooManyChallenges =
+  'Too many passkey log-ins from your network. Please wait a few minutes, or log in with your password.';
 
 /**
  * Passkeys (docs/product.md §15, docs/decisions/0026-passkeys.md): adding one needs a recent log-in, listing and
  * removing one a session; logging in with one makes a new session, as a password log-in does. Better Auth's passkey
  * plugin keeps the challenges and verifies the answers; the challenge of each ceremony rides in its signed cookie.
  */
-export function passkeyRoutes({ auth, sessions, devices, roles }: PasskeyRouteParts) {
+export function passkeyRoutes({ auth, sessions, devices, roles, throttle, trustProxy }: PasskeyRouteParts) {
   const recent = sessions.require({ recent: true });
   const signedIn = sessions.require();
   const fromBrowser = (c: Context) => ({ headers: c.req.raw.headers, returnHeaders: true as const });
 
   return (
     new Hono<AppEnv>()
+      // Anonymous, and a row each: counted per client address before the row is written.
       .post(endpoints.passkeyLogInOptions.path, async (c) => {
+        const address = clientAddress(c, trustProxy);
+        const refused = await throttle.beginPasskeyChallenge({ address, log: c.get('log') });
+        if (refused) throw tooManyRequests(refused.retryAfter, tooManyChallenges);
         const { headers, response } = await auth.api.generatePasskeyAuthenticationOptions(fromBrowser(c));
         forwardCookies(c, headers);
         return c.json(response);

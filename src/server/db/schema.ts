@@ -243,5 +243,5 @@ export interface Tables {
     userAgent: string | null;
   };
   account: { id: string; userId: string; providerId: string; password: string | null; updatedAt: Date | string };
-  verification: { id: string; identifier: string };
+  verification: { id: string; identifier: string; expiresAt: Date | string };
 }
