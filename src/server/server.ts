@@ -14,6 +14,7 @@ import { createSessions } from './auth/sessions';
 import { createLoginThrottle } from './auth/throttle';
 import { createCartStore } from './cart/cart-store';
 import { createCatalogueStore } from './catalogue/catalogue-store';
+import { deleteUnusedPictures } from './catalogue/unused-pictures';
 import type { Config } from './config';
 import { migrateDatabase, openDatabase } from './db/connect';
 import { createDb, type Db } from './db/database';
@@ -75,6 +76,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const housekeeping = startHousekeeping(
     {
       'expired passkey challenges': (now) => deleteExpiredChallenges(db, now),
+      'unused pictures': (now) => deleteUnusedPictures(db, now),
     },
     log,
   );

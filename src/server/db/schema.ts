@@ -205,6 +205,7 @@ export interface PictureTable {
   id: string;
   content_type: string;
   bytes: Uint8Array;
+  /** When it was last uploaded: an unused picture is deleted a day after (src/server/catalogue/unused-pictures.ts). */
   created_at: number;
 }
 
