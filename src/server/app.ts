@@ -97,7 +97,7 @@ export function buildApp(parts: AppParts) {
   );
   const { trustProxy } = config;
   app.route('/', authRoutes({ auth, db, sessions, throttle, devices, roles, confirmations, trustProxy }));
-  app.route('/', passkeyRoutes({ auth, db, sessions, devices, roles }));
+  app.route('/', passkeyRoutes({ auth, db, sessions, devices, roles, throttle, trustProxy }));
   app.route('/', resetRoutes({ resets, throttle, hashPassword, trustProxy }));
   app.route('/', confirmationRoutes({ confirmations, sessions, throttle, trustProxy }));
   app.route('/', accountRoutes({ accounts, sessions, devices, streams, throttle, trustProxy, hashPassword }));

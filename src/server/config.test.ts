@@ -96,6 +96,18 @@ describe('loadConfig', () => {
       { STRIPE_SECRET_KEY: 'pk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' },
       /^STRIPE_SECRET_KEY must be a secret key/,
     ],
+    [
+      { STRIPE_SECRET_KEY: 'sk_test_ab_c', STRIPE_WEBHOOK_SECRET: 'whsec_abc' },
+      /^STRIPE_SECRET_KEY must be sk_test_ followed by letters and digits only, but character 11 is "_"/,
+    ],
+    [
+      { STRIPE_SECRET_KEY: 'sk_live_abc ', STRIPE_WEBHOOK_SECRET: 'whsec_abc' },
+      /^STRIPE_SECRET_KEY must be sk_live_ followed by letters and digits only, but character 12 is " "/,
+    ],
+    [
+      { STRIPE_SECRET_KEY: 'sk_test_', STRIPE_WEBHOOK_SECRET: 'whsec_abc' },
+      /^STRIPE_SECRET_KEY is only the prefix sk_test_/,
+    ],
     [{ STRIPE_SECRET_KEY: 'sk_test_abc' }, /^STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY/],
     [{ STRIPE_WEBHOOK_SECRET: 'whsec_abc' }, /^STRIPE_WEBHOOK_SECRET is set but STRIPE_SECRET_KEY is not/],
     [{ STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'abc' }, /^STRIPE_WEBHOOK_SECRET must be the signing/],

@@ -173,9 +173,20 @@ function stripeConfig(env: NodeJS.ProcessEnv): StripeConfig | undefined {
     if (webhookSecret) throw new ConfigError('STRIPE_WEBHOOK_SECRET is set but STRIPE_SECRET_KEY is not: set both.');
     return undefined;
   }
-  if (!/^sk_(live|test)_[A-Za-z0-9]+$/.test(secretKey)) {
+  const prefix = /^sk_(live|test)_/.exec(secretKey)?.[0];
+  if (!prefix) {
     throw new ConfigError(
       'STRIPE_SECRET_KEY must be a secret key starting with sk_live_ or sk_test_ (not pk_ nor rk_).',
+    );
+  }
+  // What is wrong after the prefix, by its place and never by the key itself (a secret, shown in the log).
+  const rest = secretKey.slice(prefix.length);
+  if (rest === '')
+    throw new ConfigError(`STRIPE_SECRET_KEY is only the prefix ${prefix}: copy the whole key from Stripe.`);
+  const odd = /[^A-Za-z0-9]/.exec(rest);
+  if (odd) {
+    throw new ConfigError(
+      `STRIPE_SECRET_KEY must be ${prefix} followed by letters and digits only, but character ${prefix.length + odd.index + 1} is ${JSON.stringify(odd[0])}: copy the key again from Stripe.`,
     );
   }
   if (!webhookSecret) {

@@ -7,15 +7,18 @@ import { createAuth } from './auth/auth';
 import { createDeviceCookies } from './auth/device-cookie';
 import { createEmailConfirmations } from './auth/email-confirmations';
 import { createLoginAttemptStore } from './auth/login-attempt-store';
+import { deleteExpiredChallenges } from './auth/passkey-challenges';
 import { createPasswordResets, resetLinks } from './auth/password-resets';
 import { createRoles } from './auth/roles';
 import { createSessions } from './auth/sessions';
 import { createLoginThrottle } from './auth/throttle';
 import { createCartStore } from './cart/cart-store';
 import { createCatalogueStore } from './catalogue/catalogue-store';
+import { deleteUnusedPictures } from './catalogue/unused-pictures';
 import type { Config } from './config';
 import { migrateDatabase, openDatabase } from './db/connect';
 import { createDb, type Db } from './db/database';
+import { startHousekeeping } from './housekeeping';
 import { answerClientErrors } from './http/client-errors';
 import { requestPace } from './http/input';
 import { LiveStreams } from './http/live-streams';
@@ -71,6 +74,13 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     log,
   });
   const cardSweep = startCardSweep(payments, config.cardPaymentMs, log);
+  const housekeeping = startHousekeeping(
+    {
+      'expired passkey challenges': (now) => deleteExpiredChallenges(db, now),
+      'unused pictures': (now) => deleteUnusedPictures(db, now),
+    },
+    log,
+  );
   const mailSender = startMailSender(config, { outbox, feed: db.feed, log });
   const streams = new LiveStreams({
     feed: db.feed,
@@ -140,6 +150,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     clearTimeout(force);
     await mailSender?.stop();
     await cardSweep.stop();
+    await housekeeping.stop();
     await db.close();
     log.info('closed');
   }

@@ -39,11 +39,23 @@ describe('/metrics', () => {
 
   it('answers 401 without the bearer token or with a wrong one, and the text format with it', async () => {
     const anonymous = new Client(server.url);
-    const tries: Record<string, string>[] = [{}, { authorization: 'Bearer wrong' }, { authorization: token }];
+    const tries: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer wrong' },
+      { authorization: token },
+      { authorization: `Basic ${token}` },
+      { authorization: `Bearer ${token}x` },
+      { authorization: `Bearer${token}` },
+    ];
     for (const headers of tries) {
       const refused = await anonymous.raw('GET', '/metrics', { headers });
       expectError(refused, 401, 'auth/unauthenticated', 'Send METRICS_TOKEN as a bearer token.');
       expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+    }
+    // The scheme's name is case-insensitive (RFC 9110 §11.1).
+    for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
+      const taken = await anonymous.raw('GET', '/metrics', { headers: { authorization: `${scheme} ${token}` } });
+      expect(taken.status, scheme).toBe(200);
     }
     const reply = await scrape();
     expect(reply.status).toBe(200);

@@ -4,6 +4,7 @@ import { endpoints } from '../../shared/api';
 import type { ErrorCode } from '../../shared/errors';
 import type { AppEnv } from '../app-env';
 import type { Db } from '../db/database';
+import { clientAddress } from '../http/client-address';
 import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
 import { type Auth, rowIdPattern } from './auth';
@@ -13,6 +14,7 @@ import { passkeyRows } from './passkeys';
 import { refusalsOf } from './refusals';
 import type { Roles } from './roles';
 import { forwardCookies, type Sessions } from './sessions';
+import { type LoginThrottle, tooManyRequests } from './throttle';
 
 /**
  * Better Auth's passkey plugin's refusals, in the `passkey/...` names our API promises. The plugin answers a response
@@ -40,7 +42,13 @@ export interface PasskeyRouteParts {
   sessions: Sessions;
   devices: DeviceCookies;
   roles: Roles;
+  throttle: LoginThrottle;
+  trustProxy: boolean;
 }
+
+/** What a browser asking too often for a passkey log-in is told, with when to ask again (Retry-After). */
+const tooManyChallenges =
+  'Too many passkey log-ins from your network. Please wait a few minutes, or log in with your password.';
 
 /**
  * Only an account whose address is confirmed gets a passkey: until then, whoever signed up with the address may not be
@@ -58,14 +66,18 @@ const confirmed: MiddlewareHandler<AppEnv> = async (c, next) => {
  * Better Auth's passkey plugin keeps the challenges and verifies the answers; the challenge of each ceremony rides in
  * its signed cookie.
  */
-export function passkeyRoutes({ auth, db, sessions, devices, roles }: PasskeyRouteParts) {
+export function passkeyRoutes({ auth, db, sessions, devices, roles, throttle, trustProxy }: PasskeyRouteParts) {
   const recent = sessions.require({ recent: true });
   const signedIn = sessions.require();
   const fromBrowser = (c: Context) => ({ headers: c.req.raw.headers, returnHeaders: true as const });
 
   return (
     new Hono<AppEnv>()
+      // Anonymous, and a row each: counted per client address before the row is written.
       .post(endpoints.passkeyLogInOptions.path, async (c) => {
+        const address = clientAddress(c, trustProxy);
+        const refused = await throttle.beginPasskeyChallenge({ address, log: c.get('log') });
+        if (refused) throw tooManyRequests(refused.retryAfter, tooManyChallenges);
         const { headers, response } = await auth.api.generatePasskeyAuthenticationOptions(fromBrowser(c));
         forwardCookies(c, headers);
         return c.json(response);

@@ -205,6 +205,7 @@ export interface PictureTable {
   id: string;
   content_type: string;
   bytes: Uint8Array;
+  /** When it was last uploaded: an unused picture is deleted a day after (src/server/catalogue/unused-pictures.ts). */
   created_at: number;
 }
 
@@ -244,5 +245,5 @@ export interface Tables {
   };
   account: { id: string; userId: string; providerId: string; password: string | null; updatedAt: Date | string };
   passkey: { id: string; userId: string };
-  verification: { id: string; identifier: string };
+  verification: { id: string; identifier: string; expiresAt: Date | string };
 }

@@ -16,6 +16,11 @@ export interface MetricsParts {
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
+/** The credentials of an `Authorization: Bearer ...` header, whatever the case of its scheme (RFC 9110 §11.1). */
+function bearerToken(header: string | undefined): string {
+  return /^bearer +(\S+) *$/i.exec(header ?? '')?.[1] ?? '';
+}
+
 /**
  * The operator's metrics (docs/OPERATIONS.md, "Metrics"), in Prometheus' text format through prom-client, with
  * prom-client's naming: `_total` for counters, `_seconds` for durations. A registry of its own for each app,
@@ -71,7 +76,7 @@ export function createMetrics({ token, streams, outbox }: MetricsParts) {
     b.oldestWaitingAt === undefined ? 0 : Math.max(0, (Date.now() - b.oldestWaitingAt) / 1000),
   );
 
-  const expected = digest(`Bearer ${token}`);
+  const expected = digest(token);
 
   return {
     /** Times every request, labelled by the route pattern that answered it. */
@@ -98,7 +103,7 @@ export function createMetrics({ token, streams, outbox }: MetricsParts) {
 
     /** GET /metrics: the text format, for a request with the bearer token (compared in constant time). */
     route: (async (c) => {
-      const given = digest(c.req.header('authorization') ?? '');
+      const given = digest(bearerToken(c.req.header('authorization')));
       if (!timingSafeEqual(given, expected)) {
         return errorResponse(c, 'auth/unauthenticated', 'Send METRICS_TOKEN as a bearer token.', {
           'WWW-Authenticate': 'Bearer realm="metrics"',
