@@ -1,8 +1,19 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrationNames } from '../../src/server/db/migrations';
 import { Client } from '../support/client';
 import { runCommand } from '../support/command-line';
 import { startTestServer } from '../support/server';
@@ -17,6 +28,11 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const command = (databaseUrl: string, ...args: string[]) => runCommand('backup', databaseUrl, args);
+
+  /** A DATABASE_URL in a folder that does not exist yet. */
+  const target = () => `file:${join(dir, `target-${Math.random().toString(36).slice(2)}`, 'shop.db')}`;
+  /** The permission bits of a file or folder, e.g. 0o600. */
+  const mode = (path: string) => statSync(path).mode & 0o777;
 
   /** A refusal: exit code 1, nothing on stdout, exactly one line on stderr, matching `line`. */
   function expectRefusal(result: { code: number; stdout: string; stderr: string }, line: RegExp) {
@@ -101,7 +117,6 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
       expect((await command(database.url, 'backup', good)).code).toBe(0);
       await database.drop();
     });
-    const target = () => `file:${join(dir, `target-${Math.random().toString(36).slice(2)}`, 'shop.db')}`;
 
     it('a file that is not SQLite', async () => {
       const file = join(dir, 'picture.jpg');
@@ -138,8 +153,149 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
       expect(existsSync(url.slice('file:'.length))).toBe(true);
     });
 
+    /** A target with a shop's database on it, and a way to see that a refused restore left it exactly as it was. */
+    async function restoredShop() {
+      const url = target();
+      expect((await command(url, 'restore', good)).code).toBe(0);
+      const file = url.slice('file:'.length);
+      const folder = join(file, '..');
+      const state = () => ({
+        files: readdirSync(folder).sort(),
+        sha256: createHash('sha256').update(readFileSync(file)).digest('hex'),
+      });
+      return { url, file, before: state(), state };
+    }
+
+    /** A copy of the good backup, changed by `sql`. */
+    async function changedBackup(name: string, sql: string) {
+      const file = join(dir, name);
+      expect((await command(`file:${good}`, 'backup', file)).code).toBe(0);
+      const changed = new SQLite(file);
+      changed.exec(sql);
+      changed.close();
+      return file;
+    }
+
+    it('a file that holds only the migration table, every migration named; the shop is left as it was', async () => {
+      const file = join(dir, 'only-migrations.db');
+      const source = new SQLite(good, { readonly: true });
+      const only = new SQLite(file);
+      const { sql } = source.prepare("select sql from sqlite_master where name = 'piaffe_migration'").get() as {
+        sql: string;
+      };
+      only.exec(sql);
+      const insert = only.prepare('insert into piaffe_migration (name, timestamp) values (?, ?)');
+      for (const row of source.prepare('select name, timestamp from piaffe_migration').all() as {
+        name: string;
+        timestamp: string;
+      }[]) {
+        insert.run(row.name, row.timestamp);
+      }
+      expect(only.prepare('select count(*) as n from piaffe_migration').get()).toEqual({ n: migrationNames.length });
+      only.close();
+      source.close();
+
+      const shop = await restoredShop();
+      expectRefusal(
+        await command(shop.url, 'restore', file, '--force'),
+        /only-migrations\.db cannot be restored, and nothing was changed: it lacks table \w+\.$/,
+      );
+      expect(shop.state()).toEqual(shop.before);
+    });
+
+    it('a real backup with a trigger added that makes every new log-in an owner; the shop is left as it was', async () => {
+      const file = await changedBackup(
+        'with-trigger.db',
+        `create trigger session_owner after insert on session begin
+           insert or ignore into user_role (uid, role) values (new.userId, 'owner');
+         end`,
+      );
+      const shop = await restoredShop();
+      expectRefusal(
+        await command(shop.url, 'restore', file, '--force'),
+        /with-trigger\.db cannot be restored, and nothing was changed: it has trigger session_owner, which Piaffe does not make\.$/,
+      );
+      expect(shop.state()).toEqual(shop.before);
+    });
+
+    it('a view or an index of a name Piaffe does not make, or a table Piaffe makes otherwise', async () => {
+      for (const [name, sql, line] of [
+        ['with-view.db', 'create view riders as select email from user', /it has view riders, which Piaffe/],
+        ['with-index.db', 'create index user_name on user (name)', /it has index user_name, which Piaffe/],
+        ['changed-table.db', 'alter table cart_item add column note text', /its table cart_item is not as Piaffe/],
+      ] as const) {
+        expectRefusal(await command(target(), 'restore', await changedBackup(name, sql)), line);
+      }
+    });
+
+    it('a migration skipped', async () => {
+      const file = await changedBackup('skipped.db', "delete from piaffe_migration where name = '0002-device-epoch'");
+      expectRefusal(
+        await command(target(), 'restore', file),
+        /skipped\.db is not a Piaffe database: it lacks migration 0002-device-epoch but has later ones\.$/,
+      );
+    });
+
     it('a backup file that would overwrite another', async () => {
       expectRefusal(await command(`file:${good}`, 'backup', good), /exists already: name a new file/);
+    });
+
+    it('a backup through a symbolic link, even one that leads nowhere: nothing is written where it leads', async () => {
+      const link = join(dir, 'link.db');
+      const elsewhere = join(dir, 'elsewhere.db');
+      symlinkSync(elsewhere, link);
+      expectRefusal(await command(`file:${good}`, 'backup', link), /link\.db is a symbolic link: name a new file/);
+      expect(existsSync(elsewhere)).toBe(false);
+    });
+  });
+
+  describe('a backup from an older version, and who may read the files', () => {
+    it('restores a backup from before the last migration, brought up to date, readable by the shop alone', async () => {
+      const database = await createDatabase('sqlite');
+      const server = await startTestServer({ DATABASE_URL: database.url });
+      await server.stop();
+      const older = join(dir, 'older.db');
+      const backedUp = await command(database.url, 'backup', older);
+      await database.drop();
+      expect(backedUp.code).toBe(0);
+      expect(mode(older)).toBe(0o600);
+      // As Piaffe made it before '0011-passkeys': without the unique index on passkeys' credential ids.
+      const last = migrationNames.at(-1);
+      expect(last).toBe('0011-passkeys');
+      const file = new SQLite(older);
+      file.exec(`drop index passkey_credential_id_unique; delete from piaffe_migration where name = '${last}'`);
+      file.close();
+
+      const url = target();
+      const restored = await command(url, 'restore', older);
+      expect(restored).toMatchObject({ code: 0, stderr: '' });
+      expect(restored.stdout).toMatch(/^Restored .*older\.db to .*shop\.db \(0 riders, 0 orders, 0 e-mails\)\./);
+      const path = url.slice('file:'.length);
+      expect(mode(path)).toBe(0o600);
+      expect(mode(join(path, '..'))).toBe(0o700);
+      expect(readdirSync(join(path, '..'))).toEqual(['shop.db']);
+      const shop = new SQLite(path, { readonly: true });
+      try {
+        expect(shop.prepare('select name from piaffe_migration where name = ?').get(last)).toEqual({ name: last });
+        expect(
+          shop.prepare("select name from sqlite_master where name = 'passkey_credential_id_unique'").get(),
+        ).toBeDefined();
+      } finally {
+        shop.close();
+      }
+    });
+
+    it('a shop started for the first time makes its folder 0700 and its database, WAL and shared memory 0600', async () => {
+      const folder = join(dir, 'first-start', 'data');
+      const server = await startTestServer({ DATABASE_URL: `file:${join(folder, 'shop.db')}` });
+      try {
+        expect(mode(join(dir, 'first-start'))).toBe(0o700);
+        expect(mode(folder)).toBe(0o700);
+        for (const name of ['shop.db', 'shop.db-wal', 'shop.db-shm'])
+          expect(mode(join(folder, name)), name).toBe(0o600);
+      } finally {
+        await server.stop();
+      }
     });
   });
 });
