@@ -218,6 +218,26 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
       expect(shop.state()).toEqual(shop.before);
     });
 
+    it('a damaged file; the shop is left as it was', async () => {
+      const file = await changedBackup('damaged.db', '');
+      const database = new SQLite(file, { readonly: true });
+      const pageSize = database.pragma('page_size', { simple: true }) as number;
+      const { rootpage } = database
+        .prepare("select rootpage from sqlite_master where type = 'index' and tbl_name = 'product_size'")
+        .get() as { rootpage: number };
+      database.close();
+      // The index's first cell pointers (after its page's 8-byte header) point off the page.
+      const bytes = readFileSync(file);
+      bytes.fill(0xff, (rootpage - 1) * pageSize + 8, (rootpage - 1) * pageSize + 12);
+      writeFileSync(file, bytes);
+      const shop = await restoredShop();
+      expectRefusal(
+        await command(shop.url, 'restore', file, '--force'),
+        /damaged\.db cannot be restored, and nothing was changed: it is damaged \(SQLite's integrity check: .+\)\.$/,
+      );
+      expect(shop.state()).toEqual(shop.before);
+    });
+
     it('a view or an index of a name Piaffe does not make, or a table Piaffe makes otherwise', async () => {
       for (const [name, sql, line] of [
         ['with-view.db', 'create view riders as select email from user', /it has view riders, which Piaffe/],
