@@ -199,15 +199,19 @@ function difference(actual: Schema, expected: Schema): string | undefined {
  */
 async function checkCopy(file: string, config: Config): Promise<string> {
   const whole = new SQLite(file, { readonly: true, fileMustExist: true });
+  let problems: string[];
   try {
     // Up to 100 rows of problems, each of one or more lines; the first says enough for one line.
-    const problems = (whole.prepare('pragma integrity_check').all() as { integrity_check: string }[])
+    problems = (whole.prepare('pragma integrity_check').all() as { integrity_check: string }[])
       .flatMap((row) => row.integrity_check.split('\n'))
       .filter((line) => !line.startsWith('***'));
-    if (problems.join() !== 'ok') throw new Refusal(`it is damaged (SQLite's integrity check: ${problems[0]}).`);
+  } catch (error) {
+    // Some damage stops the check itself ('database disk image is malformed').
+    problems = [(error as Error).message];
   } finally {
     whole.close();
   }
+  if (problems.join() !== 'ok') throw new Refusal(`it is damaged (SQLite's integrity check: ${problems[0]}).`);
   const expected = await expectedSchema(config);
   return migrated(file, config, (database) => {
     const differs = difference(schemaOf(database), expected);
