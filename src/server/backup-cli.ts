@@ -220,45 +220,59 @@ async function checkCopy(file: string, config: Config): Promise<string> {
   });
 }
 
+/** Why the shop's database `target` cannot be replaced now; undefined when it can (or does not exist). */
+function targetRefusal(target: string, force: boolean): string | undefined {
+  const existing = entryAt(target);
+  if (existing?.isSymbolicLink()) return `${target} is a symbolic link: point DATABASE_URL at the file itself.`;
+  if (!existing) return undefined;
+  if (inUse(target)) return `The shop is running on ${target}: stop it first, then restore.`;
+  if (!force) return `${target} exists: add --force to replace it (the old file is then kept beside it).`;
+  return undefined;
+}
+
+/**
+ * Keeps the shop's database `target` beside it as `aside`, under its name until the new one replaces it (a hard
+ * link); its WAL and shared-memory files, if a crash left any, go with it: beside the new one they would corrupt it.
+ */
+function keepAside(target: string, aside: string): void {
+  linkSync(target, aside);
+  for (const suffix of ['-wal', '-shm']) {
+    if (existsSync(target + suffix)) renameSync(target + suffix, aside + suffix);
+  }
+}
+
 async function restore(file: string, force: boolean): Promise<string> {
   const config = shopConfig();
   const target = shopFile(config);
   const source = resolve(file);
   const backupFile = openPiaffeDatabase(source);
-  const existing = entryAt(target);
-  if (existing?.isSymbolicLink()) fail(`${target} is a symbolic link: point DATABASE_URL at the file itself.`);
-  if (existing) {
-    if (inUse(target)) fail(`The shop is running on ${target}: stop it first, then restore.`);
-    if (!force) fail(`${target} exists: add --force to replace it (the old file is then kept beside it).`);
-  }
+  const refused = targetRefusal(target, force);
+  if (refused) fail(refused);
   // The backup is copied beside the target, checked and migrated there, and only then takes the target's name.
   const madeFolder = makePrivateFolder(dirname(target));
   const copy = besides(target, 'restoring');
-  let holds: string;
   try {
     createPrivateFile(copy);
     await backupFile.backup(copy);
     backupFile.close();
-    holds = await checkCopy(copy, config);
+    const holds = await checkCopy(copy, config);
+    // The check takes seconds: the shop may have been started on the target meanwhile.
+    const now = targetRefusal(target, force);
+    if (now) throw new Refusal(now);
+    let kept = '';
+    if (existsSync(target)) {
+      const aside = `${target}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      keepAside(target, aside);
+      kept = ` The old database is kept as ${aside}.`;
+    }
+    renameSync(copy, target);
+    return `Restored ${source} to ${target} (${holds}).${kept} Start the shop: npm start.`;
   } catch (error) {
     removeCopy(copy);
     if (madeFolder) rmSync(madeFolder, { recursive: true, force: true });
     if (error instanceof Refusal) fail(`${source} cannot be restored, and nothing was changed: ${error.message}`);
     throw error;
   }
-  let kept = '';
-  if (existing) {
-    const aside = `${target}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
-    // The old file stays under the target's name until the new one replaces it (rename is atomic); its WAL and
-    // shared-memory files, if a crash left any, go with it: beside the new database they would corrupt it.
-    linkSync(target, aside);
-    for (const suffix of ['-wal', '-shm']) {
-      if (existsSync(target + suffix)) renameSync(target + suffix, aside + suffix);
-    }
-    kept = ` The old database is kept as ${aside}.`;
-  }
-  renameSync(copy, target);
-  return `Restored ${source} to ${target} (${holds}).${kept} Start the shop: npm start.`;
 }
 
 async function run(args: string[]): Promise<string> {
