@@ -121,18 +121,22 @@ async function backup(target: string): Promise<string> {
         return pagesPerStep;
       },
     });
+    // Read before it takes its name: a read-only connection leaves its WAL and shared-memory files behind, and
+    // those of the partial copy are removed with it.
+    const copy = new SQLite(partial, { readonly: true });
+    let holds: string;
+    try {
+      holds = contents(copy);
+    } finally {
+      copy.close();
+    }
     // A link, unlike a rename, fails if anything took the name meanwhile: no file is ever overwritten.
     linkSync(partial, target);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    return `Backed up ${source} to ${target}: ${megabytes(statSync(target).size)} in ${seconds} s (${holds}).`;
   } finally {
     database.close();
     removeCopy(partial);
-  }
-  const copy = new SQLite(target, { readonly: true });
-  try {
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    return `Backed up ${source} to ${target}: ${megabytes(statSync(target).size)} in ${seconds} s (${contents(copy)}).`;
-  } finally {
-    copy.close();
   }
 }
 

@@ -282,8 +282,15 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
   });
 
   describe('a backup from an older version, and who may read the files', () => {
+    it('a backup is one file, readable and writable by its owner only', async () => {
+      const folder = mkdtempSync(join(dir, 'backups-'));
+      const file = join(folder, 'copy.db');
+      expect((await command(`file:${good}`, 'backup', file)).code).toBe(0);
+      expect(readdirSync(folder)).toEqual(['copy.db']);
+      expect(mode(file)).toBe(0o600);
+    });
+
     it('restores a backup from before the last migration, brought up to date, readable by the shop alone', async () => {
-      expect(mode(good)).toBe(0o600);
       // As Piaffe made it before '0011-passkeys': without the unique index on passkeys' credential ids.
       const last = migrationNames.at(-1);
       expect(last).toBe('0011-passkeys');
