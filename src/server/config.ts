@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { brand } from '../shared/brand';
 import { type LogLevel, logLevels } from './log';
+import { makePrivateFolder } from './private-files';
 
 export interface Config {
   port: number;
@@ -259,7 +260,7 @@ function authSecret(value: string | undefined, databaseUrl: string): string {
   }
   const file = resolve(dirname(databaseUrl.slice('file:'.length)), 'auth-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dirname(file), { recursive: true });
+  makePrivateFolder(dirname(file));
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
