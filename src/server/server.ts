@@ -70,7 +70,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     log,
   });
   const cardSweep = startCardSweep(payments, config.cardPaymentMs, log);
-  const mailSender = startMailSender(config, { outbox, feed: db.feed, log });
+  const mailSender = await startMailSender(config, { outbox, feed: db.feed, log });
   const streams = new LiveStreams({
     feed: db.feed,
     sessions,
