@@ -28,6 +28,14 @@ const passkeyPort = port + 29;
 const passkeyDatabaseUrl = `file:${join(tmpdir(), `piaffe-e2e-passkeys-${randomBytes(6).toString('hex')}`, 'shop.db')}`;
 if (!externalBaseUrl) process.env.E2E_PASSKEY_BASE_URL ??= `http://localhost:${passkeyPort}`;
 
+// A fourth shop as the README's first run starts it, for e2e/first-run.spec.ts: no SMTP_URL, no PUBLIC_URL (so
+// http://localhost:<port>), no Stripe. It says where its local mailbox is in its log, which it writes to
+// E2E_FIRST_RUN_LOG for the test to read, as a new user reads the terminal. E2E_FIRST_RUN_BASE_URL is its address.
+const firstRunPort = port + 1;
+const firstRunDatabaseUrl = `file:${join(tmpdir(), `piaffe-e2e-first-run-${randomBytes(6).toString('hex')}`, 'shop.db')}`;
+process.env.E2E_FIRST_RUN_LOG ??= join(tmpdir(), `piaffe-e2e-first-run-${randomBytes(6).toString('hex')}.log`);
+if (!externalBaseUrl) process.env.E2E_FIRST_RUN_BASE_URL ??= `http://localhost:${firstRunPort}`;
+
 /**
  * A shop as the suite starts it: the built server on a fresh SQLite file, with deep stock of every size, its PUBLIC_URL
  * on `host`.
@@ -101,5 +109,16 @@ export default defineConfig({
         shopServer(port, process.env.E2E_DATABASE_URL),
         shopServer(cataloguePort, process.env.E2E_CATALOGUE_DATABASE_URL),
         shopServer(passkeyPort, passkeyDatabaseUrl, 'localhost'),
+        {
+          // Deep stock, as in every shop of the suite, so that the test may run any number of times.
+          command: `node dist-server/stock-cli.js set all all 100000 && node --enable-source-maps dist-server/main.js > "${process.env.E2E_FIRST_RUN_LOG}"`,
+          url: `http://127.0.0.1:${firstRunPort}/healthz`,
+          // The test's riders each come from an address of their own (X-Forwarded-For), as in the other shops.
+          env: { PORT: String(firstRunPort), HOST: '127.0.0.1', DATABASE_URL: firstRunDatabaseUrl, TRUST_PROXY: '1' },
+          reuseExistingServer: false,
+          timeout: 30_000,
+          stdout: 'ignore' as const,
+          stderr: 'pipe' as const,
+        },
       ],
 });

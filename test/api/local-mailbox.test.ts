@@ -88,6 +88,10 @@ describe('with no SMTP_URL on this machine', () => {
       const mail = await (await fetch(new URL(mailPath ?? '', url))).text();
       expect(mail).toContain('Please confirm your e-mail address');
       expect(mail).toMatch(/<a href="http:\/\/localhost:\d+\/confirm-email#token=[A-Za-z0-9_-]+">/);
+      // Its HTML part, on a page of its own, sandboxed: no script of the e-mail runs with the mailbox's origin.
+      const html = await fetch(`${url}mail/1/html`);
+      expect(html.headers.get('content-security-policy')).toMatch(/^sandbox;/);
+      expect(await html.text()).toContain('Please confirm that this is your address');
 
       // Without the secret, or on the shop's own address, nothing.
       const wrong = `/${'A'.repeat(32)}/`;
