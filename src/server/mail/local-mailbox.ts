@@ -5,7 +5,7 @@ import type { Transport } from 'nodemailer';
 import { answerMailboxPage, type KeptMail } from './mailbox-pages';
 
 /** The newest e-mails the local mailbox keeps; older ones are dropped, so that a shop left running does not grow. */
-export const localMailboxSize = 200;
+const localMailboxSize = 200;
 
 export interface LocalMailbox {
   /** Where the e-mails can be read: on 127.0.0.1 only, behind a secret path. */
