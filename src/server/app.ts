@@ -79,7 +79,10 @@ export function buildApp(parts: AppParts) {
   // Up while the database answers; e-mail trouble shows in the body (overdue and failed e-mails), never in the status.
   app.get('/healthz', async (c) => {
     try {
-      const mail = { sending: config.mail.smtpUrl !== undefined, ...(await outbox.health()) };
+      const mail = {
+        sending: config.mail.smtpUrl !== undefined || config.mail.localMailbox,
+        ...(await outbox.health()),
+      };
       return c.json({ status: isClosing() ? 'closing' : 'ok', mail }, isClosing() ? 503 : 200);
     } catch {
       return c.json({ status: 'database unavailable' }, 503);

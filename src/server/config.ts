@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { brand } from '../shared/brand';
 import { type LogLevel, logLevels } from './log';
+import { isLoopbackHost } from './mail/local-mailbox';
 import { makePrivateFolder } from './private-files';
 
 export interface Config {
@@ -41,8 +42,13 @@ export interface StripeConfig {
 }
 
 export interface MailConfig {
-  /** SMTP_URL; without it e-mails wait in the outbox. */
+  /**
+   * SMTP_URL; without it e-mails go to the local mailbox when PUBLIC_URL is on this machine (`localMailbox`), and
+   * otherwise wait in the outbox.
+   */
   smtpUrl: string | undefined;
+  /** No SMTP_URL, and PUBLIC_URL on this machine: e-mails are kept in a local mailbox (mail/local-mailbox.ts). */
+  localMailbox: boolean;
   /** MAIL_FROM: the sender of every e-mail. */
   from: string;
   /** MAIL_RETRY_DELAYS: the pause before each retry of a failed e-mail; after the last, it is marked failed. */
@@ -273,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST ?? '0.0.0.0';
   if (host.trim() === '') throw new ConfigError('HOST must be an address to listen on, such as 0.0.0.0.');
   const origin = publicUrl(env.PUBLIC_URL, listenPort);
+  const smtp = smtpUrl(env.SMTP_URL);
   return {
     port: listenPort,
     host,
@@ -286,7 +293,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: metricsToken(env.METRICS_TOKEN),
     distDir: resolve(env.DIST_DIR ?? 'dist'),
     mail: {
-      smtpUrl: smtpUrl(env.SMTP_URL),
+      smtpUrl: smtp,
+      localMailbox: smtp === undefined && isLoopbackHost(new URL(origin).hostname),
       from: mailFrom(env.MAIL_FROM, origin),
       retryDelaysMs: retryDelays(env.MAIL_RETRY_DELAYS),
     },

@@ -81,7 +81,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     },
     log,
   );
-  const mailSender = startMailSender(config, { outbox, feed: db.feed, log });
+  const mailSender = await startMailSender(config, { outbox, feed: db.feed, log });
   const streams = new LiveStreams({
     feed: db.feed,
     sessions,
