@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import {
+  confirmationLink,
   expect,
   expectHomePage,
   expectNoSevereAxeViolation,
@@ -7,6 +8,7 @@ import {
   passkeyShop,
   showLogIn,
   signUp,
+  signUpConfirmed,
   test,
 } from './support';
 
@@ -65,7 +67,7 @@ async function logOut(page: Page): Promise<void> {
 
 test('a rider adds a passkey by name, logs in with it, and removes it', async ({ browser }) => {
   const page = await pageWithAuthenticator(browser, { autofill: false });
-  await signUp(page);
+  await signUpConfirmed(page);
   await addPasskey(page, 'Laptop');
   const list = passkeysSection(page).getByRole('list', { name: 'Your passkeys' });
   await expect(list.getByRole('listitem')).toHaveText([/^Laptop, added .+Remove Laptop$/]);
@@ -93,7 +95,7 @@ test('a rider adds a passkey by name, logs in with it, and removes it', async ({
 
 test('the log-in form offers the passkey in the e-mail field’s autofill', async ({ browser }) => {
   const page = await pageWithAuthenticator(browser, { autofill: true });
-  await signUp(page);
+  await signUpConfirmed(page);
   await addPasskey(page, 'Phone');
   await logOut(page);
   await showLogIn(page);
@@ -105,7 +107,7 @@ test('the log-in form offers the passkey in the e-mail field’s autofill', asyn
 
 test('adding a passkey after a log-in older than 5 minutes says to log in again', async ({ browser }) => {
   const page = await pageWithAuthenticator(browser, { autofill: false });
-  await signUp(page);
+  await signUpConfirmed(page);
   await page.goto('/manage-account');
   // The server's refusal, as it answers a session that is too old (test/api/passkeys.test.ts ages one for real).
   await page.route('**/api/account/passkeys/options', (route) =>
@@ -121,4 +123,27 @@ test('adding a passkey after a log-in older than 5 minutes says to log in again'
   );
   await expect(passkeysSection(page).getByText('You have no passkeys yet.')).toBeVisible();
   await expectNoSevereAxeViolation(page);
+});
+
+test('an account whose address is not confirmed is told why it cannot add a passkey yet, until the link is opened', async ({
+  browser,
+}) => {
+  const page = await pageWithAuthenticator(browser, { autofill: false });
+  const rider = await signUp(page);
+  await page.goto('/manage-account');
+  await expect(passkeysSection(page).getByText('You have no passkeys yet.')).toBeVisible();
+  await expect(passkeysSection(page)).toContainText(
+    `You can add a passkey once your e-mail address is confirmed: open the link we sent to ${rider.email}.`,
+  );
+  await expect(addForm(page)).toHaveCount(0);
+  await expectNoSevereAxeViolation(page);
+
+  // The link opened in another tab of this browser: the form appears without a reload, and the passkey is added.
+  const tab = await page.context().newPage();
+  await tab.goto(await confirmationLink(rider));
+  await expect(tab.getByRole('status')).toHaveText(`Thank you: your e-mail address ${rider.email} is confirmed.`);
+  await tab.close();
+  await addForm(page).getByLabel('Passkey name').fill('Phone');
+  await addForm(page).getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(passkeysSection(page).getByRole('status')).toHaveText('The passkey Phone has been added.');
 });

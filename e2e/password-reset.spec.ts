@@ -50,7 +50,9 @@ test('a rider who forgot the password resets it from the e-mailed link, and old 
   await form.getByLabel('New password').fill('New-Canter-7');
   await form.getByRole('button', { name: 'Set new password' }).click();
   await expect(reset).toHaveURL(/\/signup-login$/);
-  await expect(reset.getByRole('status')).toHaveText('Your password has been changed. Please log in again.');
+  await expect(reset.getByRole('status')).toHaveText(
+    'Your password has been reset: every device has been logged out and every passkey removed. Please log in again.',
+  );
   await expect(logInForm(reset)).toBeVisible();
   await logInForm(reset).getByLabel('E-mail').fill(rider.email);
   await logInForm(reset).getByLabel('Password').fill('New-Canter-7');

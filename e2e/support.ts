@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContextOptions, test as base, expect, type Page } from '@playwright/test';
 import { firstCatalogue as catalogue } from '../src/server/db/first-catalogue';
+import { type FreshShop, startFreshShop } from './shops';
 
 export { expect };
 
@@ -33,7 +34,7 @@ export interface Rider {
 
 /**
  * A page in a fresh browser context: another browser or device, with its own cookies and storage; on the shop of the
- * project unless told another (the catalogue shop: `catalogueShop`); `options` may make it another kind of device (a
+ * project unless told another (a fresh shop's, `testOnFreshShop`); `options` may make it another kind of device (a
  * phone's user agent and screen).
  */
 export async function pageOnAnotherDevice(
@@ -240,15 +241,24 @@ export function makeOwnerOf(databaseUrl: string, rider: Rider): void {
 }
 
 /**
- * The second shop of the suite (playwright.config.ts), for the tests that change the catalogue, so that every other
- * test meets the eight products of a new shop; undefined when the suite runs against a shop already running and
- * E2E_CATALOGUE_BASE_URL names none.
+ * The tests of a spec that changes what every shop starts with (the catalogue): each test runs on a new shop of its
+ * own (`shop`, and `baseURL` is its address), so that it meets the eight products of a new shop however often and in
+ * whatever order it runs, and other specs never see its changes. Not when the suite runs against a shop already
+ * running (E2E_BASE_URL): a fresh shop needs the suite's mailbox and fake of Stripe.
  */
-export function catalogueShop(): { baseURL: string; databaseUrl: string } | undefined {
-  const baseURL = process.env.E2E_CATALOGUE_BASE_URL;
-  const databaseUrl = process.env.E2E_CATALOGUE_DATABASE_URL;
-  return baseURL && databaseUrl ? { baseURL, databaseUrl } : undefined;
-}
+export const testOnFreshShop = test.extend<{ shop: FreshShop }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern; it has none.
+  shop: async ({}, use, testInfo) => {
+    testInfo.skip(!!process.env.E2E_BASE_URL, 'fresh shops need the suite of playwright.config.ts (not E2E_BASE_URL)');
+    const shop = await startFreshShop(testInfo.parallelIndex);
+    try {
+      await use(shop);
+    } finally {
+      await shop.stop();
+    }
+  },
+  baseURL: async ({ shop }, use) => use(shop.baseURL),
+});
 
 /**
  * The third shop of the suite (playwright.config.ts), whose PUBLIC_URL names `localhost`, for the passkey tests; undefined

@@ -1,6 +1,7 @@
 // `npm run dev`: the API server on port 3001, restarted on change, behind Vite's dev server with hot reload on
 // http://localhost:3000 (Vite proxies /api to it), and a local mailbox that shows every e-mail the shop sends on
-// http://localhost:1080 (SMTP on port 1025).
+// http://localhost:1080 (SMTP on port 1025): a process of its own, so that its e-mails outlive the API server's restarts
+// (the shop's own local mailbox, which `npm start` has with no SMTP_URL, would start empty at each).
 import { type ChildProcess, spawn } from 'node:child_process';
 
 const mailbox = { smtp: 1025, web: 1080 };

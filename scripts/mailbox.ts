@@ -1,9 +1,12 @@
-// A local mailbox: an SMTP server on 127.0.0.1 that keeps every e-mail it receives, for the tests (which read
-// them) and for `npm run dev` (which shows them in the browser, see `serveMailbox`). Nothing leaves the machine.
+// A mailbox over SMTP: an SMTP server on 127.0.0.1 that keeps every e-mail it receives, for the tests (which read
+// them) and for `npm run dev` (which shows them in the browser, see `serveMailbox`). Nothing leaves the machine. A
+// shop started with no SMTP_URL on this machine needs none of it: it keeps its e-mails itself
+// (src/server/mail/local-mailbox.ts).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { answerMailboxPage, type KeptMail } from '../src/server/mail/mailbox-pages';
 
 export interface ReceivedMail {
   /** 1, 2, ... in the order of arrival. */
@@ -101,67 +104,29 @@ export async function startMailbox({
   return mailbox;
 }
 
-const escapeText = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+/** The e-mail as the mailbox pages show it. */
+const kept = ({ id, to, parsed, receivedAt }: ReceivedMail): KeptMail => ({
+  id,
+  to,
+  subject: parsed.subject ?? '',
+  text: parsed.text ?? '',
+  html: parsed.html || '',
+  receivedAt,
+});
 
 /**
- * Shows the mailbox's e-mails on http://127.0.0.1:`port`: a list, and each e-mail's HTML and text parts; and, for
- * tests in another process (the browser tests), all of them as JSON at /mails.json.
+ * Shows the mailbox's e-mails on http://127.0.0.1:`port`, with the pages of the shop's local mailbox
+ * (src/server/mail/mailbox-pages.ts); and, for tests in another process (the browser tests), all of them as JSON at
+ * /mails.json.
  */
 export async function serveMailbox(mailbox: Mailbox, port: number): Promise<Server> {
-  const page = (title: string, body: string) =>
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeText(title)}</title>` +
-    '<style>body{font:16px system-ui;margin:2rem;max-width:60rem}td,th{padding:.3rem .8rem;text-align:left}' +
-    'iframe{width:100%;height:32rem;border:1px solid #ccc}pre{white-space:pre-wrap;background:#f5f5f5;padding:1rem}</style>' +
-    `</head><body>${body}</body></html>`;
   const server = createServer((request, response) => {
     if (request.url === '/mails.json') {
       response.setHeader('Content-Type', 'application/json');
-      response.end(
-        JSON.stringify(
-          mailbox.mails.map(({ id, to, parsed }) => ({
-            id,
-            to,
-            subject: parsed.subject ?? '',
-            text: parsed.text ?? '',
-            html: parsed.html || '',
-          })),
-        ),
-      );
+      response.end(JSON.stringify(mailbox.mails.map(kept).map(({ receivedAt, ...mail }) => mail)));
       return;
     }
-    const id = Number(/^\/mail\/(\d+)$/.exec(request.url ?? '')?.[1]);
-    const mail = mailbox.mails.find((m) => m.id === id);
-    response.setHeader('Content-Type', 'text/html; charset=utf-8');
-    if (mail) {
-      const { subject = '', text = '', html } = mail.parsed;
-      // The e-mail's own HTML, in a sandbox: no script runs, nothing reaches this page.
-      const frame = html ? `<iframe sandbox srcdoc="${escapeText(html)}" title="HTML part"></iframe>` : '';
-      response.end(
-        page(
-          subject,
-          `<p><a href="/">All e-mails</a></p><h1>${escapeText(subject)}</h1><p>To ${escapeText(mail.to.join(', '))}, ` +
-            `${mail.receivedAt.toLocaleString()}</p>${frame}<h2>Plain text</h2><pre>${escapeText(text)}</pre>`,
-        ),
-      );
-      return;
-    }
-    const rows = [...mailbox.mails]
-      .reverse()
-      .map(
-        (m) =>
-          `<tr><td>${m.receivedAt.toLocaleTimeString()}</td><td>${escapeText(m.to.join(', '))}</td>` +
-          `<td><a href="/mail/${m.id}">${escapeText(m.parsed.subject ?? '(no subject)')}</a></td></tr>`,
-      )
-      .join('');
-    response.statusCode = request.url === '/' ? 200 : 404;
-    response.end(
-      page(
-        'Piaffe mailbox',
-        '<h1>Piaffe mailbox</h1><p>Every e-mail the shop sends while you develop lands here. Reload to see new ones.</p>' +
-          (rows ? `<table><tr><th>Time</th><th>To</th><th>Subject</th></tr>${rows}</table>` : '<p>No e-mails yet.</p>'),
-      ),
-    );
+    answerMailboxPage(request, response, mailbox.mails.map(kept));
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
   return server;

@@ -24,7 +24,7 @@ import { catalogueRoutes } from './catalogue/routes';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import { DatabaseBusyError, isBusy } from './db/sqlite-driver';
-import { errorResponse, HttpError } from './http/errors';
+import { clientClosedRequest, clientHungUp, errorResponse, HttpError } from './http/errors';
 import type { LiveStreams } from './http/live-streams';
 import { createMetrics } from './http/metrics';
 import { requestLog } from './http/request-log';
@@ -79,7 +79,10 @@ export function buildApp(parts: AppParts) {
   // Up while the database answers; e-mail trouble shows in the body (overdue and failed e-mails), never in the status.
   app.get('/healthz', async (c) => {
     try {
-      const mail = { sending: config.mail.smtpUrl !== undefined, ...(await outbox.health()) };
+      const mail = {
+        sending: config.mail.smtpUrl !== undefined || config.mail.localMailbox,
+        ...(await outbox.health()),
+      };
       return c.json({ status: isClosing() ? 'closing' : 'ok', mail }, isClosing() ? 503 : 200);
     } catch {
       return c.json({ status: 'database unavailable' }, 503);
@@ -97,7 +100,7 @@ export function buildApp(parts: AppParts) {
   );
   const { trustProxy } = config;
   app.route('/', authRoutes({ auth, db, sessions, throttle, devices, roles, confirmations, trustProxy }));
-  app.route('/', passkeyRoutes({ auth, sessions, devices, roles }));
+  app.route('/', passkeyRoutes({ auth, db, sessions, devices, roles, throttle, trustProxy }));
   app.route('/', resetRoutes({ resets, throttle, hashPassword, trustProxy }));
   app.route('/', confirmationRoutes({ confirmations, sessions, throttle, trustProxy }));
   app.route('/', accountRoutes({ accounts, sessions, devices, streams, throttle, trustProxy, hashPassword }));
@@ -117,6 +120,10 @@ export function buildApp(parts: AppParts) {
     // Another program held the SQLite file longer than a request waits for it (db/sqlite-driver.ts).
     if (error instanceof DatabaseBusyError || isBusy(error)) {
       return errorResponse(c, 'server/busy', undefined, { 'Retry-After': '1' });
+    }
+    if (clientHungUp(c)) {
+      (c.get('log') ?? log).debug({ method: c.req.method, path: c.req.path }, 'the client hung up mid-request');
+      return new Response(null, { status: clientClosedRequest });
     }
     (c.get('log') ?? log).error({ err: error, method: c.req.method, path: c.req.path }, 'unhandled error');
     return errorResponse(c, 'server/internal');

@@ -62,10 +62,37 @@ describe('loadConfig', () => {
     const { mail } = loadConfig({ ...sqlite, PUBLIC_URL: 'https://shop.example.com' });
     expect(mail).toEqual({
       smtpUrl: undefined,
+      localMailbox: false,
       from: 'Piaffe <shop@shop.example.com>',
       retryDelaysMs: [30_000, 120_000, 600_000, 3_600_000, 21_600_000],
     });
   });
+
+  it.each([
+    [undefined, true],
+    ['http://localhost:3000', true],
+    ['http://LOCALHOST:3000', true],
+    ['http://127.0.0.1:3000', true],
+    ['http://127.1:3000', true],
+    ['http://127.200.3.4', true],
+    ['http://[::1]:3000', true],
+    ['https://shop.example.com', false],
+    ['http://localhost.example.com:3000', false],
+    ['http://shop.localhost:3000', false],
+    ['http://localhost.:3000', false],
+    ['http://0.0.0.0:3000', false],
+    ['http://10.0.0.5:3000', false],
+    ['http://128.0.0.1:3000', false],
+    ['http://[::ffff:127.0.0.1]:3000', false],
+    ['http://[::2]:3000', false],
+  ])(
+    'keeps e-mails in a local mailbox without SMTP_URL only when PUBLIC_URL (%s) is this machine: %s',
+    (url, local) => {
+      const env = { ...sqlite, ...(url === undefined ? {} : { PUBLIC_URL: url }) };
+      expect(loadConfig(env).mail.localMailbox).toBe(local);
+      expect(loadConfig({ ...env, SMTP_URL: 'smtp://mail.example.com' }).mail.localMailbox).toBe(false);
+    },
+  );
 
   it.each([
     [{ PORT: 'abc' }, /^PORT must be a port number/],
@@ -95,6 +122,18 @@ describe('loadConfig', () => {
     [
       { STRIPE_SECRET_KEY: 'pk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' },
       /^STRIPE_SECRET_KEY must be a secret key/,
+    ],
+    [
+      { STRIPE_SECRET_KEY: 'sk_test_ab_c', STRIPE_WEBHOOK_SECRET: 'whsec_abc' },
+      /^STRIPE_SECRET_KEY must be sk_test_ followed by letters and digits only, but character 11 is "_"/,
+    ],
+    [
+      { STRIPE_SECRET_KEY: 'sk_live_abc ', STRIPE_WEBHOOK_SECRET: 'whsec_abc' },
+      /^STRIPE_SECRET_KEY must be sk_live_ followed by letters and digits only, but character 12 is " "/,
+    ],
+    [
+      { STRIPE_SECRET_KEY: 'sk_test_', STRIPE_WEBHOOK_SECRET: 'whsec_abc' },
+      /^STRIPE_SECRET_KEY is only the prefix sk_test_/,
     ],
     [{ STRIPE_SECRET_KEY: 'sk_test_abc' }, /^STRIPE_WEBHOOK_SECRET must be set with STRIPE_SECRET_KEY/],
     [{ STRIPE_WEBHOOK_SECRET: 'whsec_abc' }, /^STRIPE_WEBHOOK_SECRET is set but STRIPE_SECRET_KEY is not/],

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { brand } from '../shared/brand';
 import { type LogLevel, logLevels } from './log';
+import { isLoopbackHost } from './mail/local-mailbox';
+import { makePrivateFolder } from './private-files';
 
 export interface Config {
   port: number;
@@ -40,8 +42,13 @@ export interface StripeConfig {
 }
 
 export interface MailConfig {
-  /** SMTP_URL; without it e-mails wait in the outbox. */
+  /**
+   * SMTP_URL; without it e-mails go to the local mailbox when PUBLIC_URL is on this machine (`localMailbox`), and
+   * otherwise wait in the outbox.
+   */
   smtpUrl: string | undefined;
+  /** No SMTP_URL, and PUBLIC_URL on this machine: e-mails are kept in a local mailbox (mail/local-mailbox.ts). */
+  localMailbox: boolean;
   /** MAIL_FROM: the sender of every e-mail. */
   from: string;
   /** MAIL_RETRY_DELAYS: the pause before each retry of a failed e-mail; after the last, it is marked failed. */
@@ -173,9 +180,20 @@ function stripeConfig(env: NodeJS.ProcessEnv): StripeConfig | undefined {
     if (webhookSecret) throw new ConfigError('STRIPE_WEBHOOK_SECRET is set but STRIPE_SECRET_KEY is not: set both.');
     return undefined;
   }
-  if (!/^sk_(live|test)_[A-Za-z0-9]+$/.test(secretKey)) {
+  const prefix = /^sk_(live|test)_/.exec(secretKey)?.[0];
+  if (!prefix) {
     throw new ConfigError(
       'STRIPE_SECRET_KEY must be a secret key starting with sk_live_ or sk_test_ (not pk_ nor rk_).',
+    );
+  }
+  // What is wrong after the prefix, by its place and never by the key itself (a secret, shown in the log).
+  const rest = secretKey.slice(prefix.length);
+  if (rest === '')
+    throw new ConfigError(`STRIPE_SECRET_KEY is only the prefix ${prefix}: copy the whole key from Stripe.`);
+  const odd = /[^A-Za-z0-9]/.exec(rest);
+  if (odd) {
+    throw new ConfigError(
+      `STRIPE_SECRET_KEY must be ${prefix} followed by letters and digits only, but character ${prefix.length + odd.index + 1} is ${JSON.stringify(odd[0])}: copy the key again from Stripe.`,
     );
   }
   if (!webhookSecret) {
@@ -248,7 +266,7 @@ function authSecret(value: string | undefined, databaseUrl: string): string {
   }
   const file = resolve(dirname(databaseUrl.slice('file:'.length)), 'auth-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dirname(file), { recursive: true });
+  makePrivateFolder(dirname(file));
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
@@ -261,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const host = env.HOST ?? '0.0.0.0';
   if (host.trim() === '') throw new ConfigError('HOST must be an address to listen on, such as 0.0.0.0.');
   const origin = publicUrl(env.PUBLIC_URL, listenPort);
+  const smtp = smtpUrl(env.SMTP_URL);
   return {
     port: listenPort,
     host,
@@ -274,7 +293,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: metricsToken(env.METRICS_TOKEN),
     distDir: resolve(env.DIST_DIR ?? 'dist'),
     mail: {
-      smtpUrl: smtpUrl(env.SMTP_URL),
+      smtpUrl: smtp,
+      localMailbox: smtp === undefined && isLoopbackHost(new URL(origin).hostname),
       from: mailFrom(env.MAIL_FROM, origin),
       retryDelaysMs: retryDelays(env.MAIL_RETRY_DELAYS),
     },

@@ -7,16 +7,20 @@ import { createAuth } from './auth/auth';
 import { createDeviceCookies } from './auth/device-cookie';
 import { createEmailConfirmations } from './auth/email-confirmations';
 import { createLoginAttemptStore } from './auth/login-attempt-store';
+import { deleteExpiredChallenges } from './auth/passkey-challenges';
 import { createPasswordResets, resetLinks } from './auth/password-resets';
 import { createRoles } from './auth/roles';
 import { createSessions } from './auth/sessions';
 import { createLoginThrottle } from './auth/throttle';
 import { createCartStore } from './cart/cart-store';
 import { createCatalogueStore } from './catalogue/catalogue-store';
+import { deleteUnusedPictures } from './catalogue/unused-pictures';
 import type { Config } from './config';
 import { migrateDatabase, openDatabase } from './db/connect';
 import { createDb, type Db } from './db/database';
+import { startHousekeeping } from './housekeeping';
 import { answerClientErrors } from './http/client-errors';
+import { requestPace } from './http/input';
 import { LiveStreams } from './http/live-streams';
 import { isHttps, presetHeaders, securityHeaders } from './http/security';
 import { createLogger, type Logger } from './log';
@@ -55,7 +59,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const cart = createCartStore(db);
   const throttle = createLoginThrottle(createLoginAttemptStore(db));
   const outbox = createOutbox(db, { publicUrl: config.publicUrl }, createSeal(config.authSecret));
-  const confirmations = createEmailConfirmations({ db, outbox });
+  const confirmations = createEmailConfirmations({ db, outbox, sessions });
   const accounts = createAccounts({ db, sessions, devices, cart, throttle, outbox, resetLinks, confirmations });
   const resets = createPasswordResets({ db, accounts, outbox });
   const stock = createStockStore(db);
@@ -70,7 +74,14 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     log,
   });
   const cardSweep = startCardSweep(payments, config.cardPaymentMs, log);
-  const mailSender = startMailSender(config, { outbox, feed: db.feed, log });
+  const housekeeping = startHousekeeping(
+    {
+      'expired passkey challenges': (now) => deleteExpiredChallenges(db, now),
+      'unused pictures': (now) => deleteUnusedPictures(db, now),
+    },
+    log,
+  );
+  const mailSender = await startMailSender(config, { outbox, feed: db.feed, log });
   const streams = new LiveStreams({
     feed: db.feed,
     sessions,
@@ -104,6 +115,13 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const preset = presetHeaders(config.publicUrl);
   const server = createAdaptorServer({
     fetch: app.fetch,
+    // A body's own pace is kept as it is read (http/input.ts); Node bounds the headers and the whole request, and
+    // looks for requests past them every second rather than every 30.
+    serverOptions: {
+      headersTimeout: requestPace.headersMs,
+      requestTimeout: requestPace.requestMs,
+      connectionsCheckingInterval: 1_000,
+    },
     createServer: ((options: ServerOptions, listener: RequestListener) =>
       createServer(options, (req, res) => {
         preset(req, res);
@@ -132,6 +150,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     clearTimeout(force);
     await mailSender?.stop();
     await cardSweep.stop();
+    await housekeeping.stop();
     await db.close();
     log.info('closed');
   }

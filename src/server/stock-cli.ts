@@ -2,21 +2,21 @@
 // (docs/product.md §12), against the database DATABASE_URL names (the same settings as the server), for a count of
 // the whole shop at once (the back office sets one product's). On PostgreSQL every server's open pages follow a change
 // at once; on SQLite, at their next load.
+import { productLimits } from '../shared/limits';
 import { createCatalogueStore } from './catalogue/catalogue-store';
 import { fail, runOnShopDatabase } from './cli';
 import { createStockStore } from './stock/stock-store';
 
 const usage = 'Usage: npm run stock -- list | set <itemid|all> <size|all> <count>';
-/** The most of one size the shop keeps count of. */
-const maxStock = 1_000_000;
 
 const [command, ...args] = process.argv.slice(2);
 if (!(command === 'list' && args.length === 0) && !(command === 'set' && args.length === 3)) fail(usage, 2);
 const [itemid, size, count] = args as [string, string, string];
 const stock = Number(count);
 if (command === 'set') {
-  if (!/^[0-9]+$/.test(count ?? '') || stock > maxStock)
-    fail(`The count must be a whole number from 0 to ${maxStock}.`);
+  // The owner's form's limit (docs/product.md §13): a count it would refuse would leave the product unsaveable there.
+  if (!/^[0-9]+$/.test(count ?? '') || stock > productLimits.stockMax)
+    fail(`The count must be a whole number from 0 to ${productLimits.stockMax.toLocaleString('en-US')}.`);
 }
 
 await runOnShopDatabase(async (db) => {

@@ -7,5 +7,7 @@ export const accountNotices = {
   accountDeleted: 'Your account has been deleted.',
   emailChanged: 'Your e-mail address has been changed. Please log in again.',
   passwordChanged: 'Your password has been changed. Please log in again.',
+  passwordReset:
+    'Your password has been reset: every device has been logged out and every passkey removed. Please log in again.',
   resetRequested: 'If an account exists for that address, we have sent a link to reset the password.',
 } as const;

@@ -62,6 +62,11 @@ export const errorCatalogue = {
     message:
       'The shop does not know this passkey: it may have been removed. Please log in with your e-mail and password.',
   },
+  'passkey/email-not-confirmed': {
+    status: 403,
+    message:
+      'Please confirm your e-mail address before you add a passkey: open the link we sent you, then add it again.',
+  },
   'passkey/not-found': { status: 404, message: 'There is no such passkey on your account.' },
   'cart/unknown-item': { status: 400, message: 'There is no product with this item number.' },
   'cart/invalid-size': { status: 400, message: 'Please choose one of the sizes this product comes in.' },
@@ -143,6 +148,11 @@ export const errorCatalogue = {
   'request/invalid-json': { status: 400, message: 'The request body is not valid JSON.' },
   'request/invalid-body': { status: 400, message: 'The request body does not have the expected fields.' },
   'request/body-too-large': { status: 413, message: 'The request body is too large.' },
+  'request/too-slow': {
+    status: 408,
+    message:
+      'The request arrived too slowly, so the shop stopped waiting for it. Please check your connection and try again.',
+  },
   'request/unsupported-media-type': { status: 415, message: 'Send the request body as application/json.' },
   'request/cross-origin': { status: 403, message: 'Cross-origin requests are not allowed.' },
   'request/not-found': { status: 404, message: 'There is no such API route.' },

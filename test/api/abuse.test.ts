@@ -9,6 +9,7 @@ import { Client, loopbackAddress, type Reply, randomEmail } from '../support/cli
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
+import { until } from '../support/until';
 
 // What an abusive rider or client could do before (docs/SECURITY.md, "Abuse"): each test fails without its fix.
 
@@ -22,15 +23,6 @@ async function signedIn(address?: string): Promise<Client> {
   const client = new Client(server.url, address);
   await client.signupConfirmed();
   return client;
-}
-
-/** Waits until `check` holds, for at most `ms`. */
-async function until(check: () => boolean, ms = 5000, what = 'the condition'): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what} did not come about within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 function expectTooMany(reply: Reply): void {

@@ -1,8 +1,21 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrationNames } from '../../src/server/db/migrations';
 import { Client } from '../support/client';
 import { runCommand } from '../support/command-line';
 import { startTestServer } from '../support/server';
@@ -18,10 +31,50 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
 
   const command = (databaseUrl: string, ...args: string[]) => runCommand('backup', databaseUrl, args);
 
+  /** A DATABASE_URL in a folder that does not exist yet. */
+  const target = () => `file:${join(dir, `target-${Math.random().toString(36).slice(2)}`, 'shop.db')}`;
+  /** The permission bits of a file or folder, e.g. 0o600. */
+  const mode = (path: string) => statSync(path).mode & 0o777;
+
   /** A refusal: exit code 1, nothing on stdout, exactly one line on stderr, matching `line`. */
   function expectRefusal(result: { code: number; stdout: string; stderr: string }, line: RegExp) {
     expect(result).toMatchObject({ code: 1, stdout: '' });
     expect(result.stderr.split('\n')).toEqual([expect.stringMatching(line), '']);
+  }
+
+  /** A backup of a new shop, made by the command. */
+  let good: string;
+  beforeAll(async () => {
+    const database = await createDatabase('sqlite');
+    const server = await startTestServer({ DATABASE_URL: database.url });
+    await server.stop();
+    good = join(dir, 'good.db');
+    expect((await command(database.url, 'backup', good)).code).toBe(0);
+    await database.drop();
+  });
+
+  /** A stopped shop's database (a copy of the good backup), and a way to see that a refused restore left it as it was. */
+  function stoppedShop() {
+    const url = target();
+    const file = url.slice('file:'.length);
+    const folder = join(file, '..');
+    mkdirSync(folder);
+    copyFileSync(good, file);
+    const state = () => ({
+      files: readdirSync(folder).sort(),
+      sha256: createHash('sha256').update(readFileSync(file)).digest('hex'),
+    });
+    return { url, before: state(), state };
+  }
+
+  /** A copy of the good backup, changed by `sql`. */
+  function changedBackup(name: string, sql: string) {
+    const file = join(dir, name);
+    copyFileSync(good, file);
+    const changed = new SQLite(file);
+    changed.exec(sql);
+    changed.close();
+    return file;
   }
 
   describe('a backup taken while riders add and order', () => {
@@ -92,17 +145,6 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
   });
 
   describe('restore refuses, each in one line with exit code 1', () => {
-    let good: string;
-    beforeAll(async () => {
-      const database = await createDatabase('sqlite');
-      const server = await startTestServer({ DATABASE_URL: database.url });
-      await server.stop();
-      good = join(dir, 'good.db');
-      expect((await command(database.url, 'backup', good)).code).toBe(0);
-      await database.drop();
-    });
-    const target = () => `file:${join(dir, `target-${Math.random().toString(36).slice(2)}`, 'shop.db')}`;
-
     it('a file that is not SQLite', async () => {
       const file = join(dir, 'picture.jpg');
       writeFileSync(file, 'not a database at all, but long enough to look like a file header');
@@ -138,8 +180,155 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
       expect(existsSync(url.slice('file:'.length))).toBe(true);
     });
 
+    it('a file that holds only the migration table, every migration named; the shop is left as it was', async () => {
+      const file = join(dir, 'only-migrations.db');
+      const source = new SQLite(good, { readonly: true });
+      const only = new SQLite(file);
+      const { sql } = source.prepare("select sql from sqlite_master where name = 'piaffe_migration'").get() as {
+        sql: string;
+      };
+      only.exec(sql);
+      const insert = only.prepare('insert into piaffe_migration (name, timestamp) values (?, ?)');
+      for (const row of source.prepare('select name, timestamp from piaffe_migration').all() as {
+        name: string;
+        timestamp: string;
+      }[]) {
+        insert.run(row.name, row.timestamp);
+      }
+      expect(only.prepare('select count(*) as n from piaffe_migration').get()).toEqual({ n: migrationNames.length });
+      only.close();
+      source.close();
+
+      const shop = stoppedShop();
+      expectRefusal(
+        await command(shop.url, 'restore', file, '--force'),
+        /only-migrations\.db cannot be restored, and nothing was changed: it lacks table \w+\.$/,
+      );
+      expect(shop.state()).toEqual(shop.before);
+    });
+
+    it('a real backup with a trigger added that makes every new log-in an owner; the shop is left as it was', async () => {
+      const file = changedBackup(
+        'with-trigger.db',
+        `create trigger session_owner after insert on session begin
+           insert or ignore into user_role (uid, role) values (new.userId, 'owner');
+         end`,
+      );
+      const shop = stoppedShop();
+      expectRefusal(
+        await command(shop.url, 'restore', file, '--force'),
+        /with-trigger\.db cannot be restored, and nothing was changed: it has trigger session_owner, which Piaffe does not make\.$/,
+      );
+      expect(shop.state()).toEqual(shop.before);
+    });
+
+    it('a damaged file; the shop is left as it was', async () => {
+      const file = changedBackup('damaged.db', '');
+      const database = new SQLite(file, { readonly: true });
+      const pageSize = database.pragma('page_size', { simple: true }) as number;
+      const { rootpage } = database
+        .prepare("select rootpage from sqlite_master where type = 'index' and tbl_name = 'product_size'")
+        .get() as { rootpage: number };
+      database.close();
+      // The index's first cell pointers (after its page's 8-byte header) point off the page.
+      const bytes = readFileSync(file);
+      bytes.fill(0xff, (rootpage - 1) * pageSize + 8, (rootpage - 1) * pageSize + 12);
+      writeFileSync(file, bytes);
+      const shop = stoppedShop();
+      expectRefusal(
+        await command(shop.url, 'restore', file, '--force'),
+        /damaged\.db cannot be restored, and nothing was changed: it is damaged \(SQLite's integrity check: .+\)\.$/,
+      );
+      expect(shop.state()).toEqual(shop.before);
+    });
+
+    it('a view of a name Piaffe does not make', async () => {
+      const file = changedBackup('with-view.db', 'create view riders as select email from user');
+      expectRefusal(await command(target(), 'restore', file), /: it has view riders, which Piaffe does not make\.$/);
+    });
+
+    it('an index of a name Piaffe does not make', async () => {
+      const file = changedBackup('with-index.db', 'create index user_name on user (name)');
+      expectRefusal(
+        await command(target(), 'restore', file),
+        /: it has index user_name, which Piaffe does not make\.$/,
+      );
+    });
+
+    it('a table Piaffe makes, made otherwise', async () => {
+      const file = changedBackup('changed-table.db', 'alter table cart_item add column note text');
+      expectRefusal(await command(target(), 'restore', file), /: its table cart_item is not as Piaffe makes it\.$/);
+    });
+
+    it('a migration skipped', async () => {
+      const file = changedBackup('skipped.db', "delete from piaffe_migration where name = '0002-device-epoch'");
+      expectRefusal(
+        await command(target(), 'restore', file),
+        /skipped\.db is not a Piaffe database: it lacks migration 0002-device-epoch but has later ones\.$/,
+      );
+    });
+
     it('a backup file that would overwrite another', async () => {
       expectRefusal(await command(`file:${good}`, 'backup', good), /exists already: name a new file/);
+    });
+
+    it('a backup through a symbolic link, even one that leads nowhere: nothing is written where it leads', async () => {
+      const link = join(dir, 'link.db');
+      const elsewhere = join(dir, 'elsewhere.db');
+      symlinkSync(elsewhere, link);
+      expectRefusal(await command(`file:${good}`, 'backup', link), /link\.db is a symbolic link: name a new file/);
+      expect(existsSync(elsewhere)).toBe(false);
+    });
+  });
+
+  describe('a backup from an older version, and who may read the files', () => {
+    it('a backup is one file, readable and writable by its owner only', async () => {
+      const folder = mkdtempSync(join(dir, 'backups-'));
+      const file = join(folder, 'copy.db');
+      expect((await command(`file:${good}`, 'backup', file)).code).toBe(0);
+      expect(readdirSync(folder)).toEqual(['copy.db']);
+      expect(mode(file)).toBe(0o600);
+    });
+
+    it('restores a backup from before the last migration, brought up to date, readable by the shop alone', async () => {
+      // As Piaffe made it before '0011-passkeys': without the unique index on passkeys' credential ids.
+      const last = migrationNames.at(-1);
+      expect(last).toBe('0011-passkeys');
+      const older = changedBackup(
+        'older.db',
+        `drop index passkey_credential_id_unique; delete from piaffe_migration where name = '${last}'`,
+      );
+
+      const url = target();
+      const restored = await command(url, 'restore', older);
+      expect(restored).toMatchObject({ code: 0, stderr: '' });
+      expect(restored.stdout).toMatch(/^Restored .*older\.db to .*shop\.db \(0 riders, 0 orders, 0 e-mails\)\./);
+      const path = url.slice('file:'.length);
+      expect(mode(path)).toBe(0o600);
+      expect(mode(join(path, '..'))).toBe(0o700);
+      expect(readdirSync(join(path, '..'))).toEqual(['shop.db']);
+      const shop = new SQLite(path, { readonly: true });
+      try {
+        expect(shop.prepare('select name from piaffe_migration where name = ?').get(last)).toEqual({ name: last });
+        expect(
+          shop.prepare("select name from sqlite_master where name = 'passkey_credential_id_unique'").get(),
+        ).toBeDefined();
+      } finally {
+        shop.close();
+      }
+    });
+
+    it('a shop started for the first time makes its folder 0700 and its database, WAL and shared memory 0600', async () => {
+      const folder = join(dir, 'first-start', 'data');
+      const server = await startTestServer({ DATABASE_URL: `file:${join(folder, 'shop.db')}` });
+      try {
+        expect(mode(join(dir, 'first-start'))).toBe(0o700);
+        expect(mode(folder)).toBe(0o700);
+        for (const name of ['shop.db', 'shop.db-wal', 'shop.db-shm'])
+          expect(mode(join(folder, name)), name).toBe(0o600);
+      } finally {
+        await server.stop();
+      }
     });
   });
 });

@@ -250,6 +250,62 @@ describe('card payments: what the webhook does not trust', () => {
     expectError(await new Client(server.url).json('GET', '/api/admin/payments/problems'), 401, 'auth/unauthenticated');
   });
 
+  it('keeps a signed event it cannot read as a problem for the owner, answers 204 (Stripe would send the same again) and marks nothing paid', async () => {
+    const { client, order } = await cardOrder();
+    const paid = fake.pay(sessionOf(order).id);
+    const session = paid.data.object as Record<string, unknown>;
+    const { id: _, ...withoutId } = paid;
+    const { data: __, ...withoutData } = fake.event('checkout.session.completed', session);
+    const bodies = [
+      JSON.stringify(withoutData),
+      JSON.stringify(fake.event('checkout.session.completed', null)),
+      JSON.stringify(fake.event('checkout.session.completed', { ...session, metadata: { order: [order.number] } })),
+      JSON.stringify(withoutId),
+      'not JSON at all',
+      JSON.stringify([paid]),
+    ];
+    const send = (body: string) =>
+      new Client(server.url).raw('POST', webhook, {
+        body,
+        headers: { 'content-type': 'application/json', 'stripe-signature': signPayload(body, fakeWebhookSecret) },
+      });
+    for (const body of bodies) expect((await send(body)).status, body).toBe(204);
+    // The same bytes again (Stripe's retry, or a second server): one row, as for any event.
+    expect((await send(JSON.stringify(withoutId))).status).toBe(204);
+    expect((await orderOf(client, order.number)).status).toBe('placed');
+    expect(await mails(order.number, 'order-paid')).toBe(0);
+
+    const rows = await server.db.kysely
+      .selectFrom('stripe_event')
+      .selectAll()
+      .where('outcome', '=', 'problem')
+      .execute();
+    expect(await server.db.kysely.selectFrom('stripe_event').select('id').where('id', 'is', null).execute()).toEqual(
+      [],
+    );
+    const shown = (await owner.json('GET', '/api/admin/payments/problems')).body.problems as {
+      id: string;
+      type: string;
+      problem: string;
+    }[];
+    const unread = shown.filter((p) => p.problem.startsWith('Stripe sent a'));
+    expect(unread.map((p) => p.problem).sort()).toEqual(
+      [
+        "Stripe sent a checkout.session.completed event the shop cannot read (data: Invalid input: expected object, received undefined): nothing was done. Look it up in Stripe's dashboard.",
+        "Stripe sent a checkout.session.completed event the shop cannot read (data.object: Invalid input: expected object, received null): nothing was done. Look it up in Stripe's dashboard.",
+        "Stripe sent a checkout.session.completed event the shop cannot read (data.object.metadata.order: Invalid input: expected string, received array): nothing was done. Look it up in Stripe's dashboard.",
+        "Stripe sent a signed event the shop cannot read (id: Invalid input: expected string, received undefined): nothing was done. Look it up in Stripe's dashboard.",
+        "Stripe sent a signed event the shop cannot read (not JSON): nothing was done. Look it up in Stripe's dashboard.",
+        "Stripe sent a signed event the shop cannot read (the event: Invalid input: expected object, received array): nothing was done. Look it up in Stripe's dashboard.",
+      ].sort(),
+    );
+    expect(unread.find((p) => p.problem.includes('(id:'))).toMatchObject({
+      id: expect.stringMatching(/^unreadable-[0-9a-f]{32}$/),
+      type: 'checkout.session.completed',
+    });
+    expect(rows.filter((row) => row.problem?.startsWith('Stripe sent a'))).toHaveLength(6);
+  });
+
   it('is exempt from the same-origin rule (the signature guards it), not from the body limit', async () => {
     const { client, order } = await cardOrder();
     const event = fake.pay(sessionOf(order).id);
@@ -289,6 +345,37 @@ describe('card payments: coming back, cancelling, refunding', () => {
 
     await fake.deliver(fake.pay(second.id));
     expectError(await client.json('POST', `/api/orders/${order.number}/pay`), 409, 'payment/not-awaiting');
+  });
+
+  it("answers 'Pay now' and cancel on another rider's order as on a number with no order, and leaves its row as it was", async () => {
+    const { order } = await cardOrder();
+    const stranger = await rider();
+    const row = () =>
+      server.db.kysely
+        .selectFrom('shop_order')
+        .selectAll()
+        .where('number', '=', Number(order.number.slice(3)))
+        .executeTakeFirstOrThrow();
+    const answer = async (number: string, action: 'pay' | 'cancel') => {
+      const reply = await stranger.json('POST', `/api/orders/${number}/${action}`);
+      expectError(reply, 404, 'order/not-found');
+      return { status: reply.status, body: reply.body };
+    };
+    // Its lease free, run out (a server that stopped while talking to Stripe), or held by another server right now.
+    for (const lease of [null, Date.now() - 60_000, Date.now() + 60_000]) {
+      await server.db.kysely
+        .updateTable('shop_order')
+        .set({ card_lease_until: lease })
+        .where('number', '=', Number(order.number.slice(3)))
+        .execute();
+      const before = await row();
+      for (const action of ['pay', 'cancel'] as const) {
+        expect(await answer(order.number, action), `${action}, lease ${lease}`).toEqual(
+          await answer('PF-99999999', action),
+        );
+      }
+      expect(await row()).toEqual(before);
+    }
   });
 
   it('lets the rider cancel an unpaid card order (its session closed at Stripe, its stock back), not one being paid', async () => {

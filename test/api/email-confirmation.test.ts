@@ -43,11 +43,12 @@ describe('confirming the address', () => {
     const link = /(https:\/\/shop\.piaffe\.test\/confirm-email#token=([A-Za-z0-9_-]{43}))/.exec(mail.parsed.text ?? '');
     expect(link).not.toBeNull();
     expect(mail.parsed.html).toContain(`href="${link?.[1]}"`);
-    // Opened in another browser (the phone's mail app): the token alone is the proof.
+    // Opened in another browser (the phone's mail app): the token alone is the proof. The sign-up's own session ends
+    // with every other (below); logged in again, the rider orders.
     const reply = await open(new Client(server.url), link?.[2] ?? '');
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ email });
-    expect(await emailConfirmed(rider)).toBe(true);
+    expect((await rider.login(email, 'secret1')).body.user.emailConfirmed).toBe(true);
     expect((await rider.placeOrder()).status).toBe(201);
 
     expectError(await open(new Client(server.url), link?.[2] ?? ''), 410, 'auth/confirm-link-used');
@@ -98,13 +99,39 @@ describe('confirming the address', () => {
     const { email: firstEmail } = await first.signup();
     const second = new Client(server.url);
     await second.signup();
-    // The second rider, logged in, opens the first rider's link.
+    // The second rider, logged in, opens the first rider's link: the first rider's sessions end, not the second's.
     const reply = await open(second, await confirmationToken(firstEmail));
     expect(reply.body).toEqual({ email: firstEmail });
-    expect(await emailConfirmed(first)).toBe(true);
+    expectError(await first.session(), 401, 'auth/unauthenticated');
+    expect((await first.login(firstEmail, 'secret1')).body.user.emailConfirmed).toBe(true);
     expect(await emailConfirmed(second)).toBe(false);
     await second.add('1');
     expectError(await second.placeOrder(), 403, 'auth/email-not-confirmed');
+  });
+
+  it("ends every other session of the account as it confirms it, and keeps the browser's that opened the link", async () => {
+    const rider = new Client(server.url);
+    const { email } = await rider.signup();
+    const token = await confirmationToken(email);
+    const laptop = new Client(server.url);
+    expect((await laptop.login(email, 'secret1')).status).toBe(200);
+    const stream = await EventStream.open(laptop, '/api/account/stream');
+    try {
+      await stream.next('ready' as never);
+      expect((await open(rider, token)).status).toBe(200);
+      await stream.next('signed-out');
+      await stream.ended();
+    } finally {
+      stream.close();
+    }
+    expectError(await laptop.session(), 401, 'auth/unauthenticated');
+    expect((await rider.session()).body.user).toEqual({ ...rider.user, emailConfirmed: true });
+    expect((await server.rowsOf(rider.user?.uid ?? '', email)).session).toBe(1);
+
+    // Only the turn from unconfirmed to confirmed ends sessions: the spent link, opened again, ends nothing.
+    expect((await laptop.login(email, 'secret1')).status).toBe(200);
+    expectError(await open(new Client(server.url), token), 410, 'auth/confirm-link-used');
+    expect((await laptop.session()).status).toBe(200);
   });
 
   it('refuses a token that is not a link of ours: unknown, malformed, missing', async () => {
@@ -203,8 +230,12 @@ describe('a changed address', () => {
     expectError(await rider.placeOrder(), 403, 'auth/email-not-confirmed');
     expectError(await open(rider, oldLink), 410, 'auth/confirm-link-used');
 
+    // Confirming the new address ends the account's other sessions too: each was logged in to an unconfirmed address.
+    const phone = new Client(server.url);
+    expect((await phone.login(newEmail, 'secret1')).status).toBe(200);
     await rider.confirmEmail();
     expect(await emailConfirmed(rider)).toBe(true);
+    expectError(await phone.session(), 401, 'auth/unauthenticated');
     const order = await rider.placeOrder();
     expect(order.status).toBe(201);
     expect(order.body.order.email).toBe(newEmail);

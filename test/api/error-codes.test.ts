@@ -7,6 +7,7 @@ import {
   address,
   Client,
   confirmationToken,
+  openRequest,
   orderKey,
   type Reply,
   randomEmail,
@@ -215,6 +216,11 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     const { challenge } = (await client.json('POST', '/api/auth/login/passkey/options')).body;
     return client.json('POST', '/api/auth/login/passkey', { response: passkeyAnswer(challenge) });
   },
+  'passkey/email-not-confirmed': async () => {
+    const client = new Client(server.url);
+    await client.signup();
+    return client.json('POST', '/api/account/passkeys/options');
+  },
   'passkey/not-found': async () => (await signedIn()).json('DELETE', '/api/account/passkeys/no-such-passkey'),
   'cart/unknown-item': async () => (await signedIn()).json('POST', '/api/cart', withSize('9')),
   'cart/full': async () => {
@@ -351,6 +357,16 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
   'request/header-too-large': () =>
     new Client(server.url).raw('GET', '/api/cart', { headers: { cookie: `crumbs=${'x'.repeat(20_000)}` } }),
   'request/malformed': () => rawRequest(server.url, 'NOT HTTP\r\n\r\n'),
+  'request/too-slow': async () => {
+    // A log-in whose body says 100 bytes and brings 10, then nothing more: cut once it falls behind the pace.
+    const { socket, answer } = openRequest(
+      server.url,
+      'POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"email":"',
+    );
+    const reply = await answer;
+    socket.destroy();
+    return reply;
+  },
   'request/invalid-query': async () => (await signedIn()).json('GET', '/api/orders?page=0'),
   'payment/not-awaiting': async () => {
     const client = new Client((await withCards()).server.url);

@@ -4,7 +4,7 @@ import { startTestServer } from '../support/server';
 import { createDatabase, type TestDatabase, undoOrderMoney } from '../support/test-database';
 
 /**
- * Migration 0012 on a shop that has orders (docs/decisions/0029-an-orders-money.md): the shop is made with this
+ * Migration 0012 on a shop that has orders (docs/decisions/0032-an-orders-money.md): the shop is made with this
  * version, taken back to the subtotal and shipping in columns of their own, and started again.
  */
 let database: TestDatabase | undefined;

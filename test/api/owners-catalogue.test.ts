@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
+import { deletePictures, deleteUnusedPictures, unusedPictures } from '../../src/server/catalogue/unused-pictures';
 import { firstCatalogue } from '../../src/server/db/first-catalogue';
 import { firstSizes } from '../../src/server/db/migrations';
 import type { CatalogueProduct } from '../../src/shared/api';
@@ -615,5 +616,53 @@ describe("the owner's catalogue: pictures", () => {
     for (const path of [`/media/${'0'.repeat(64)}.webp`, '/media/x.webp', '/media/..%2Fshop.db']) {
       expect((await owner.raw('GET', path)).status).toBe(404);
     }
+  });
+});
+
+describe("the owner's catalogue: cleaning unused pictures", () => {
+  const idOf = (url: string) => url.slice('/media/'.length, -'.webp'.length);
+  const served = async (url: string) => (await new Client(server.url).raw('GET', url)).status;
+  /** Makes the pictures look as if they had last been uploaded `hours` ago. */
+  const age = (urls: string[], hours: number) =>
+    server.db.kysely
+      .updateTable('picture')
+      .set({ created_at: Date.now() - hours * 3_600_000 })
+      .where('id', 'in', urls.map(idOf))
+      .execute();
+  // Sizes no other test uses: one picture row serves every product with the same bytes.
+  const pictureOf = async (itemid: string, picture: Buffer) => {
+    const reply = await upload(itemid, picture);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const { pic, largepic } = reply.body.product as AdminProduct;
+    return [pic, largepic];
+  };
+
+  it('deletes the pictures no product uses a day after their last upload, and none that a product shows or hides', async () => {
+    const shown = await newProduct();
+    const hidden = await newProduct({ shown: false });
+    const replaced = await pictureOf(shown.itemid, await jpegPicture(401, 301));
+    const current = await pictureOf(shown.itemid, await jpegPicture(801, 301));
+    const onHidden = await pictureOf(hidden.itemid, await jpegPicture(301, 601));
+    // Replaced a moment ago, but uploaded less than a day ago: kept.
+    expect(await deleteUnusedPictures(server.db, Date.now())).toBe(0);
+    await age([...replaced, ...current, ...onHidden], 25);
+    expect(await deleteUnusedPictures(server.db, Date.now())).toBe(2);
+    for (const url of replaced) expect(await served(url), url).toBe(404);
+    for (const url of [...current, ...onHidden]) expect(await served(url), url).toBe(200);
+    expect(await deleteUnusedPictures(server.db, Date.now())).toBe(0);
+  });
+
+  it("keeps a picture found unused that a product is given again before the delete (another server's upload)", async () => {
+    const product = await newProduct();
+    const picture = await jpegPicture(501, 501);
+    const first = await pictureOf(product.itemid, picture);
+    await pictureOf(product.itemid, await jpegPicture(901, 501));
+    await age(first, 25);
+    const found = await unusedPictures(server.db, Date.now());
+    expect(found).toEqual(expect.arrayContaining(first.map(idOf)));
+    // Between this server's look and its delete, the owner puts the first picture back through another server.
+    expect(await pictureOf(product.itemid, picture)).toEqual(first);
+    await deletePictures(server.db, found, Date.now());
+    for (const url of first) expect(await served(url), url).toBe(200);
   });
 });

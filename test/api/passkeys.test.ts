@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, type Reply } from '../support/client';
+import type { Mailbox } from '../../scripts/mailbox';
+import { address, Client, confirmationToken, type Reply, randomEmail } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
 import { type Ceremony, SoftAuthenticator } from '../support/webauthn';
@@ -16,9 +17,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
+/** A rider whose address is confirmed: only such an account adds passkeys. */
 async function rider(): Promise<Client> {
   const client = new Client(server.url);
-  await client.signup();
+  await client.signupConfirmed();
   return client;
 }
 
@@ -110,6 +112,20 @@ describe('adding a passkey', () => {
     const late = { name: 'Phone', response: new SoftAuthenticator().register(asked) };
     expectError(await client.json('POST', '/api/account/passkeys', late), 403, 'auth/requires-recent-login');
     expect(await listed(client)).toEqual([]);
+  });
+
+  it('refuses it before the address is confirmed (403 passkey/email-not-confirmed), and adds it once it is', async () => {
+    const client = new Client(server.url);
+    await client.signup();
+    expectError(await client.json('POST', '/api/account/passkeys/options'), 403, 'passkey/email-not-confirmed');
+    const response = new SoftAuthenticator().register({ challenge: 'AAAA', origin, rpId });
+    const reply = await client.json('POST', '/api/account/passkeys', { name: 'Phone', response });
+    expectError(reply, 403, 'passkey/email-not-confirmed');
+    expect(await listed(client)).toEqual([]);
+
+    await client.confirmEmail();
+    expect((await addPasskey(client)).status).toBe(201);
+    expect(await listed(client)).toEqual(['Phone']);
   });
 
   it('takes a name of 1 to 50 characters, trimmed', async () => {
@@ -252,5 +268,130 @@ describe('removing a passkey', () => {
     expect((await server.rowsOf(user.uid, user.email)).passkey).toBe(2);
     expect((await client.json('DELETE', '/api/account')).status).toBe(204);
     expect((await server.rowsOf(user.uid, user.email)).passkey).toBe(0);
+  });
+});
+
+/** The token of the newest password-reset link e-mailed to `email` after the `after`-th mail, once asked for. */
+async function resetToken(email: string): Promise<string> {
+  const mailbox = server.mailbox as Mailbox;
+  const after = mailbox.mails.length;
+  expect((await new Client(server.url).json('POST', '/api/auth/password-reset', { email })).status).toBe(204);
+  const mail = await mailbox.waitFor((m) => m.to.includes(email) && m.parsed.subject === 'Reset your password', {
+    after,
+  });
+  expect(mail.parsed.text).toContain('removes every passkey of the account');
+  return /#token=([A-Za-z0-9_-]+)/.exec(mail.parsed.text ?? '')?.[1] ?? '';
+}
+
+async function resetPassword(email: string, password: string): Promise<void> {
+  const token = await resetToken(email);
+  const reply = await new Client(server.url).json('POST', '/api/auth/password-reset/confirm', { token, password });
+  expect(reply.status).toBe(204);
+}
+
+describe('a password reset by e-mail', () => {
+  it('removes every passkey of the account, those added after the link was asked for too, which then log nobody in', async () => {
+    const client = await rider();
+    const user = client.user ?? { uid: '', email: '' };
+    const phone = new SoftAuthenticator();
+    expect((await addPasskey(client, phone)).status).toBe(201);
+    const token = await resetToken(user.email);
+    const tablet = new SoftAuthenticator();
+    expect((await addPasskey(client, tablet, 'Tablet')).status).toBe(201);
+
+    const reply = await new Client(server.url).json('POST', '/api/auth/password-reset/confirm', {
+      token,
+      password: 'fresh-42',
+    });
+    expect(reply.status).toBe(204);
+    expect(await server.rowsOf(user.uid, user.email)).toMatchObject({ passkey: 0, session: 0 });
+    for (const authenticator of [phone, tablet]) {
+      expectError(await logInWith(new Client(server.url), authenticator), 401, 'passkey/unknown');
+    }
+    const back = new Client(server.url);
+    expect((await back.login(user.email, 'fresh-42')).status).toBe(200);
+    expect(await listed(back)).toEqual([]);
+  });
+});
+
+describe('taking over an account before its owner signs up (docs/SECURITY.md)', () => {
+  /** What the attacker keeps: a session, a passkey, a password. Nothing, each step shows. */
+  async function expectLeftWithNothing(attacker: Client, authenticator: SoftAuthenticator, password: string) {
+    const email = attacker.user?.email ?? '';
+    expectError(await attacker.session(), 401, 'auth/unauthenticated');
+    expectError(await attacker.json('GET', '/api/account/passkeys'), 401, 'auth/unauthenticated');
+    expectError(await logInWith(new Client(server.url), authenticator), 401, 'passkey/unknown');
+    expectError(await new Client(server.url).login(email, password), 401, 'auth/invalid-credential');
+  }
+
+  /** The victim's own sign-up finds the address taken; a reset through the victim's mailbox lets the victim in. */
+  async function victimTakesTheAccountBack(email: string): Promise<Client> {
+    const victim = new Client(server.url);
+    expectError(
+      await victim.json('POST', '/api/auth/signup', { email, password: 'victim-7' }),
+      409,
+      'auth/email-already-in-use',
+    );
+    await resetPassword(email, 'victim-7');
+    expect((await victim.login(email, 'victim-7')).status).toBe(200);
+    return victim;
+  }
+
+  /** The victim orders, with a name and an address of the victim's own; the order's number. */
+  async function victimOrders(victim: Client): Promise<string> {
+    await victim.add('2');
+    const reply = await victim.placeOrder({ address: { ...address, fullName: 'Victoria Victim' } });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    return String(reply.body.order.number);
+  }
+
+  it("the attacker signs up with the victim's address: no passkey before it is confirmed, and the reset ends the rest", async () => {
+    const email = randomEmail();
+    const attacker = new Client(server.url);
+    await attacker.signup(email, 'attacker-1');
+    const authenticator = new SoftAuthenticator();
+    // The step that fails: the sign-up is a recent log-in, but the address is not the attacker's to prove.
+    expectError(await attacker.json('POST', '/api/account/passkeys/options'), 403, 'passkey/email-not-confirmed');
+    const forced = authenticator.register({ challenge: 'AAAA', origin, rpId });
+    const added = await attacker.json('POST', '/api/account/passkeys', { name: 'Mine', response: forced });
+    expectError(added, 403, 'passkey/email-not-confirmed');
+
+    const victim = await victimTakesTheAccountBack(email);
+    // The link the attacker's sign-up e-mailed, opened by the victim in the victim's browser.
+    const confirmed = await victim.json('POST', '/api/auth/email-confirmation', {
+      token: await confirmationToken(email),
+    });
+    expect(confirmed.status).toBe(200);
+    const number = await victimOrders(victim);
+
+    await expectLeftWithNothing(attacker, authenticator, 'attacker-1');
+    expect((await server.rowsOf(victim.user?.uid ?? '', email)).passkey).toBe(0);
+    expect((await victim.json('GET', `/api/orders/${number}`)).status).toBe(200);
+  });
+
+  it('the victim opens the link before the reset: the attacker logs in again and adds a passkey, and the reset removes it', async () => {
+    const email = randomEmail();
+    const attacker = new Client(server.url);
+    await attacker.signup(email, 'attacker-1');
+    // The victim finds the link in the mailbox and opens it: that browser is not logged in, so every session ends.
+    expect(
+      (
+        await new Client(server.url).json('POST', '/api/auth/email-confirmation', {
+          token: await confirmationToken(email),
+        })
+      ).status,
+    ).toBe(200);
+    expectError(await attacker.session(), 401, 'auth/unauthenticated');
+    // The attacker still knows the password: a fresh log-in to a confirmed address may add a passkey.
+    expect((await attacker.login(email, 'attacker-1')).body.user.emailConfirmed).toBe(true);
+    const authenticator = new SoftAuthenticator();
+    expect((await addPasskey(attacker, authenticator)).status).toBe(201);
+
+    const victim = await victimTakesTheAccountBack(email);
+    const number = await victimOrders(victim);
+
+    await expectLeftWithNothing(attacker, authenticator, 'attacker-1');
+    expect((await server.rowsOf(victim.user?.uid ?? '', email)).passkey).toBe(0);
+    expect((await victim.json('GET', `/api/orders/${number}`)).body.order.address.fullName).toBe('Victoria Victim');
   });
 });

@@ -52,7 +52,9 @@ describe('password reset', () => {
     const notice = await mailbox.waitFor(
       (m) => m.to.includes(email) && m.parsed.subject === 'Your password has been changed',
     );
-    expect(notice.parsed.text).toContain('every device that was logged in has been logged out');
+    expect(notice.parsed.text).toContain(
+      'every device that was logged in has been logged out, and every passkey of the account has been removed',
+    );
 
     // Single use.
     expectError(await check(anyone, token), 410, 'auth/reset-link-used');

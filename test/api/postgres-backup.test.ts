@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,6 +11,9 @@ import { createTestSchema, type TestSchema, testDatabaseUrl, urlOnSchema } from 
 import { startTestServer } from '../support/server';
 
 const run = promisify(execFile);
+/** The kinds of `pg_restore --list` entries that Piaffe's schema never has (docs/OPERATIONS.md). */
+const neverMadePattern =
+  '^[0-9]+; [0-9]+ [0-9]+ (FUNCTION|PROCEDURE|AGGREGATE|TRIGGER|EVENT TRIGGER|VIEW|MATERIALIZED VIEW|RULE|POLICY) ';
 
 /** The commands of docs/OPERATIONS.md, "PostgreSQL": pg_dump, pg_restore into a new database, and a shop on it. */
 describe.runIf(process.env.TEST_BACKEND === 'postgres')('a PostgreSQL backup', () => {
@@ -28,6 +31,22 @@ describe.runIf(process.env.TEST_BACKEND === 'postgres')('a PostgreSQL backup', (
       await client.end();
     }
   }
+
+  /**
+   * docs/OPERATIONS.md's backup line, for the test's schema: the dump readable by its owner alone from its first
+   * byte (umask 077), never over a file that exists nor through a symbolic link (the shell's noclobber).
+   */
+  const dumpTo = (file: string) =>
+    run('sh', ['-c', '(umask 077; set -C; pg_dump --format=custom --schema="$SCHEMA" "$DATABASE_URL" > "$DUMP")'], {
+      env: { ...process.env, SCHEMA: schema.schema, DATABASE_URL: testDatabaseUrl, DUMP: file },
+    });
+  /** docs/OPERATIONS.md's check before a restore: what it prints, Piaffe never makes. */
+  const neverMade = async (file: string) =>
+    (
+      await run('sh', ['-c', `pg_restore --list "$DUMP" | grep -E '${neverMadePattern}' || true`], {
+        env: { ...process.env, DUMP: file },
+      })
+    ).stdout;
 
   beforeAll(async () => {
     schema = await createTestSchema();
@@ -47,7 +66,9 @@ describe.runIf(process.env.TEST_BACKEND === 'postgres')('a PostgreSQL backup', (
     await shop.stop();
 
     const dump = join(dir, 'piaffe.dump');
-    await run('pg_dump', ['--format=custom', `--schema=${schema.schema}`, `--file=${dump}`, testDatabaseUrl]);
+    await dumpTo(dump);
+    expect(statSync(dump).mode & 0o777).toBe(0o600);
+    expect(await neverMade(dump)).toBe('');
     await admin(`create database ${restoredDatabase}`);
     await run('pg_restore', ['--no-owner', `--dbname=${restoredUrl}`, dump]);
 
@@ -69,5 +90,28 @@ describe.runIf(process.env.TEST_BACKEND === 'postgres')('a PostgreSQL backup', (
     } finally {
       await restored.stop();
     }
+  });
+
+  it('never writes a dump through a link or over a file, and the check before a restore finds a trigger', async () => {
+    const link = join(dir, 'link.dump');
+    const elsewhere = join(dir, 'elsewhere.dump');
+    symlinkSync(elsewhere, link);
+    await expect(dumpTo(link)).rejects.toMatchObject({ code: 2 });
+    expect(existsSync(elsewhere)).toBe(false);
+    await expect(dumpTo(join(dir, 'piaffe.dump'))).rejects.toMatchObject({ code: 2 });
+
+    // A trigger that makes every new log-in an owner, added to the shop's schema: the check names it.
+    await schema.query(`create function owner_on_login() returns trigger language plpgsql as $$
+      begin insert into user_role (uid, role) values (new."userId", 'owner') on conflict do nothing; return new; end $$`);
+    await schema.query(
+      'create trigger owner_on_login after insert on session for each row execute function owner_on_login()',
+    );
+    const changed = join(dir, 'changed.dump');
+    await dumpTo(changed);
+    const found = (await neverMade(changed)).trim().split('\n');
+    expect(found).toEqual([
+      expect.stringMatching(/ FUNCTION \S+ owner_on_login\(\) /),
+      expect.stringMatching(/ TRIGGER \S+ session owner_on_login /),
+    ]);
   });
 });

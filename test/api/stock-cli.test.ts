@@ -53,13 +53,19 @@ describe('npm run stock', { timeout: 60_000 }, () => {
       'Anky Bridle comes in no size XL: its sizes are Pony, Cob, Full, Warmblood.\n',
     );
     expect((await stock('set', 'all', 'XXL', '1')).stderr).toBe('No product comes in size XXL.\n');
-    for (const count of ['-1', '1.5', 'many', '1000001', '']) {
+    // The owner's form's limit (productLimits.stockMax): above it, the product could no longer be saved there.
+    for (const count of ['-1', '1.5', 'many', '100001', '1000000', '']) {
       expect(await stock('set', '1', 'Cob', count)).toEqual({
         code: 1,
         stdout: '',
-        stderr: 'The count must be a whole number from 0 to 1000000.\n',
+        stderr: 'The count must be a whole number from 0 to 100,000.\n',
       });
     }
+    expect(await stock('set', '1', 'Cob', '100000')).toEqual({
+      code: 0,
+      stdout: 'Set 1 size to 100000 in stock.\n',
+      stderr: '',
+    });
   });
 
   it('shows how to use it, with exit code 2, for anything else', async () => {

@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteExpiredChallenges } from '../../src/server/auth/passkey-challenges';
 import { throttlePolicy } from '../../src/server/auth/throttle';
 import { Client, type Reply, randomEmail } from '../support/client';
 import { expectError } from '../support/expect-error';
@@ -334,3 +335,41 @@ describe('behind a proxy (TRUST_PROXY=1)', () => {
 function randomId(): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url');
 }
+
+describe('passkey log-in challenges', () => {
+  const options = '/api/auth/login/passkey/options';
+  const max = throttlePolicy.maxPasskeyChallengesPerAddress;
+  const challenges = async () =>
+    Number(
+      (
+        await server.db.kysely
+          .selectFrom('verification')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it(`answers ${max} per client address in 15 minutes, then 429 with Retry-After and no row written; another address still gets one`, async () => {
+    const browser = new Client(server.url);
+    const before = await challenges();
+    for (let i = 0; i < max; i++) expect((await browser.json('POST', options)).status).toBe(200);
+    expect(await challenges()).toBe(before + max);
+    const refused = await browser.json('POST', options);
+    expectError(refused, 429, 'auth/too-many-requests', /^Too many passkey log-ins from your network/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(throttlePolicy.windowMs / 1000);
+    expect(await challenges()).toBe(before + max);
+    expect((await new Client(server.url).json('POST', options)).status).toBe(200);
+  });
+
+  it("deletes the challenges whose 5 minutes are up (each server's housekeeping), and no other", async () => {
+    const browser = new Client(server.url);
+    for (let i = 0; i < 3; i++) expect((await browser.json('POST', options)).status).toBe(200);
+    const kept = await challenges();
+    expect(kept).toBeGreaterThanOrEqual(3);
+    expect(await deleteExpiredChallenges(server.db, Date.now())).toBe(0);
+    expect(await challenges()).toBe(kept);
+    expect(await deleteExpiredChallenges(server.db, Date.now() + 5 * 60_000 + 1000)).toBe(kept);
+    expect(await challenges()).toBe(0);
+  });
+});

@@ -3,10 +3,13 @@ import { throttlePolicy } from '../../src/server/auth/throttle';
 import { migrationNames } from '../../src/server/db/migrations';
 import type { CartEvent, CartItem } from '../../src/shared/api';
 import { limits } from '../../src/shared/limits';
-import { Client, confirmationToken, sameBrowserOn, withSize } from '../support/client';
+import { Client, confirmationToken, mailedToken, sameBrowserOn, withSize } from '../support/client';
 import { EventStream } from '../support/event-stream';
+import { expectError } from '../support/expect-error';
 import { createTestSchema, type TestSchema } from '../support/postgres';
 import { startTestServer, type TestServer } from '../support/server';
+import { until } from '../support/until';
+import { SoftAuthenticator } from '../support/webauthn';
 
 /**
  * Two servers on one PostgreSQL schema, as behind a load balancer: whatever one of them does, the other
@@ -38,14 +41,6 @@ function cartOf(events: CartEvent[]): Map<string, CartItem> {
     else if (event.type === 'removed') cart.delete(event.id);
   }
   return cart;
-}
-
-async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /** Ends the LISTEN connection of server `name`, as a database restart or a network failure would. */
@@ -183,12 +178,85 @@ describe('two servers on one PostgreSQL database', () => {
     try {
       await stream.next('ready' as never);
       const token = await confirmationToken(email);
-      expect((await new Client(a.url).json('POST', '/api/auth/email-confirmation', { token })).status).toBe(200);
+      // Opened in the rider's own browser, whose session stays (the others end: the next test).
+      expect((await rider.json('POST', '/api/auth/email-confirmation', { token })).status).toBe(200);
       await stream.next('account' as never, 1000);
       expect((await onB.session()).body.user.emailConfirmed).toBe(true);
       expect((await onB.placeOrder()).status).toBe(201);
     } finally {
       stream.close();
+    }
+  });
+
+  it("ends on B the account's other sessions as its address is confirmed through A, and keeps the opener's", async () => {
+    const rider = new Client(a.url);
+    const { email } = await rider.signup();
+    const token = await confirmationToken(email);
+    const onB = sameBrowserOn(b.url, rider);
+    const otherDeviceOnB = new Client(b.url);
+    expect((await otherDeviceOnB.login(email, 'secret1')).status).toBe(200);
+    // Both sessions are in B's cache, and followed by B's streams.
+    expect((await onB.session()).status).toBe(200);
+    expect((await otherDeviceOnB.session()).status).toBe(200);
+    const other = await EventStream.open(otherDeviceOnB, '/api/account/stream');
+    const own = await EventStream.open(onB, '/api/account/stream');
+    try {
+      await other.next('ready' as never);
+      await own.next('ready' as never);
+      expect((await rider.json('POST', '/api/auth/email-confirmation', { token })).status).toBe(200);
+      await other.next('signed-out');
+      await other.ended();
+      expectError(await otherDeviceOnB.session(), 401, 'auth/unauthenticated');
+      await own.next('account' as never);
+      expect((await onB.session()).body.user).toEqual({ ...rider.user, emailConfirmed: true });
+    } finally {
+      other.close();
+      own.close();
+    }
+  });
+
+  it('ends on B at once the sessions of an account whose password is reset through A, and its passkey logs in nowhere', async () => {
+    // PUBLIC_URL unset: both servers are http://localhost:0 to a passkey.
+    const ceremony = (challenge: string) => ({ challenge, origin: 'http://localhost:0', rpId: 'localhost' });
+    const rider = new Client(a.url);
+    const { email } = await rider.signupConfirmed();
+    const authenticator = new SoftAuthenticator();
+    const options = await rider.json('POST', '/api/account/passkeys/options');
+    const response = authenticator.register(ceremony(options.body.challenge));
+    expect((await rider.json('POST', '/api/account/passkeys', { name: 'Phone', response })).status).toBe(201);
+    const logInWithPasskey = async (client: Client) => {
+      const asked = await client.json('POST', '/api/auth/login/passkey/options');
+      const answer = authenticator.signIn(ceremony(asked.body.challenge));
+      return client.json('POST', '/api/auth/login/passkey', { response: answer });
+    };
+    // On B: the rider's browser, and a phone logged in with the passkey; both cached by B and followed by its streams.
+    const onB = sameBrowserOn(b.url, rider);
+    const phoneOnB = new Client(b.url);
+    expect((await logInWithPasskey(phoneOnB)).status).toBe(200);
+    const streams = [
+      await EventStream.open(onB, '/api/account/stream'),
+      await EventStream.open(phoneOnB, '/api/account/stream'),
+    ];
+    try {
+      for (const stream of streams) await stream.next('ready' as never);
+      const since = Date.now();
+      expect((await new Client(a.url).json('POST', '/api/auth/password-reset', { email })).status).toBe(204);
+      const token = await mailedToken(email, 'Reset your password', since);
+      const reset = await new Client(a.url).json('POST', '/api/auth/password-reset/confirm', {
+        token,
+        password: 'fresh-42',
+      });
+      expect(reset.status).toBe(204);
+      for (const stream of streams) {
+        await stream.next('signed-out');
+        await stream.ended();
+      }
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+    for (const client of [onB, phoneOnB]) expectError(await client.session(), 401, 'auth/unauthenticated');
+    for (const server of [a, b]) {
+      expectError(await logInWithPasskey(new Client(server.url)), 401, 'passkey/unknown');
     }
   });
 

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { type Mailbox, type ReceivedMail, startMailbox } from '../../scripts/mailbox';
 import type { Address } from '../../src/shared/address';
 import type { CartItem, SessionUser } from '../../src/shared/api';
@@ -203,17 +203,34 @@ export function sameBrowserOn(url: string, client: Client): Client {
  * Sends `text` as it is on a new connection (what no well-behaved HTTP client would send) and reads the one
  * answer until the server closes the connection.
  */
-export async function rawRequest(url: string, text: string): Promise<Reply> {
+export function rawRequest(url: string, text: string): Promise<Reply> {
+  const { socket, answer } = openRequest(url, text);
+  socket.end();
+  return answer;
+}
+
+/**
+ * Sends `text` (a request's head and as much of its body as the test likes) on a new connection from 127.0.0.1 and
+ * leaves the connection open: the test sends the rest through `socket`, slowly, or hangs up. `answer` is what the
+ * server sent before the connection closed.
+ */
+export function openRequest(url: string, text: string | Uint8Array): { socket: Socket; answer: Promise<Reply> } {
   const { port } = new URL(url);
   const socket = connect(Number(port), '127.0.0.1');
   const chunks: Buffer[] = [];
   socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-  socket.end(text);
-  await new Promise((resolve, reject) => {
-    socket.on('close', resolve);
+  const answer = new Promise<Reply>((resolve, reject) => {
+    socket.on('close', () => resolve(parseAnswer(Buffer.concat(chunks).toString('utf8'))));
     socket.on('error', reject);
   });
-  const answer = Buffer.concat(chunks).toString('utf8');
+  socket.write(text);
+  return { socket, answer };
+}
+
+/** The answer in `text`, after any interim answer (`100 Continue`) as clients skip it. */
+function parseAnswer(text: string): Reply {
+  let answer = text;
+  while (/^HTTP\/1\.1 1\d\d /.test(answer)) answer = answer.slice(answer.indexOf('\r\n\r\n') + 4);
   const [head = '', ...rest] = answer.split('\r\n\r\n');
   const [statusLine = '', ...headerLines] = head.split('\r\n');
   const headers = new Headers();
@@ -251,12 +268,12 @@ export async function testMailbox(options?: Parameters<typeof startMailbox>[0]):
 }
 
 /**
- * The token of the newest link to confirm `email` that a test mailbox has received (at `since`, epoch ms, or later),
- * waiting up to 10 s for one.
+ * The token of the newest link with `subject` to `email` that a test mailbox has received (at `since`, epoch ms, or
+ * later), waiting up to 10 s for one: the shop's links, whichever of its servers sent them.
  */
-export async function confirmationToken(email: string, since = 0): Promise<string> {
+export async function mailedToken(email: string, subject: string, since = 0): Promise<string> {
   const isLink = (mail: ReceivedMail) =>
-    mail.to.includes(email) && mail.parsed.subject === confirmationSubject && mail.receivedAt.getTime() >= since;
+    mail.to.includes(email) && mail.parsed.subject === subject && mail.receivedAt.getTime() >= since;
   const deadline = Date.now() + 10_000;
   for (;;) {
     const newest = [...mailboxes]
@@ -265,9 +282,14 @@ export async function confirmationToken(email: string, since = 0): Promise<strin
       .at(-1);
     const token = /#token=([A-Za-z0-9_-]+)/.exec(newest?.parsed.text ?? '')?.[1];
     if (token) return token;
-    if (Date.now() > deadline) throw new Error(`no link to confirm ${email} reached a test mailbox within 10 s`);
+    if (Date.now() > deadline) throw new Error(`no '${subject}' to ${email} reached a test mailbox within 10 s`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** The token of the newest link to confirm `email` (`mailedToken`). */
+export function confirmationToken(email: string, since = 0): Promise<string> {
+  return mailedToken(email, confirmationSubject, since);
 }
 
 export function randomEmail(): string {

@@ -1,5 +1,6 @@
 import type { DeviceCookies } from '../auth/device-cookie';
 import type { EmailConfirmations } from '../auth/email-confirmations';
+import { passkeyRows } from '../auth/passkeys';
 import type { ResetLinks } from '../auth/password-resets';
 import type { Sessions } from '../auth/sessions';
 import type { LoginThrottle } from '../auth/throttle';
@@ -39,8 +40,12 @@ export function createAccounts(parts: AccountParts) {
     await resetLinks.spendAll(uow, uid);
   }
 
-  /** Stores a new password hash, ends the user's credentials (above), and sends the notice, as part of `uow`. */
-  async function setPassword(uow: UnitOfWork, uid: string, passwordHash: string): Promise<void> {
+  /**
+   * Stores a new password hash, ends the user's credentials (above), and sends the notice, as part of `uow`. A reset
+   * through an e-mailed link (`byLink`) proves control of the address, so whatever someone else may have added to the
+   * account before goes too: every passkey is removed, and the notice says so (docs/decisions/0030-proof-of-the-address.md).
+   */
+  async function setPassword(uow: UnitOfWork, uid: string, passwordHash: string, { byLink }: { byLink: boolean }) {
     await uow.trx
       .updateTable('account')
       .set({ password: passwordHash, updatedAt: db.timestamp(new Date()) })
@@ -48,8 +53,9 @@ export function createAccounts(parts: AccountParts) {
       .where('providerId', '=', 'credential')
       .execute();
     await endCredentials(uow, uid);
+    if (byLink) await passkeyRows.removeAll(uow, uid);
     const user = await uow.trx.selectFrom('user').select('email').where('id', '=', uid).executeTakeFirst();
-    if (user) await outbox.enqueue(uow, 'password-changed', user.email, {});
+    if (user) await outbox.enqueue(uow, 'password-changed', user.email, { passkeysRemoved: byLink });
   }
 
   return {
@@ -91,7 +97,7 @@ export function createAccounts(parts: AccountParts) {
 
     /** Stores a new password hash for the user's e-mail-and-password log-in. */
     changePassword(uid: string, passwordHash: string): Promise<void> {
-      return db.run((uow) => setPassword(uow, uid, passwordHash));
+      return db.run((uow) => setPassword(uow, uid, passwordHash, { byLink: false }));
     },
 
     /**

@@ -28,10 +28,10 @@ export function confirmationRoutes({ confirmations, sessions, throttle, trustPro
   return (
     new Hono<AppEnv>()
       // The link works in any browser, logged in or not (a phone's mail app): the token alone confirms the address
-      // it was sent to.
+      // it was sent to. A browser logged in to that account stays logged in; the account's other sessions end.
       .post(endpoints.confirmEmail.path, async (c) => {
         const { token } = await readJson(c, endpoints.confirmEmail.body, { token: 'auth/confirm-link-invalid' });
-        const { state, email } = await confirmations.confirm(token);
+        const { state, email } = await confirmations.confirm(token, await sessions.find(c));
         if (state !== 'valid' || email === undefined)
           throw new HttpError(linkRefusals[state === 'valid' ? 'invalid' : state]);
         return c.json({ email });

@@ -22,8 +22,8 @@ export type PasswordResets = ReturnType<typeof createPasswordResets>;
 
 /**
  * Password reset (docs/product.md §10): a single-use link valid for an hour, e-mailed in the unit of work that makes
- * it; using it sets the password, ends every session and device cookie and sends the notice, in one more unit.
- * See docs/decisions/0017-password-reset.md.
+ * it; using it sets the password, ends every session and device cookie, removes every passkey and sends the notice, in
+ * one more unit. See docs/decisions/0017-password-reset.md and 0030-proof-of-the-address.md.
  */
 export function createPasswordResets({ db, accounts, outbox }: { db: Db; accounts: Accounts; outbox: Outbox }) {
   async function find(executor: Db['kysely'], token: string) {
@@ -71,7 +71,9 @@ export function createPasswordResets({ db, accounts, outbox }: { db: Db; account
 
     /**
      * Sets the password `passwordHash` through the link `token`, if it is still good: `accounts.setPassword` spends
-     * it with every other open link of the user, ends the sessions and device cookies, and sends the notice.
+     * it with every other open link of the user, ends the sessions and device cookies, removes every passkey (the link
+     * proves control of the address, so whatever someone else added to the account before goes) and sends the
+     * notice.
      */
     async reset(token: string, passwordHash: string): Promise<LinkState> {
       return db.run(async (uow) => {
@@ -80,7 +82,7 @@ export function createPasswordResets({ db, accounts, outbox }: { db: Db; account
         const row = await find(uow.trx, token);
         const state = stateOfLink(row, Date.now());
         if (state !== 'valid' || !row) return state;
-        await accounts.setPassword(uow, row.uid, passwordHash);
+        await accounts.setPassword(uow, row.uid, passwordHash, { byLink: true });
         return 'valid';
       });
     },

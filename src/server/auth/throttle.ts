@@ -5,8 +5,9 @@ import type { Logger } from '../log';
 import type { LoginAttemptStore } from './login-attempt-store';
 
 /**
- * Log-in attempts are counted per e-mail address, per client address and per known device, and sign-ups and
- * password-reset requests per client address and per e-mail, in the database, so every server sees the same counts. See
+ * Log-in attempts are counted per e-mail address, per client address and per known device, sign-ups and
+ * password-reset requests per client address and per e-mail, and passkey log-in challenges per client address, in the
+ * database, so every server sees the same counts. See
  * docs/decisions/0006-login-throttling.md for the limits, the device cookie and why.
  */
 export const throttlePolicy = {
@@ -26,6 +27,11 @@ export const throttlePolicy = {
   maxConfirmationsPerAddress: 10,
   /** Bounds the confirmation e-mails one account (its address) can be sent; sign-up's own link is not counted. */
   maxConfirmationsPerEmail: 3,
+  /**
+   * Challenges for a passkey log-in, asked anonymously (each is a row until it expires), per client address: the
+   * log-in form asks for one each time it opens, so an office's riders opening it four times a minute still pass.
+   */
+  maxPasskeyChallengesPerAddress: 60,
 } as const;
 
 export type ThrottlePolicy = { [K in keyof typeof throttlePolicy]: number };
@@ -145,6 +151,17 @@ export function createLoginThrottle(store: LoginAttemptStore, policy: ThrottlePo
       if (fromAddress.count > requestLimits[kind].perAddress) return refuse(fromAddress.windowStartedAt, now);
       const forEmail = await store.hit(byEmail, now, since);
       if (forEmail.count > requestLimits[kind].perEmail) return refuse(forEmail.windowStartedAt, now);
+      return undefined;
+    },
+
+    /**
+     * Counts a challenge for a passkey log-in, which names no account, per client address; undefined when it may go
+     * ahead, else the refusal.
+     */
+    async beginPasskeyChallenge({ address, log }: Pick<AttemptOf, 'address' | 'log'>, now = Date.now()) {
+      await prune(now, log);
+      const hit = await store.hit(`passkey-address:${addressGroup(address)}`, now, now - policy.windowMs);
+      if (hit.count > policy.maxPasskeyChallengesPerAddress) return refuse(hit.windowStartedAt, now);
       return undefined;
     },
 

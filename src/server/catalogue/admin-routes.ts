@@ -36,8 +36,9 @@ function answer(result: ChangeResult) {
 
 /**
  * Pictures wait their turn: one is made at a time on a server (the work is the processor's), and `maxWaiting` more
- * uploads may wait. A place is taken before the upload is read, since each holds its file in memory; beyond them the
- * owner is asked to try again (`server/busy`).
+ * uploads may wait; beyond them the owner is asked to try again (`server/busy`). A place is taken once the picture
+ * has arrived in full, so that a slow upload holds no place while it comes (an upload still coming is bounded by
+ * its pace instead, http/input.ts).
  */
 function pictureQueue(maxWaiting: number) {
   let tail: Promise<unknown> = Promise.resolve();
@@ -99,10 +100,11 @@ export function productRoutes({ sessions, catalogue }: { sessions: Sessions; cat
     .put(endpoints.adminProductPicture.path, owner, async (c) => {
       const itemid = itemidParam(c.req.param('itemid'));
       if (!(await catalogue.find(itemid))) throw new HttpError('product/not-found');
+      // Refused from its Content-Length before it is read, as soon as it grows past the limit, or once it falls
+      // behind the pace (http/input.ts); only a picture in full waits for its turn.
+      const bytes = await readBytes(c, productLimits.pictureMaxBytes, 'picture/too-large');
       const leave = pictures.admit();
       try {
-        // Refused from its Content-Length before it is read, or as soon as it grows past the limit.
-        const bytes = await readBytes(c, productLimits.pictureMaxBytes, 'picture/too-large');
         const made = await pictures.run(() => processPicture(bytes));
         if (!made.ok) throw new HttpError('picture/invalid', made.message);
         return c.json(answer(await catalogue.setPicture(c.get('session').user, itemid, made.thumb, made.large)));

@@ -438,10 +438,12 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
         const urls: string[] = [];
         for (const file of [thumb, large]) {
           const id = createHash('sha256').update(file.bytes).digest('hex');
+          // The same bytes uploaded again are new again: the cleaning of unused pictures, on any server, waits for
+          // this row and then leaves it (src/server/catalogue/unused-pictures.ts).
           await uow.trx
             .insertInto('picture')
             .values({ id, content_type: file.contentType, bytes: file.bytes, created_at: Date.now() })
-            .onConflict((oc) => oc.column('id').doNothing())
+            .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ created_at: eb.ref('excluded.created_at') })))
             .execute();
           urls.push(pictureUrl(id));
         }

@@ -332,7 +332,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   },
   '0012-order-money-and-delivery': {
     async up(db) {
-      // An order's money becomes one value (docs/decisions/0029-an-orders-money.md): its parts as JSON beside the
+      // An order's money becomes one value (docs/decisions/0032-an-orders-money.md): its parts as JSON beside the
       // total, with room for adjustments and tax lines; the two columns of parts go. Its delivery is its own, apart
       // from its payment: an order paid on collection was collected.
       await db.schema

@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../log';
+import { createPrivateFile, makePrivateFolder } from '../private-files';
 import type { Tables } from './schema';
 import { WaitingSqliteDialect } from './sqlite-driver';
 
@@ -22,13 +22,19 @@ export type OpenDatabase =
   | { db: Kysely<Tables>; dialect: 'postgres'; url: string };
 
 /**
- * Opens the SQLite file named by a `file:` URL, creating its folder; WAL mode, full fsync on commit. Once open,
+ * Opens the SQLite file named by a `file:` URL, creating it (0600) and its folder (0700) the first time: SQLite
+ * gives its WAL and shared-memory files the database's mode. WAL mode, full fsync on commit. Once open,
  * a statement that finds the file locked fails at once, and the dialect waits for it without blocking
  * (sqlite-driver.ts); only the opening itself waits in SQLite's own busy handler.
  */
-export function openSqlite(databaseUrl: string): OpenDatabase {
+export function openSqlite(databaseUrl: string): Extract<OpenDatabase, { dialect: 'sqlite' }> {
   const path = resolve(databaseUrl.slice('file:'.length));
-  mkdirSync(dirname(path), { recursive: true });
+  makePrivateFolder(dirname(path));
+  try {
+    createPrivateFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
   const database = new SQLite(path);
   database.pragma('busy_timeout = 5000');
   database.pragma('journal_mode = WAL');

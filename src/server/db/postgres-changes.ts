@@ -5,8 +5,12 @@ import type { Change, ChangeFeed } from './change-feed';
 import { pgTypes } from './open';
 import type { Tables } from './schema';
 
-/** The one channel every server LISTENs on. See docs/decisions/0008-postgres-listen-notify.md. */
-const changeChannel = 'piaffe_changes';
+/**
+ * The channel every server of one shop LISTENs on, as SQL: one per schema, since NOTIFY reaches every session of the
+ * database, and shops (or test runs) on other schemas of it must not hear this one's changes. An md5 keeps it within
+ * PostgreSQL's 63 bytes for any schema's name. See docs/decisions/0008-postgres-listen-notify.md.
+ */
+const changeChannel = "'piaffe_changes_' || md5(current_schema())";
 
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; we stay well below. */
 export const maxPayloadBytes = 7000;
@@ -51,6 +55,8 @@ const checkEveryMs = 15_000;
  */
 export class PostgresChanges {
   #client: pg.Client | undefined;
+  /** The channel's name, read from the database on connecting (`changeChannel`). */
+  #channel: string | undefined;
   #closed = false;
   #failures = 0;
   #retry: NodeJS.Timeout | undefined;
@@ -76,7 +82,9 @@ export class PostgresChanges {
 
   /** Sends `changes` to the other servers; call inside the transaction that made them. */
   async send(trx: Transaction<Tables>, changes: readonly Change[]): Promise<void> {
-    const notifies = changes.map((change) => sql`pg_notify(${changeChannel}, ${encodeChange(this.origin, change)})`);
+    const notifies = changes.map(
+      (change) => sql`pg_notify(${sql.raw(changeChannel)}, ${encodeChange(this.origin, change)})`,
+    );
     await sql`select ${sql.join(notifies)}`.execute(trx);
   }
 
@@ -106,11 +114,14 @@ export class PostgresChanges {
     client.on('error', onLost);
     client.on('end', () => onLost());
     client.on('notification', (message) => {
-      if (message.channel === changeChannel) this.#receive(message.payload);
+      if (message.channel === this.#channel) this.#receive(message.payload);
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${changeChannel}`);
+      const { rows } = await client.query<{ channel: string }>(`select ${changeChannel} as channel`);
+      this.#channel = rows[0]?.channel;
+      // The channel's name is `piaffe_changes_` and hex digits: nothing to quote.
+      await client.query(`LISTEN ${this.#channel}`);
     } catch (error) {
       onLost(error as Error);
       throw error;
@@ -144,7 +155,7 @@ export class PostgresChanges {
     });
     try {
       // LISTEN again is a no-op round trip, and keeps pg_stat_activity showing what this connection is for.
-      await Promise.race([client.query(`LISTEN ${changeChannel}`), timeout]);
+      await Promise.race([client.query(`LISTEN ${this.#channel}`), timeout]);
     } catch (error) {
       client.emit('error', error);
     } finally {

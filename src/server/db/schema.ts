@@ -207,6 +207,7 @@ export interface PictureTable {
   id: string;
   content_type: string;
   bytes: Uint8Array;
+  /** When it was last uploaded: an unused picture is deleted a day after (src/server/catalogue/unused-pictures.ts). */
   created_at: number;
 }
 
@@ -245,5 +246,6 @@ export interface Tables {
     userAgent: string | null;
   };
   account: { id: string; userId: string; providerId: string; password: string | null; updatedAt: Date | string };
-  verification: { id: string; identifier: string };
+  passkey: { id: string; userId: string };
+  verification: { id: string; identifier: string; expiresAt: Date | string };
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { finished } from 'node:stream';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { ErrorCode } from '../../shared/errors';
@@ -9,26 +10,70 @@ import { HttpError } from './errors';
 export const maxBodyBytes = 16 * 1024;
 
 /**
- * The request's body as text, read straight from Node's request (a web `Request` would be built only to be read),
- * at most `maxBytes` of it whether or not a `Content-Length` announces it; more is `request/body-too-large`.
+ * How fast a request must arrive (docs/SECURITY.md, "Limits on requests"; ADR 0029). A body must come at
+ * `minBytesPerSecond` on average once `graceMs` have passed since its route began to read it: a largest picture
+ * (5 MB) within 56 s, a form's few hundred bytes within 5 s. A body that falls behind is answered 408
+ * `request/too-slow`, so that a client trickling bytes holds a connection for seconds rather than Node's default
+ * 300 s. Node itself keeps the rest (server.ts): the headers within `headersMs`, the whole request within
+ * `requestMs`, a bound for the bodies no route reads; it must not cut first a body that keeps the pace, so it is
+ * the headers' time plus the largest picture's, rounded up.
  */
-async function readBody(
+export const requestPace = {
+  graceMs: 5_000,
+  minBytesPerSecond: 100 * 1024,
+  headersMs: 10_000,
+  requestMs: 70_000,
+} as const;
+
+/**
+ * The request's body, read straight from Node's request (a web `Request` would be built only to be read), at most
+ * `maxBytes` of it whether or not a `Content-Length` announces it (more is `tooLarge`), at `requestPace`. A refused
+ * body is left unread, not destroyed, so that the answer still reaches the client; the connection closes after it,
+ * so that no client sends its next request after bytes the server will not read. A client that hangs up makes it
+ * fail with Node's own error, which the app's error handler tells apart (`clientHungUp` in errors.ts).
+ */
+function readBody(
   incoming: IncomingMessage,
   maxBytes = maxBodyBytes,
   tooLarge: ErrorCode = 'request/body-too-large',
 ): Promise<Buffer> {
-  // The rest of the body is never read: the connection closes after the answer, so that no client sends its next
-  // request after bytes the server will not read.
-  const refused = () => new HttpError(tooLarge, undefined, { Connection: 'close' });
-  if (Number(incoming.headers['content-length'] ?? 0) > maxBytes) throw refused();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw refused();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, size);
+  const refuse = (code: ErrorCode) => new HttpError(code, undefined, { Connection: 'close' });
+  if (Number(incoming.headers['content-length'] ?? 0) > maxBytes) return Promise.reject(refuse(tooLarge));
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let timer: NodeJS.Timeout | undefined;
+    // The moment by which more than `size` bytes must have come.
+    const keepPace = () => {
+      clearTimeout(timer);
+      const due = started + requestPace.graceMs + (size / requestPace.minBytesPerSecond) * 1000;
+      timer = setTimeout(() => stop(refuse('request/too-slow')), due - performance.now());
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) return stop(refuse(tooLarge));
+      chunks.push(chunk);
+      keepPace();
+    };
+    const stopWatching = finished(incoming, (error) => {
+      if (error) return stop(error);
+      clear();
+      resolve(Buffer.concat(chunks, size));
+    });
+    function clear() {
+      clearTimeout(timer);
+      incoming.off('data', onData);
+      stopWatching();
+    }
+    function stop(error: Error) {
+      clear();
+      incoming.pause();
+      reject(error);
+    }
+    keepPace();
+    incoming.on('data', onData);
+  });
 }
 
 /** The request's body as it came, at most `maxBytes` of it (for a signature computed over the exact bytes). */

@@ -4,7 +4,7 @@ import { routePath } from 'hono/route';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppEnv } from '../app-env';
 import type { Outbox } from '../mail/outbox';
-import { errorResponse, HttpError } from './errors';
+import { clientHungUp, errorResponse, HttpError } from './errors';
 import type { LiveStreams } from './live-streams';
 
 export interface MetricsParts {
@@ -15,6 +15,11 @@ export interface MetricsParts {
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** The credentials of an `Authorization: Bearer ...` header, whatever the case of its scheme (RFC 9110 §11.1). */
+function bearerToken(header: string | undefined): string {
+  return /^bearer +(\S+) *$/i.exec(header ?? '')?.[1] ?? '';
+}
 
 /**
  * The operator's metrics (docs/OPERATIONS.md, "Metrics"), in Prometheus' text format through prom-client, with
@@ -28,7 +33,7 @@ export function createMetrics({ token, streams, outbox }: MetricsParts) {
   collectDefaultMetrics({ register: registry });
   const requests = new Histogram({
     name: 'http_request_duration_seconds',
-    help: 'Time to answer HTTP requests, by method, route pattern and status; its _count is the number of requests.',
+    help: 'Time to answer HTTP requests, by method, route pattern and status (499: the client hung up mid-request); its _count is the number of requests.',
     labelNames: ['method', 'route', 'status'],
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
@@ -71,7 +76,7 @@ export function createMetrics({ token, streams, outbox }: MetricsParts) {
     b.oldestWaitingAt === undefined ? 0 : Math.max(0, (Date.now() - b.oldestWaitingAt) / 1000),
   );
 
-  const expected = digest(`Bearer ${token}`);
+  const expected = digest(token);
 
   return {
     /** Times every request, labelled by the route pattern that answered it. */
@@ -88,16 +93,17 @@ export function createMetrics({ token, streams, outbox }: MetricsParts) {
       }
     }) satisfies MiddlewareHandler<AppEnv>,
 
-    /** Counts the answer of an order placement: placed (by payment method) or refused (by error code). */
+    /** Counts the answer of an order placement: placed (by payment method) or refused (by error code), never a hang-up. */
     orders: (async (c, next) => {
       await next();
+      if (clientHungUp(c)) return;
       if (c.error) refused.inc({ reason: c.error instanceof HttpError ? c.error.code : 'server/internal' });
       else if (c.res.status === 201) placed.inc({ payment_method: c.get('paymentMethod') ?? 'unknown' });
     }) satisfies MiddlewareHandler<AppEnv>,
 
     /** GET /metrics: the text format, for a request with the bearer token (compared in constant time). */
     route: (async (c) => {
-      const given = digest(c.req.header('authorization') ?? '');
+      const given = digest(bearerToken(c.req.header('authorization')));
       if (!timingSafeEqual(given, expected)) {
         return errorResponse(c, 'auth/unauthenticated', 'Send METRICS_TOKEN as a bearer token.', {
           'WWW-Authenticate': 'Bearer realm="metrics"',

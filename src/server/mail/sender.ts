@@ -2,6 +2,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type { Config } from '../config';
 import type { ChangeFeed } from '../db/change-feed';
 import { type Logger, withoutEmails } from '../log';
+import { openLocalMailbox } from './local-mailbox';
 import { type Outbox, type OutboxRow, outboxTopic } from './outbox';
 
 export interface MailSenderParts {
@@ -15,6 +16,8 @@ export interface MailSenderParts {
   /** The pause before each retry (MAIL_RETRY_DELAYS); after the last one an e-mail is marked failed. */
   retryDelaysMs: readonly number[];
   log: Logger;
+  /** Called once the sender has stopped (the local mailbox closes its pages). */
+  closed?: () => Promise<void>;
 }
 
 /** Even with nothing announced, the outbox is looked at this often (a missed announcement, a retry coming due). */
@@ -23,7 +26,7 @@ const maxSleepMs = 30_000;
 const databaseBackoffMs = 5_000;
 
 /**
- * Sends the outbox's e-mails over SMTP, one at a time, in every server. It wakes when an e-mail is written
+ * Sends the outbox's e-mails over SMTP (or into the local mailbox), one at a time, in every server. It wakes when an e-mail is written
  * (on any server: the change feed tells it) and when the next retry comes due; see outbox.ts for how servers
  * share the work without sending an e-mail twice.
  */
@@ -95,31 +98,45 @@ export class MailSender {
     });
   }
 
-  /** Stops looking, lets the send under way finish, and closes the SMTP transport. */
+  /** Stops looking, lets the send under way finish, and closes the transport. */
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
     this.#stopListening();
     await this.#running;
     this.parts.transport.close();
+    await this.parts.closed?.();
   }
 }
 
 /** Timeouts of one SMTP conversation; a claimed e-mail is held at most about this long (outbox.ts). */
 const smtpTimeouts = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
-/** Starts sending the outbox over SMTP_URL; without it, says once that e-mails wait, and sends nothing. */
-export function startMailSender(
+/**
+ * Starts sending the outbox: over SMTP_URL; without it, to a local mailbox when PUBLIC_URL is on this machine
+ * (said once, with the mailbox's address); otherwise says once that e-mails wait, and sends nothing.
+ */
+export async function startMailSender(
   config: Config,
   parts: Pick<MailSenderParts, 'outbox' | 'feed' | 'log'>,
-): MailSender | undefined {
-  const { smtpUrl, from, retryDelaysMs } = config.mail;
-  if (!smtpUrl) {
-    parts.log.warn(
-      'SMTP_URL is not set: e-mails wait in the outbox, unsent, until a server with SMTP_URL starts; new riders cannot confirm their address, so cannot order',
-    );
-    return undefined;
+): Promise<MailSender | undefined> {
+  const { smtpUrl, localMailbox, from, retryDelaysMs } = config.mail;
+  const host = new URL(config.publicUrl).hostname;
+  if (smtpUrl) {
+    const transport = nodemailer.createTransport({ url: smtpUrl, ...smtpTimeouts });
+    return new MailSender({ ...parts, transport, from, retryDelaysMs, host });
   }
-  const transport = nodemailer.createTransport({ url: smtpUrl, ...smtpTimeouts });
-  return new MailSender({ ...parts, transport, from, retryDelaysMs, host: new URL(config.publicUrl).hostname });
+  if (localMailbox) {
+    const mailbox = await openLocalMailbox();
+    parts.log.warn(
+      { mailbox: mailbox.url },
+      `SMTP_URL is not set: e-mails stay on this machine, in a local mailbox; read them at ${mailbox.url}`,
+    );
+    const transport = nodemailer.createTransport(mailbox.transport);
+    return new MailSender({ ...parts, transport, from, retryDelaysMs, host, closed: mailbox.close });
+  }
+  parts.log.warn(
+    'SMTP_URL is not set and PUBLIC_URL is not on this machine: e-mails wait in the outbox, unsent, until a server with SMTP_URL starts; new riders cannot confirm their address, so cannot order',
+  );
+  return undefined;
 }

@@ -6,6 +6,7 @@ import { passkeyNameFormSchema } from '../../../shared/validation';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
 import { ApiError, call, messageOf } from '../../lib/api';
+import { useSession } from '../../lib/session';
 import { useForm } from '../../lib/use-form';
 
 const needsRecentLogin =
@@ -19,6 +20,7 @@ function failureOf(error: unknown): string {
 
 /** The rider's passkeys (docs/product.md §15): each listed with when it was added, removable; and a form to add one. */
 export function PasskeysSection() {
+  const { user } = useSession();
   const [passkeys, setPasskeys] = useState<Passkey[] | null>(null);
   const [message, setMessage] = useState<{ kind: 'status' | 'alert'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -73,7 +75,7 @@ export function PasskeysSection() {
       <h2 id="passkeys-title">Passkeys</h2>
       <p>
         A passkey logs you in with this device's screen lock (your fingerprint, face or PIN) instead of your password.
-        Adding one needs a log-in in the last 5 minutes.
+        Adding one needs a confirmed e-mail address and a log-in in the last 5 minutes.
       </p>
       {message && <Alert kind={message.kind}>{message.text}</Alert>}
       {passkeys && passkeys.length === 0 && <p>You have no passkeys yet.</p>}
@@ -91,13 +93,19 @@ export function PasskeysSection() {
           ))}
         </ul>
       )}
-      <form className="form" aria-labelledby="add-passkey-title" onSubmit={add} noValidate>
-        <h3 id="add-passkey-title">Add a passkey</h3>
-        <Field label="Passkey name" autoComplete="off" hint={hints.passkeyName} {...form.field('name')} />
-        <button type="submit" className="button" disabled={!form.isValid || busy}>
-          Add a passkey
-        </button>
-      </form>
+      {/* Until the address is confirmed the server refuses a passkey: the section says why instead (§15). It appears
+          as soon as the link is opened, in this tab or another (the session's `account` event). */}
+      {user?.emailConfirmed ? (
+        <form className="form" aria-labelledby="add-passkey-title" onSubmit={add} noValidate>
+          <h3 id="add-passkey-title">Add a passkey</h3>
+          <Field label="Passkey name" autoComplete="off" hint={hints.passkeyName} {...form.field('name')} />
+          <button type="submit" className="button" disabled={!form.isValid || busy}>
+            Add a passkey
+          </button>
+        </form>
+      ) : (
+        <p>You can add a passkey once your e-mail address is confirmed: open the link we sent to {user?.email}.</p>
+      )}
     </section>
   );
 }

@@ -69,8 +69,8 @@ function NewPasswordForm({ token }: { token: string }) {
     setFailure(null);
     try {
       await call('resetPassword', { body: { token, password: form.values.password } });
-      // Every session of the account has ended; this browser forgets its user too, and the rider logs in.
-      await endSession({ kind: 'status', text: accountNotices.passwordChanged });
+      // Every session and passkey of the account has ended; this browser forgets its user too, and the rider logs in.
+      await endSession({ kind: 'status', text: accountNotices.passwordReset });
       // In place of the link, so that the spent token leaves the address bar and the history.
       navigate(pages.signupLogin.path, { state: { form: 'login' }, replace: true });
     } catch (error) {
@@ -92,6 +92,7 @@ function NewPasswordForm({ token }: { token: string }) {
   return (
     <form className="card form" aria-labelledby="new-password-title" onSubmit={submit} noValidate>
       <h2 id="new-password-title">Choose a new password</h2>
+      <p>A new password logs out every device and removes every passkey of your account.</p>
       {failure && <Alert kind="alert">{failure}</Alert>}
       <Field
         label="New password"
