@@ -1,6 +1,7 @@
 import { createServer, type RequestListener, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import { card } from '../shared/payment/card';
 import { createAccounts } from './account/accounts';
 import { buildApp } from './app';
 import { createAuth } from './auth/auth';
@@ -28,7 +29,11 @@ import { createOutbox } from './mail/outbox';
 import { createSeal } from './mail/seal';
 import { startMailSender } from './mail/sender';
 import { createOrderStore } from './orders/order-store';
-import { createCardPayments, startCardSweep } from './payments/card-payments';
+import { createCardLease } from './payments/card-lease';
+import { createCardPayments } from './payments/card-payments';
+import { cardBeforeCancel } from './payments/card-refunds';
+import { startCardSweep } from './payments/card-sweep';
+import { connectStripe } from './payments/stripe-client';
 import { createStockStore } from './stock/stock-store';
 
 export interface RunningServer {
@@ -64,16 +69,21 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const resets = createPasswordResets({ db, accounts, outbox });
   const stock = createStockStore(db);
   const catalogue = createCatalogueStore(db, stock);
-  const orders = createOrderStore({ db, cart, stock, outbox, cardPaymentMs: config.cardPaymentMs });
+  const stripe = connectStripe(config.stripe);
+  const lease = createCardLease(db);
+  // A card order's cancel closes its sessions at Stripe, or refunds it, first.
+  const beforeCancel = new Map([[card.id, cardBeforeCancel({ db, stripe, lease, log })]]);
+  const orders = createOrderStore({ db, cart, stock, outbox, cardPaymentMs: config.cardPaymentMs, beforeCancel });
   const payments = createCardPayments({
     db,
     orders,
-    stripe: config.stripe,
+    stripe,
+    lease,
     publicUrl: config.publicUrl,
     cardPaymentMs: config.cardPaymentMs,
     log,
   });
-  const cardSweep = startCardSweep(payments, config.cardPaymentMs, log);
+  const cardSweep = startCardSweep(payments.sweep, config.cardPaymentMs, log);
   const housekeeping = startHousekeeping(
     {
       'expired passkey challenges': (now) => deleteExpiredChallenges(db, now),

@@ -72,10 +72,10 @@ export function adminRoutes({ sessions, roles, orders, outbox, payments, streams
         const { to, from, note } = await readJson(c, endpoints.adminMoveOrder.body);
         const { user } = c.get('session');
         const owner = { ...user, role: 'owner' } as const;
-        // A cancel goes through the card payment's rules: a paid card order is refunded first.
+        // A cancel goes through its payment method's step first: a paid card order is refunded first.
         const result =
           to === 'cancelled'
-            ? await payments.cancel(number, owner, { from, note })
+            ? await orders.cancel(number, owner, { from, note })
             : await orders.move(number, to, owner, { from, note });
         if (!result.ok) throw moveRefusal(result);
         return c.json({ order: result.order });

@@ -16,22 +16,53 @@ export interface ActingUser {
 export type MoveResult =
   | { ok: true; order: Order }
   | { ok: false; reason: 'not-found' | 'invalid-transition' | 'status-changed'; status?: OrderStatus }
-  /** A refund has been asked of Stripe: the order cannot ship. */
+  /** A refund has been asked of the payment's provider: the order cannot ship. */
   | { ok: false; reason: 'busy' };
 
-/** What a move records of a card payment at Stripe, with the move. */
-export interface CardFacts {
+/** Why a payment method's step before a cancel did not cancel: its provider was busy, unreachable or refused. */
+export type PaymentRefusal =
+  /** Another request is talking to the provider about this order's payment. */
+  | { ok: false; reason: 'payment-busy' }
+  /** A payment is going through: the order waits for it. */
+  | { ok: false; reason: 'payment-in-progress' }
+  /** The provider cannot be reached (or the shop has no keys for it). */
+  | { ok: false; reason: 'payments-unavailable' }
+  /** The provider refused the refund (`detail`, its words): the order stays paid. */
+  | { ok: false; reason: 'refund-failed'; detail: string };
+
+export type CancelResult = MoveResult | PaymentRefusal;
+
+/** What a move records of the payment at its provider, with the move. */
+export interface PaymentFacts {
   paymentId?: string;
   refundId?: string;
 }
+
+/** An order about to be cancelled, as its payment method's step before the cancel sees it. */
+export interface Cancelling {
+  number: number;
+  status: OrderStatus;
+  paymentId: string | null;
+  placedAt: number;
+}
+
+/**
+ * What a payment method does before its order may be cancelled (closing what is open at its provider, a refund of
+ * what was paid), around the cancel it is given, which it runs, or says why not. A method without one is cancelled
+ * at once.
+ */
+export type BeforeCancel = (
+  order: Cancelling,
+  cancel: (facts?: PaymentFacts) => Promise<MoveResult>,
+) => Promise<CancelResult>;
 
 export interface MoveOptions {
   /** The owner's note (shipped) or the reason (cancelled). */
   note?: string;
   /** The status the actor saw. */
   from?: OrderStatus;
-  /** What to keep of the card payment with the move. */
-  card?: CardFacts;
+  /** What to keep of the payment at its provider with the move. */
+  payment?: PaymentFacts;
 }
 
 /** A move just made: the order as it is now, who moved it and why, and whom the order was placed by. */
@@ -52,13 +83,15 @@ export interface MovesParts {
   stock: StockStore;
   outbox: Outbox;
   cardPaymentMs: number;
+  /** By payment method's id: what comes before a cancel of its orders (a card's refund). */
+  beforeCancel: ReadonlyMap<string, BeforeCancel>;
 }
 
 /**
  * Moving an order from status to status by the rules of src/shared/orders.ts: each move kept in the history, then
  * what follows it (the steps after a move, below), in one unit of work.
  */
-export function createMoves({ db, stock, outbox, cardPaymentMs }: MovesParts) {
+export function createMoves({ db, stock, outbox, cardPaymentMs, beforeCancel }: MovesParts) {
   /** Where e-mails about an order go: the account's address, or the one it was placed with once the account is gone. */
   async function recipientOf(uow: UnitOfWork, order: { uid: string | null; email: string }): Promise<string> {
     if (order.uid === null) return order.email;
@@ -99,7 +132,7 @@ export function createMoves({ db, stock, outbox, cardPaymentMs }: MovesParts) {
     number: number,
     to: OrderStatus,
     actor: ActingUser,
-    { note = '', from, card: facts = {} }: MoveOptions = {},
+    { note = '', from, payment: facts = {} }: MoveOptions = {},
   ): Promise<MoveResult> {
     let query = uow.trx
       .selectFrom('shop_order')
@@ -123,7 +156,7 @@ export function createMoves({ db, stock, outbox, cardPaymentMs }: MovesParts) {
       })
       .where('number', '=', number)
       .where('status', '=', status);
-    // Not once a refund has been asked of Stripe (src/server/payments/card-payments.ts).
+    // Not once a refund has been asked of the payment's provider (src/server/payments/card-refunds.ts).
     if (to === 'shipped') update = update.where('refund_started_at', 'is', null);
     const moved = await update.executeTakeFirst();
     if (Number(moved.numUpdatedRows) === 0) {
@@ -165,14 +198,39 @@ export function createMoves({ db, stock, outbox, cardPaymentMs }: MovesParts) {
     return { ok: true, order } as const;
   }
 
+  /**
+   * Moves an order to `to`, if the rules allow `actor` that move from its status now; `from`, when given, is the
+   * status the actor saw, and a different one is refused (someone else moved it meanwhile). The move is kept in
+   * the history and e-mailed to the rider, in one unit of work. A rider reaches only their own orders.
+   */
+  function move(number: number, to: OrderStatus, actor: ActingUser, options: MoveOptions = {}): Promise<MoveResult> {
+    return db.run((uow) => moveWithin(uow, number, to, actor, options));
+  }
+
   return {
+    move,
+
     /**
-     * Moves an order to `to`, if the rules allow `actor` that move from its status now; `from`, when given, is the
-     * status the actor saw, and a different one is refused (someone else moved it meanwhile). The move is kept in
-     * the history and e-mailed to the rider, in one unit of work. A rider reaches only their own orders.
+     * Cancels an order: `move` to cancelled, after its payment method's step before a cancel (a card order's sessions
+     * closed, its payment refunded), which runs only when the rules allow the move (whose order, the status seen,
+     * the table of moves); a refused move is answered as `move` answers it, and nothing is asked of the provider.
      */
-    move(number: number, to: OrderStatus, actor: ActingUser, options: MoveOptions = {}): Promise<MoveResult> {
-      return db.run((uow) => moveWithin(uow, number, to, actor, options));
+    async cancel(number: number, actor: ActingUser, options: MoveOptions = {}): Promise<CancelResult> {
+      const row = await db.kysely
+        .selectFrom('shop_order')
+        .select(['uid', 'status', 'payment_method', 'payment_id', 'placed_at'])
+        .where('number', '=', number)
+        .executeTakeFirst();
+      const allowed =
+        row !== undefined &&
+        (actor.role !== 'rider' || row.uid === actor.uid) &&
+        (options.from === undefined || options.from === row.status) &&
+        canMove(row.status as OrderStatus, 'cancelled', actor.role, row.payment_method);
+      const first = allowed ? beforeCancel.get(row.payment_method) : undefined;
+      if (!row || !first) return move(number, 'cancelled', actor, options);
+      const status = row.status as OrderStatus;
+      const order = { number, status, paymentId: row.payment_id, placedAt: Number(row.placed_at) };
+      return first(order, (facts) => move(number, 'cancelled', actor, { ...options, from: status, payment: facts }));
     },
 
     /** `move`, inside a unit of work of the caller's (Stripe's webhook records its event in the same one). */

@@ -2,7 +2,7 @@ import type { CartStore } from '../cart/cart-store';
 import type { Db } from '../db/database';
 import type { Outbox } from '../mail/outbox';
 import type { StockStore } from '../stock/stock-store';
-import { createMoves } from './order-moves';
+import { type BeforeCancel, createMoves } from './order-moves';
 import { createPlacing } from './order-placing';
 import { createOrderQueries } from './order-queries';
 
@@ -15,6 +15,8 @@ export interface OrderStoreParts {
   outbox: Outbox;
   /** How long a card order waits for its payment (CARD_PAYMENT_MINUTES). */
   cardPaymentMs: number;
+  /** By payment method's id: what comes before a cancel of its orders (a card's refund). */
+  beforeCancel: ReadonlyMap<string, BeforeCancel>;
 }
 
 /**

@@ -10,7 +10,8 @@ import { HttpError } from '../http/errors';
 import { readJson, readQuery, readText } from '../http/input';
 import { type LiveStreams, sseFrame } from '../http/live-streams';
 import type { CardPayments } from '../payments/card-payments';
-import type { MoveResult } from './order-moves';
+import type { CardCheckout } from '../payments/card-sessions';
+import type { CancelResult } from './order-moves';
 import type { PlaceResult } from './order-placing';
 import type { OrderStore } from './order-store';
 import { ordersTopic } from './order-topic';
@@ -44,10 +45,33 @@ export function orderNumberParam(text: string): number {
   return number;
 }
 
-/** Why a move was refused, as our error (with the order's status now, where that helps). */
-export function moveRefusal(result: Extract<MoveResult, { ok: false }>): HttpError {
+/** Why a card payment's step was refused, as our error. */
+const paymentRefusals = {
+  'not-found': 'order/not-found',
+  'not-awaiting': 'payment/not-awaiting',
+  'payment-busy': 'payment/busy',
+  'payment-in-progress': 'payment/in-progress',
+  'payments-unavailable': 'server/payments-unavailable',
+} as const satisfies Record<Extract<CardCheckout, { ok: false }>['reason'], ErrorCode>;
+
+function checkoutRefusal(result: Extract<CardCheckout, { ok: false }>): HttpError {
+  return new HttpError(paymentRefusals[result.reason]);
+}
+
+/** Why a move (a cancel: with its payment's step) was refused, as our error (with the order's status now, where that helps). */
+export function moveRefusal(result: Extract<CancelResult, { ok: false }>): HttpError {
   const now = (status: OrderStatus | undefined) => (status ? ` It is ${statusLabels[status].toLowerCase()} now.` : '');
-  if (result.reason === 'not-found') return new HttpError('order/not-found');
+  if (result.reason === 'refund-failed') {
+    return new HttpError('payment/refund-failed', `Stripe refused the refund: ${result.detail} The order stays paid.`);
+  }
+  if (
+    result.reason === 'not-found' ||
+    result.reason === 'payment-busy' ||
+    result.reason === 'payment-in-progress' ||
+    result.reason === 'payments-unavailable'
+  ) {
+    return new HttpError(paymentRefusals[result.reason]);
+  }
   if (result.reason === 'busy') {
     return new HttpError(
       'payment/busy',
@@ -97,14 +121,10 @@ export function orderRoutes({ sessions, orders, payments, streams }: OrderRouteP
         // A repeated key answers the order it made the first time (and its session, if still waiting for payment).
         const status = result.created ? 201 : 200;
         if (order.paymentMethod !== card.id || order.status !== 'placed') return c.json({ order }, status);
-        try {
-          // The same key again (a double click, a retry): the session already made, if it is still open.
-          const payUrl = await payments.checkout(orderNumberParam(order.number), user.uid, { reuse: !result.created });
-          return c.json({ order, payUrl }, status);
-        } catch (error) {
-          if (!(error instanceof HttpError)) throw error;
-          return c.json({ order, payError: error.message }, status);
-        }
+        // The same key again (a double click, a retry): the session already made, if it is still open.
+        const paying = await payments.checkout(orderNumberParam(order.number), user.uid, { reuse: !result.created });
+        if (paying.ok) return c.json({ order, payUrl: paying.url }, status);
+        return c.json({ order, payError: checkoutRefusal(paying).message }, status);
       })
 
       // The rider's order pages follow their orders: a nudge, and the page reloads the order.
@@ -134,20 +154,25 @@ export function orderRoutes({ sessions, orders, payments, streams }: OrderRouteP
 
       .post(endpoints.cancelOrder.path, session, async (c) => {
         const number = orderNumberParam(c.req.param('number'));
-        const result = await payments.cancel(number, { ...c.get('session').user, role: 'rider' });
+        const result = await orders.cancel(number, { ...c.get('session').user, role: 'rider' });
         if (!result.ok) throw moveRefusal(result);
         return c.json({ order: result.order });
       })
 
       .post(endpoints.payOrder.path, session, async (c) => {
         const number = orderNumberParam(c.req.param('number'));
-        return c.json({ url: await payments.checkout(number, c.get('session').user.uid) });
+        const paying = await payments.checkout(number, c.get('session').user.uid);
+        if (!paying.ok) throw checkoutRefusal(paying);
+        return c.json({ url: paying.url });
       })
 
       // Signed by Stripe, not sent by a browser: the same-origin rule does not apply (app.ts), the signature does.
       .post(endpoints.stripeWebhook.path, async (c) => {
         const body = await readText(c, maxWebhookBytes);
-        await payments.receive(body, c.req.header('stripe-signature'));
+        const received = await payments.receive(body, c.req.header('stripe-signature'));
+        if (!received.ok) {
+          throw new HttpError(received.reason === 'not-offered' ? 'request/not-found' : 'payment/invalid-signature');
+        }
         return c.body(null, 204);
       })
   );
