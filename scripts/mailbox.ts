@@ -111,6 +111,11 @@ const kept = ({ id, to, parsed, receivedAt }: ReceivedMail): KeptMail => ({
   subject: parsed.subject ?? '',
   text: parsed.text ?? '',
   html: parsed.html || '',
+  attachments: parsed.attachments.map(({ filename, contentType, size }) => ({
+    filename: filename ?? '',
+    contentType,
+    size,
+  })),
   receivedAt,
 });
 

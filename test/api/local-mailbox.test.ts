@@ -1,7 +1,7 @@
 import { networkInterfaces } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { Client } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
+import { outboxOf, startTestServer, type TestServer } from '../support/server';
 
 /**
  * Mail with no SMTP_URL: kept in a local mailbox when PUBLIC_URL is on this machine (the README's first run), waiting
@@ -113,5 +113,23 @@ describe('with no SMTP_URL on this machine', () => {
     }
     // The mailbox closed with the shop.
     await expect.poll(listeningServers).toBe(before);
+  });
+
+  it('lists the file an e-mail carries, by name, type and size', async () => {
+    const shop = await startTestServer({}, { captureLog: true, mailbox: false });
+    try {
+      const attachment = { filename: 'invoice.pdf', contentType: 'application/pdf', content: new Uint8Array(1234) };
+      await shop.db.run((uow) =>
+        outboxOf(shop).enqueue(uow, 'password-changed', 'rider@example.test', {}, { attachment }),
+      );
+      await expect.poll(() => inState(shop, 'sent')).toBe(1);
+      const lines = shop.logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      const url = String(lines.find((line) => String(line.msg).includes('SMTP_URL is not set'))?.mailbox);
+      expect(await (await fetch(`${url}mail/1`)).text()).toContain(
+        'Attached: invoice.pdf (application/pdf, 1234 bytes).',
+      );
+    } finally {
+      await shop.stop();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mailbox, ReceivedMail } from '../../scripts/mailbox';
 import { address, Client, randomEmail, testMailbox } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
+import { outboxOf, startTestServer, type TestServer } from '../support/server';
 
 /**
  * E-mail over real SMTP: the server sends to a mailbox the test starts on 127.0.0.1 (scripts/mailbox.ts), and the
@@ -122,6 +122,48 @@ describe('the e-mails', () => {
     // Only the headers the shop sets: nothing typed by a rider reaches one.
     expect(parsed.headers.get('bcc')).toBeUndefined();
     expect(parsed.to && 'text' in parsed.to ? parsed.to.text : '').toBe(email);
+  });
+});
+
+describe('attachments', () => {
+  it('sends a file written with an e-mail to the outbox, its bytes intact', async () => {
+    const email = randomEmail();
+    // Every byte value, and more than one line of base64, so that no encoding on the way can pass unnoticed.
+    const content = Uint8Array.from({ length: 5000 }, (_, i) => (i * 7) % 256);
+    await server.db.run((uow) =>
+      outboxOf(server).enqueue(
+        uow,
+        'password-changed',
+        email,
+        {},
+        {
+          attachment: { filename: 'invoice PF-10001.pdf', contentType: 'application/pdf', content },
+        },
+      ),
+    );
+    const { parsed } = await mailbox.waitFor(to(email));
+    expect(parsed.subject).toBe('Your password has been changed');
+    expect(parsed.attachments.map(({ filename, contentType }) => ({ filename, contentType }))).toEqual([
+      { filename: 'invoice PF-10001.pdf', contentType: 'application/pdf' },
+    ]);
+    expect(Buffer.compare(parsed.attachments[0]?.content ?? Buffer.alloc(0), Buffer.from(content))).toBe(0);
+    // Kept with the e-mail once sent.
+    const row = () =>
+      server.db.kysely
+        .selectFrom('outbox')
+        .select(['state', 'attachment_bytes'])
+        .where('recipient', '=', email)
+        .executeTakeFirstOrThrow();
+    await expect.poll(async () => (await row()).state).toBe('sent');
+    const { attachment_bytes } = await row();
+    expect(Buffer.from(attachment_bytes ?? []).equals(Buffer.from(content))).toBe(true);
+  });
+
+  it('sends an e-mail written without one with no attachment', async () => {
+    const email = randomEmail();
+    await server.db.run((uow) => outboxOf(server).enqueue(uow, 'password-changed', email, {}));
+    const { parsed } = await mailbox.waitFor(to(email));
+    expect(parsed.attachments).toEqual([]);
   });
 });
 

@@ -8,6 +8,8 @@ import { sessionsTopic } from '../../src/server/auth/sessions';
 import { type Config, loadConfig } from '../../src/server/config';
 import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
 import { createLogger, type Logger } from '../../src/server/log';
+import { createOutbox, type Outbox } from '../../src/server/mail/outbox';
+import { createSeal } from '../../src/server/mail/seal';
 import { type RunningServer, startServer } from '../../src/server/server';
 import { createStockStore, type StockStore } from '../../src/server/stock/stock-store';
 import { testMailbox } from './client';
@@ -61,6 +63,11 @@ function testLogger(config: Config, lines: string[], capture: boolean): Logger |
 }
 
 const secret = 'test-secret-0123456789abcdef0123456789';
+
+/** The outbox of a test server's database, as the server itself writes to it (sealing with its AUTH_SECRET). */
+export function outboxOf(server: RunningServer): Outbox {
+  return createOutbox(server.db, { publicUrl: server.url }, createSeal(secret));
+}
 
 /** Starts the real server on an ephemeral port with a throwaway database of the backend under test. */
 export async function startTestServer(

@@ -94,11 +94,20 @@ export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
   return parts;
 }
 
+/** Takes a stopped shop back to before migration 0014 (outbox attachments). */
+export async function undoOutboxAttachments(database: TestDatabase): Promise<void> {
+  for (const column of ['attachment_name', 'attachment_type', 'attachment_bytes']) {
+    await database.query(`alter table outbox drop column ${column}`);
+  }
+  await database.query("delete from piaffe_migration where name = '0014-outbox-attachments'");
+}
+
 /**
- * Takes a stopped shop back to before migration 0013 (gapless counters): on PostgreSQL, order numbers from a
- * sequence that starts after the last number given.
+ * Takes a stopped shop back to before migration 0013 (gapless counters), and so before 0014: on PostgreSQL, order
+ * numbers from a sequence that starts after the last number given.
  */
 export async function undoGaplessCounters(database: TestDatabase): Promise<void> {
+  await undoOutboxAttachments(database);
   if (database.backend === 'postgres') {
     const [row] = await database.query<{ value: number }>("select value from counter where name = 'order_number'");
     await database.query(`create sequence order_number start with ${Number(row?.value) + 1}`);

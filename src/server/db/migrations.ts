@@ -372,6 +372,17 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
       await sql`drop sequence ${sql.id(sequences.orderNumber)}`.execute(db);
     },
   },
+  '0014-outbox-attachments': {
+    async up(db) {
+      // An e-mail may carry one file (an invoice's PDF), kept with it in the outbox until sent, and after.
+      await db.schema.alterTable('outbox').addColumn('attachment_name', 'text').execute();
+      await db.schema.alterTable('outbox').addColumn('attachment_type', 'text').execute();
+      await db.schema
+        .alterTable('outbox')
+        .addColumn('attachment_bytes', dialect === 'postgres' ? 'bytea' : 'blob')
+        .execute();
+    },
+  },
 });
 
 /** The names of our migrations, oldest first: a database that has applied any other comes from a newer Piaffe. */

@@ -132,6 +132,10 @@ export interface OutboxTable {
   last_error: string | null;
   created_at: number;
   sent_at: number | null;
+  /** The one file it carries, if any (docs/decisions/0016-the-e-mail-outbox.md): all three set, or none. */
+  attachment_name: string | null;
+  attachment_type: string | null;
+  attachment_bytes: Uint8Array | null;
 }
 
 /** A password-reset link: only the SHA-256 of its token is kept (docs/product.md §10). */

@@ -58,7 +58,7 @@ export async function openLocalMailbox(): Promise<LocalMailbox> {
     name: 'piaffe-local-mailbox',
     version: '1',
     send(mail, callback) {
-      const { subject, text, html } = mail.data;
+      const { subject, text, html, attachments = [] } = mail.data;
       const envelope = mail.message.getEnvelope();
       lastId += 1;
       mails.push({
@@ -67,6 +67,12 @@ export async function openLocalMailbox(): Promise<LocalMailbox> {
         subject: typeof subject === 'string' ? subject : '',
         text: typeof text === 'string' ? text : '',
         html: typeof html === 'string' ? html : '',
+        // The sender gives each file as a Buffer (sender.ts).
+        attachments: attachments.map(({ filename, contentType, content }) => ({
+          filename: typeof filename === 'string' ? filename : '',
+          contentType: contentType ?? '',
+          size: Buffer.isBuffer(content) ? content.length : 0,
+        })),
         receivedAt: new Date(),
       });
       if (mails.length > localMailboxSize) mails.shift();

@@ -10,9 +10,18 @@ const mails: KeptMail[] = [
     subject: 'Your order <script>alert(1)</script>',
     text: 'Open https://shop.test/orders/PF-1?a=1&b="2" now, not javascript:alert(1) or <img src=x onerror=alert(1)>.',
     html: '<p onclick="alert(1)">Hello</p>',
+    attachments: [{ filename: 'invoice <PF-1>.pdf', contentType: 'application/pdf', size: 1234 }],
     receivedAt: new Date('2026-11-26T07:00:00Z'),
   },
-  { id: 2, to: ['other@example.test'], subject: 'Text only', text: 'Hello', html: '', receivedAt: new Date() },
+  {
+    id: 2,
+    to: ['other@example.test'],
+    subject: 'Text only',
+    text: 'Hello',
+    html: '',
+    attachments: [],
+    receivedAt: new Date(),
+  },
 ];
 
 let server: Server;
@@ -49,6 +58,12 @@ describe('the mailbox pages', () => {
     expect(headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(headers.get('content-security-policy')).not.toContain('script-src');
     expect(headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+  it("list an e-mail's attachments by name, type and size, as text", async () => {
+    const { body } = await page('/secret/mail/1');
+    expect(body).toContain('Attached: invoice &lt;PF-1&gt;.pdf (application/pdf, 1234 bytes).');
+    expect((await page('/secret/mail/2')).body).not.toContain('Attached');
   });
 
   it("serve an e-mail's HTML part only sandboxed, and none for a text-only e-mail", async () => {

@@ -12,6 +12,8 @@ export interface KeptMail {
   text: string;
   /** The HTML part ('' when there is none). */
   html: string;
+  /** The files it carries: named, never shown (their bytes are not kept here). */
+  attachments: ReadonlyArray<{ filename: string; contentType: string; size: number }>;
   receivedAt: Date;
 }
 
@@ -47,12 +49,18 @@ const page = (title: string, body: string) =>
   'pre{white-space:pre-wrap;background:#f5f5f5;padding:1rem}</style>' +
   `</head><body>${body}</body></html>`;
 
+/** `Attached: invoice.pdf (application/pdf, 1234 bytes).`, a line per file. */
+const attachedLines = (mail: KeptMail) =>
+  mail.attachments
+    .map((a) => `<p>Attached: ${escapeText(a.filename)} (${escapeText(a.contentType)}, ${a.size} bytes).</p>`)
+    .join('');
+
 function mailPage(mail: KeptMail, base: string): string {
   const htmlPart = mail.html ? ` <a href="${base}/mail/${mail.id}/html">See it as HTML</a>` : '';
   return page(
     mail.subject,
     `<p><a href="${base}/">All e-mails</a></p><h1>${escapeText(mail.subject)}</h1><p>To ` +
-      `${escapeText(mail.to.join(', '))}, ${mail.receivedAt.toLocaleString()}.${htmlPart}</p>` +
+      `${escapeText(mail.to.join(', '))}, ${mail.receivedAt.toLocaleString()}.${htmlPart}</p>${attachedLines(mail)}` +
       `<pre>${withLinks(mail.text)}</pre>`,
   );
 }

@@ -29,8 +29,22 @@ function describe(error: unknown): string {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
+/** A file an e-mail carries. */
+export interface Attachment {
+  filename: string;
+  contentType: string;
+  content: Uint8Array;
+}
+
+/** The file the e-mail `row` carries, if any. */
+export function attachmentOf(row: OutboxRow): Attachment | undefined {
+  const { attachment_name: filename, attachment_type: contentType, attachment_bytes: content } = row;
+  if (filename === null || contentType === null || content === null) return undefined;
+  return { filename, contentType, content };
+}
+
 /** An e-mail as the owner sees it: never its body. */
-function toOutboxEmail(row: Omit<OutboxRow, 'text_body' | 'html_body'>): OutboxEmail {
+function toOutboxEmail(row: Pick<OutboxRow, (typeof visible)[number]>): OutboxEmail {
   const state = row.state as OutboxState;
   return {
     id: row.id,
@@ -124,6 +138,9 @@ export function createOutbox(db: Db, site: Site, seal: Seal) {
     last_error: true,
     created_at: true,
     sent_at: true,
+    attachment_name: true,
+    attachment_type: true,
+    attachment_bytes: true,
   });
 
   return {
@@ -139,8 +156,17 @@ export function createOutbox(db: Db, site: Site, seal: Seal) {
         .execute();
     },
 
-    /** Writes an e-mail of `kind` to `to`, as part of `uow`: it is sent only if and once the unit commits. */
-    async enqueue<K extends MailKind>(uow: UnitOfWork, kind: K, to: string, data: MailData<K>): Promise<void> {
+    /**
+     * Writes an e-mail of `kind` to `to`, as part of `uow`: it is sent only if and once the unit commits, with the
+     * file `attachment`, if given.
+     */
+    async enqueue<K extends MailKind>(
+      uow: UnitOfWork,
+      kind: K,
+      to: string,
+      data: MailData<K>,
+      { attachment }: { attachment?: Attachment } = {},
+    ): Promise<void> {
       const message = render(kind, data, site);
       const secret = secretKinds.has(kind);
       const now = Date.now();
@@ -157,6 +183,9 @@ export function createOutbox(db: Db, site: Site, seal: Seal) {
         last_error: null,
         created_at: now,
         sent_at: null,
+        attachment_name: attachment?.filename ?? null,
+        attachment_type: attachment?.contentType ?? null,
+        attachment_bytes: attachment?.content ?? null,
       });
       uow.publish(outboxTopic, { type: 'enqueued' });
     },

@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import type { ChangeFeed } from '../db/change-feed';
 import { type Logger, withoutEmails } from '../log';
 import { openLocalMailbox } from './local-mailbox';
-import { type Outbox, type OutboxRow, outboxTopic } from './outbox';
+import { attachmentOf, type Outbox, type OutboxRow, outboxTopic } from './outbox';
 
 export interface MailSenderParts {
   outbox: Outbox;
@@ -87,12 +87,14 @@ export class MailSender {
 
   async #deliver(row: OutboxRow): Promise<void> {
     const { transport, from, host } = this.parts;
+    const attachment = attachmentOf(row);
     await transport.sendMail({
       from,
       to: row.recipient,
       subject: row.subject,
       text: row.text_body,
       html: row.html_body,
+      attachments: attachment ? [{ ...attachment, content: Buffer.from(attachment.content) }] : [],
       // The same for every try of one e-mail, so a rare duplicate (docs/RELIABILITY.md) is recognisable as one.
       messageId: `<${row.id}@${host}>`,
     });
