@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { addressLines } from '../../shared/address';
+import { brand } from '../../shared/brand';
 import { formatDateTime } from '../../shared/dates';
 import { deliveryLabels } from '../../shared/delivery';
 import { type Order, statusLabels } from '../../shared/orders';
@@ -18,7 +19,7 @@ export function OrderDetails({ order }: { order: Order }) {
         <dt>Order number</dt>
         <dd>{order.number}</dd>
         <dt>Placed</dt>
-        <dd>{formatDateTime(order.placedAt)}</dd>
+        <dd>{formatDateTime(order.placedAt, brand.locale)}</dd>
         <dt>Status</dt>
         <dd>{statusLabels[order.status]}</dd>
         <dt>Delivery</dt>

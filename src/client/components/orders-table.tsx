@@ -40,7 +40,7 @@ export function OrdersTable({ labelledBy, orders, orderPath, withEmail = false }
               <th scope="row">
                 <Link to={fillPath(orderPath, { number: order.number })}>{order.number}</Link>
               </th>
-              <td>{formatDate(order.placedAt)}</td>
+              <td>{formatDate(order.placedAt, brand.locale)}</td>
               {withEmail && <td>{order.email}</td>}
               <td className="number">{order.itemCount}</td>
               <td className="number">{formatCents(order.totalCents, brand)}</td>

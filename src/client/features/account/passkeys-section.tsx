@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
+import { brand } from '../../../shared/brand';
 import { formatDate } from '../../../shared/dates';
 import { hints } from '../../../shared/hints';
 import type { Passkey } from '../../../shared/passkeys';
@@ -84,7 +85,7 @@ export function PasskeysSection() {
           {passkeys.map((passkey) => (
             <li key={passkey.id}>
               <span>
-                <strong>{passkey.name}</strong>, added {formatDate(passkey.createdAt)}
+                <strong>{passkey.name}</strong>, added {formatDate(passkey.createdAt, brand.locale)}
               </span>
               <button type="button" className="button button-quiet" disabled={busy} onClick={() => remove(passkey)}>
                 Remove<span className="visually-hidden"> {passkey.name}</span>

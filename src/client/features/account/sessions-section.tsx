@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { useRevalidator } from 'react-router';
 import type { AccountSession } from '../../../shared/api';
+import { brand } from '../../../shared/brand';
 import { formatDateTime, formatLastUse } from '../../../shared/dates';
 import { lastUseStepMinutes } from '../../../shared/limits';
 import { deviceName } from '../../../shared/user-agent';
@@ -86,8 +87,8 @@ export function SessionsSection({ sessions }: SessionsSectionProps) {
                   ) : (
                     <>
                       Last used{' '}
-                      <time dateTime={session.lastUsedAt} title={formatDateTime(session.lastUsedAt)}>
-                        {formatLastUse(session.lastUsedAt, lastUseStepMinutes)}
+                      <time dateTime={session.lastUsedAt} title={formatDateTime(session.lastUsedAt, brand.locale)}>
+                        {formatLastUse(session.lastUsedAt, lastUseStepMinutes, brand.locale)}
                       </time>
                     </>
                   )}

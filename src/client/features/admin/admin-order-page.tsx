@@ -1,5 +1,6 @@
 import { type FormEvent, useId, useState } from 'react';
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator } from 'react-router';
+import { brand } from '../../../shared/brand';
 import { formatDateTime } from '../../../shared/dates';
 import { limits } from '../../../shared/limits';
 import { type Actor, movesFrom, type Order, type OrderStatus, statusLabels } from '../../../shared/orders';
@@ -126,7 +127,7 @@ export default function AdminOrderPage() {
                 // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows at its end
                 <tr key={index}>
                   <td>{statusLabels[entry.status]}</td>
-                  <td>{formatDateTime(entry.at)}</td>
+                  <td>{formatDateTime(entry.at, brand.locale)}</td>
                   <td>
                     {actorLabels[entry.by]} {entry.who}
                   </td>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearchParams } from 'react-router';
 import type { OutboxEmail } from '../../../shared/admin';
+import { brand } from '../../../shared/brand';
 import { formatDateTime } from '../../../shared/dates';
 import { mailKinds, type OutboxState, outboxStates } from '../../../shared/mail';
 import { pages, pageTitle } from '../../../shared/pages';
@@ -84,15 +85,15 @@ export default function AdminOutboxPage() {
             <tbody>
               {emails.map((email) => (
                 <tr key={email.id}>
-                  <td>{formatDateTime(email.createdAt)}</td>
+                  <td>{formatDateTime(email.createdAt, brand.locale)}</td>
                   <td>
                     {mailKinds[email.kind]}: {email.subject}
                   </td>
                   <td>{email.recipient}</td>
                   <td>
                     {stateLabels[email.state]}
-                    {email.sentAt && `, ${formatDateTime(email.sentAt)}`}
-                    {email.nextAttemptAt && `, next try ${formatDateTime(email.nextAttemptAt)}`}
+                    {email.sentAt && `, ${formatDateTime(email.sentAt, brand.locale)}`}
+                    {email.nextAttemptAt && `, next try ${formatDateTime(email.nextAttemptAt, brand.locale)}`}
                   </td>
                   <td className="number">{email.attempts}</td>
                   <td>{email.lastError}</td>

@@ -43,7 +43,7 @@ export default function AdminPaymentsPage() {
             <tbody>
               {problems.map((problem) => (
                 <tr key={problem.id}>
-                  <td>{formatDateTime(problem.receivedAt)}</td>
+                  <td>{formatDateTime(problem.receivedAt, brand.locale)}</td>
                   <td>{problem.orderRef ?? 'None named'}</td>
                   <td className="number">
                     {problem.amountCents === null

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { brand } from '../../../shared/brand';
 import { formatDateTime } from '../../../shared/dates';
 import type { ProductChange } from '../../../shared/products';
 
@@ -24,7 +25,7 @@ export function ProductHistory({ history }: { history: readonly ProductChange[] 
               {history.map((change, index) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows, at its top
                 <tr key={history.length - index}>
-                  <td>{formatDateTime(change.at)}</td>
+                  <td>{formatDateTime(change.at, brand.locale)}</td>
                   <td>{change.by}</td>
                   <td>{change.what}</td>
                 </tr>

@@ -7,6 +7,7 @@ import {
   useRevalidator,
   useSearchParams,
 } from 'react-router';
+import { brand } from '../../../shared/brand';
 import { formatDateTime } from '../../../shared/dates';
 import { liveStreams } from '../../../shared/live-streams';
 import { statusLabels } from '../../../shared/orders';
@@ -97,8 +98,8 @@ export default function OrderPage() {
           <h2>Awaiting card payment</h2>
           {state?.payError && <Alert kind="alert">{state.payError}</Alert>}
           <p>
-            Please pay by {formatDateTime(order.card?.payBy ?? '')}; an order not paid by then is cancelled and its
-            items go back on the shelf.
+            Please pay by {formatDateTime(order.card?.payBy ?? '', brand.locale)}; an order not paid by then is
+            cancelled and its items go back on the shelf.
           </p>
           <p>
             <button type="button" className="button" disabled={paying} onClick={payNow}>
@@ -114,7 +115,7 @@ export default function OrderPage() {
           {order.history.map((entry, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows at its end
             <li key={index}>
-              {statusLabels[entry.status]}, {formatDateTime(entry.at)}
+              {statusLabels[entry.status]}, {formatDateTime(entry.at, brand.locale)}
               {entry.by === 'rider' ? '' : ' by the shop'}
               {entry.note ? `: ${entry.note}` : ''}
             </li>
