@@ -1,6 +1,7 @@
 import { createServer, type RequestListener, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import { brand } from '../shared/brand';
 import { card } from '../shared/payment/card';
 import { createAccounts } from './account/accounts';
 import { buildApp } from './app';
@@ -63,7 +64,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const devices = createDeviceCookies(config.authSecret, isHttps(config.publicUrl), db);
   const cart = createCartStore(db);
   const throttle = createLoginThrottle(createLoginAttemptStore(db));
-  const outbox = createOutbox(db, { publicUrl: config.publicUrl }, createSeal(config.authSecret));
+  const outbox = createOutbox(db, { publicUrl: config.publicUrl, shop: brand }, createSeal(config.authSecret));
   const confirmations = createEmailConfirmations({ db, outbox, sessions });
   const accounts = createAccounts({ db, sessions, devices, cart, throttle, outbox, resetLinks, confirmations });
   const resets = createPasswordResets({ db, accounts, outbox });

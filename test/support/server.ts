@@ -12,6 +12,7 @@ import { createOutbox, type Outbox } from '../../src/server/mail/outbox';
 import { createSeal } from '../../src/server/mail/seal';
 import { type RunningServer, startServer } from '../../src/server/server';
 import { createStockStore, type StockStore } from '../../src/server/stock/stock-store';
+import { brand } from '../../src/shared/brand';
 import { testMailbox } from './client';
 import { createTestSchema, type TestSchema } from './postgres';
 
@@ -66,7 +67,7 @@ const secret = 'test-secret-0123456789abcdef0123456789';
 
 /** The outbox of a test server's database, as the server itself writes to it (sealing with its AUTH_SECRET). */
 export function outboxOf(server: RunningServer): Outbox {
-  return createOutbox(server.db, { publicUrl: server.url }, createSeal(secret));
+  return createOutbox(server.db, { publicUrl: server.url, shop: brand }, createSeal(secret));
 }
 
 /** Starts the real server on an ephemeral port with a throwaway database of the backend under test. */

@@ -1,4 +1,3 @@
-import { brand } from '../../shared/brand';
 import { type Html, html } from './html';
 
 /** An e-mail as it is written to the outbox: the subject, the plain-text part and the HTML part. */
@@ -12,6 +11,8 @@ export interface Message {
 export interface Site {
   /** PUBLIC_URL: every link in an e-mail starts with it. */
   publicUrl: string;
+  /** Who sends it: the head and the foot of every e-mail. */
+  shop: { title: string; tagline: string; address: string; phone: string };
 }
 
 /** One paragraph, or labelled facts shown as a table (bank details, totals). */
@@ -26,9 +27,6 @@ export interface Letter {
   greeting: string;
   blocks: Block[];
 }
-
-/** The foot of every e-mail: who sent it and how to reach the shop. */
-const signature = [`${brand.title} · ${brand.tagline}`, `${brand.address} · ${brand.phone}`];
 
 function textOf(block: Block): string {
   if (typeof block === 'string') return block;
@@ -56,13 +54,15 @@ function htmlOf(block: Block): Html {
   )}</table>`;
 }
 
-/** A letter as an e-mail in the shop's brand: plain text, and simple HTML with the same words. */
-export function compose(letter: Letter): Message {
+/** A letter as an e-mail in the brand of `shop`: plain text, and simple HTML with the same words. */
+export function compose(letter: Letter, { shop }: Site): Message {
+  // The foot of every e-mail: who sent it and how to reach the shop.
+  const signature = [`${shop.title} · ${shop.tagline}`, `${shop.address} · ${shop.phone}`];
   const text = [letter.greeting, ...letter.blocks.map(textOf), signature.join('\n')].join('\n\n');
   const body = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${letter.subject}</title></head>
 <body style="${styles.body}"><div style="${styles.card}">
-<p style="${styles.brand}">${brand.title}</p><p style="${styles.tagline}">${brand.tagline}</p>
+<p style="${styles.brand}">${shop.title}</p><p style="${styles.tagline}">${shop.tagline}</p>
 <p>${letter.greeting}</p>
 ${letter.blocks.map(htmlOf)}
 <p style="${styles.foot}">${signature.map((line) => html`${line}<br>`)}</p>

@@ -35,5 +35,5 @@ export const askedByAnyoneKinds: ReadonlySet<MailKind> = new Set<MailKind>(['pas
 
 export function render<K extends MailKind>(kind: K, data: MailData<K>, site: Site): Message {
   const template = templates[kind] as (data: MailData<K>, site: Site) => Letter;
-  return compose(template(data, site));
+  return compose(template(data, site), site);
 }
