@@ -113,13 +113,17 @@ async function startFloor(file: string, nodeArgs: string[] = []): Promise<Server
   };
 }
 
-/** `count` riders signed up through the API, each from a loopback address of its own (the sign-up limit is per address). */
-async function signUpMany(url: string, count: number): Promise<Client[]> {
+/**
+ * `count` riders signed up through the API, each from a loopback address of its own (the sign-up limit is per address);
+ * `confirmed`: each also opens the link the shop e-mailed (Piaffe takes orders only from a confirmed address,
+ * docs/product.md §15; the floors send no e-mail and ask for none).
+ */
+async function signUpMany(url: string, count: number, { confirmed = false } = {}): Promise<Client[]> {
   const riders: Client[] = [];
   for (let i = 0; i < count; i += 8) {
     const batch = Array.from({ length: Math.min(8, count - i) }, async () => {
       const rider = new Client(url);
-      await rider.signup();
+      await (confirmed ? rider.signupConfirmed() : rider.signup());
       return rider;
     });
     riders.push(...(await Promise.all(batch)));
@@ -317,7 +321,8 @@ const order: Workload = async (url, target, round) => {
   let stoppedEarly = false;
   let dry = 0;
   const enlist = async (count: number) => {
-    for (const client of await signUpMany(url, count)) free.push({ cookie: client.cookieHeader, orders: 0 });
+    for (const client of await signUpMany(url, count, { confirmed: target === 'piaffe' }))
+      free.push({ cookie: client.cookieHeader, orders: 0 });
     capacity += count * ordersPerRider;
   };
   let add = new Timings();
