@@ -166,6 +166,7 @@ export const orderMoneySchema = z.object({
     .array(
       z.object({
         name: z.string(),
+        rate: z.number().int(),
         baseCents: z.number().int(),
         amountCents: z.number().int(),
         included: z.boolean(),

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { brand } from './brand';
 import { sumCents } from './money';
 import { moneyOf, moneyRows, type OrderMoney, priceOrder } from './pricing';
+import { noTax, rateScale } from './tax';
 
 const cents = fc.integer({ min: 0, max: 10_000_000 });
 const input = fc.record({
@@ -12,6 +13,20 @@ const input = fc.record({
     fc.record({ label: fc.string(), amountCents: fc.integer({ min: -20_000_000, max: 1_000_000 }) }),
     { maxLength: 4 },
   ),
+  tax: fc.record({
+    pricesIncludeTax: fc.boolean(),
+    taxShipping: fc.boolean(),
+    rates: fc.uniqueArray(
+      fc.record({
+        name: fc.string({ minLength: 1, maxLength: 8 }),
+        country: fc.constant('US'),
+        region: fc.constant(null),
+        postalPrefix: fc.constant(null),
+        rate: fc.integer({ min: 0, max: rateScale }),
+      }),
+      { selector: (rate) => rate.name, maxLength: 3 },
+    ),
+  }),
 });
 
 /** Every part of an order's money that the total is made of. */
@@ -34,6 +49,8 @@ describe('priceOrder', () => {
         expect(money.lineCents).toEqual(given.lineCents);
         for (const amount of [...parts(money), money.totalCents]) expect(Number.isSafeInteger(amount)).toBe(true);
         expect(money.totalCents).toBeGreaterThanOrEqual(money.shippingCents);
+        const goods = money.subtotalCents + sumCents(money.adjustments.map((a) => a.amountCents));
+        if (given.tax.pricesIncludeTax) expect(money.totalCents).toBe(goods + money.shippingCents);
       }),
     );
   });
@@ -41,7 +58,7 @@ describe('priceOrder', () => {
   it('charges the flat shipping below the free-from subtotal, and none from it', () => {
     fc.assert(
       fc.property(input, ({ lineCents, shipping }) => {
-        const { subtotalCents, shippingCents } = priceOrder({ lineCents, shipping, adjustments: [] });
+        const { subtotalCents, shippingCents } = priceOrder({ lineCents, shipping, adjustments: [], tax: noTax });
         const free = shipping.freeFromCents !== null && subtotalCents >= shipping.freeFromCents;
         expect(shippingCents).toBe(free ? 0 : shipping.flatCents);
       }),
@@ -56,6 +73,7 @@ describe('priceOrder', () => {
         { label: 'Ten off', amountCents: -1000 },
         { label: 'Everything off', amountCents: -100_000 },
       ],
+      tax: noTax,
     });
     expect(money).toEqual({
       lineCents: [30299, 29900],
@@ -72,9 +90,57 @@ describe('priceOrder', () => {
 
   it("prices today's shop as before: $25.00 shipping, free from $500.00", () => {
     const shipping = { flatCents: 2500, freeFromCents: 50000 };
-    expect(priceOrder({ lineCents: [], shipping, adjustments: [] }).totalCents).toBe(2500);
-    expect(priceOrder({ lineCents: [49999], shipping, adjustments: [] }).totalCents).toBe(52499);
-    expect(priceOrder({ lineCents: [25000, 25000], shipping, adjustments: [] }).totalCents).toBe(50000);
+    expect(priceOrder({ lineCents: [], shipping, adjustments: [], tax: noTax }).totalCents).toBe(2500);
+    expect(priceOrder({ lineCents: [49999], shipping, adjustments: [], tax: noTax }).totalCents).toBe(52499);
+    expect(priceOrder({ lineCents: [25000, 25000], shipping, adjustments: [], tax: noTax }).totalCents).toBe(50000);
+  });
+});
+
+describe('priceOrder with tax (DECISIONS.md §19)', () => {
+  const shipping = { flatCents: 2500, freeFromCents: 50000 };
+  const florida = { name: 'FL sales tax', country: 'US', region: 'US-FL', postalPrefix: null, rate: 7000 };
+
+  it('adds 7% on $299.00 and $25.00 of taxed shipping: $22.68, a total of $346.68', () => {
+    const money = priceOrder({
+      lineCents: [29900],
+      shipping,
+      adjustments: [],
+      tax: { pricesIncludeTax: false, taxShipping: true, rates: [florida] },
+    });
+    expect(money.taxLines).toEqual([
+      { name: 'FL sales tax', rate: 7000, baseCents: 32400, amountCents: 2268, included: false },
+    ]);
+    expect(money.totalCents).toBe(34668);
+  });
+
+  it('charges tax on the goods after a discount, and not on shipping unless asked', () => {
+    const money = priceOrder({
+      lineCents: [29900],
+      shipping,
+      adjustments: [{ label: 'Discount', amountCents: -9900 }],
+      tax: { pricesIncludeTax: false, taxShipping: false, rates: [florida] },
+    });
+    expect(money.taxLines).toEqual([
+      { name: 'FL sales tax', rate: 7000, baseCents: 20000, amountCents: 1400, included: false },
+    ]);
+    expect(money.totalCents).toBe(20000 + 2500 + 1400);
+  });
+
+  it('leaves the total of prices that include VAT as it is and says what it contains', () => {
+    const vat = { name: 'VAT', country: 'DE', region: null, postalPrefix: null, rate: 19000 };
+    const money = priceOrder({
+      lineCents: [29900],
+      shipping,
+      adjustments: [],
+      tax: { pricesIncludeTax: true, taxShipping: true, rates: [vat] },
+    });
+    expect(money.totalCents).toBe(32400);
+    expect(money.taxLines).toEqual([{ name: 'VAT', rate: 19000, baseCents: 27227, amountCents: 5173, included: true }]);
+    expect(moneyRows(moneyOf(money), brand).at(-1)).toEqual({
+      label: 'Includes VAT 19%',
+      amount: '$51.73',
+      isTotal: false,
+    });
   });
 });
 
@@ -96,8 +162,8 @@ describe('moneyRows', () => {
       shippingCents: 2500,
       adjustments: [{ label: 'Discount SPRING', amountCents: -1000 }],
       taxLines: [
-        { name: 'FL sales tax', baseCents: 9000, amountCents: 540, included: false },
-        { name: 'VAT 19%', baseCents: 9000, amountCents: 1437, included: true },
+        { name: 'FL sales tax', rate: 6000, baseCents: 9000, amountCents: 540, included: false },
+        { name: 'VAT', rate: 19000, baseCents: 9000, amountCents: 1437, included: true },
       ],
       totalCents: 12040,
     };
@@ -113,12 +179,14 @@ describe('moneyRows', () => {
 
   it('keeps of a breakdown only the parts an order has', () => {
     const shipping = { flatCents: 2500, freeFromCents: 50000 };
-    expect(moneyOf(priceOrder({ lineCents: [100], shipping, adjustments: [] }))).toEqual({
+    expect(moneyOf(priceOrder({ lineCents: [100], shipping, adjustments: [], tax: noTax }))).toEqual({
       subtotalCents: 100,
       shippingCents: 2500,
       totalCents: 2600,
     });
     const adjustments = [{ label: 'Off', amountCents: -50 }];
-    expect(moneyOf(priceOrder({ lineCents: [100], shipping, adjustments })).adjustments).toEqual(adjustments);
+    expect(moneyOf(priceOrder({ lineCents: [100], shipping, adjustments, tax: noTax })).adjustments).toEqual(
+      adjustments,
+    );
   });
 });

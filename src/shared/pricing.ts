@@ -5,19 +5,12 @@
  * (DECISIONS.md §19, §21), which will fill them.
  */
 import { formatCents, type MoneyFormat, sumCents } from './money';
+import { formatRate, type TaxInput, type TaxLine, taxLines } from './tax';
 
 /** A change to the price of the goods, e.g. a discount code's amount off (negative cents). */
 export interface Adjustment {
   label: string;
   amountCents: number;
-}
-
-/** A tax the total contains (`included`, as with an EU shop's prices) or that is added to it, rounded to the cent. */
-export interface TaxLine {
-  name: string;
-  baseCents: number;
-  amountCents: number;
-  included: boolean;
 }
 
 /** How the delivery chosen is charged: a flat fee per order, free from a subtotal (null: never free). */
@@ -44,6 +37,8 @@ export interface PricingInput {
   shipping: ShippingRate;
   /** Applied in order; a reduction lowers the goods to zero at most, and the breakdown keeps what it took. */
   adjustments: readonly Adjustment[];
+  /** The shop's tax and the rates that apply to the address: charged on the goods after the adjustments. */
+  tax: TaxInput;
 }
 
 export interface Breakdown extends Required<OrderMoney> {
@@ -51,7 +46,7 @@ export interface Breakdown extends Required<OrderMoney> {
 }
 
 /** The whole breakdown of an order: its lines, the subtotal, shipping, adjustments, tax lines and the total. */
-export function priceOrder({ lineCents, shipping, adjustments }: PricingInput): Breakdown {
+export function priceOrder({ lineCents, shipping, adjustments, tax }: PricingInput): Breakdown {
   const subtotalCents = sumCents(lineCents);
   const shippingCents =
     shipping.freeFromCents !== null && subtotalCents >= shipping.freeFromCents ? 0 : shipping.flatCents;
@@ -61,14 +56,15 @@ export function priceOrder({ lineCents, shipping, adjustments }: PricingInput): 
     goodsCents += taken;
     return { label, amountCents: taken };
   });
+  const lines = taxLines(goodsCents, shippingCents, tax);
+  const addedCents = sumCents(lines.filter((line) => !line.included).map((line) => line.amountCents));
   return {
     lineCents: [...lineCents],
     subtotalCents,
     shippingCents,
     adjustments: applied,
-    // The shop charges no tax of its own yet: its prices include any (DECISIONS.md §19 fills these).
-    taxLines: [],
-    totalCents: goodsCents + shippingCents,
+    taxLines: lines,
+    totalCents: goodsCents + shippingCents + addedCents,
   };
 }
 
@@ -107,7 +103,9 @@ export function moneyRows(money: OrderMoney, format: MoneyFormat): MoneyRow[] {
       : row('Shipping', money.shippingCents),
     ...taxLines.filter((tax) => !tax.included).map((tax) => row(tax.name, tax.amountCents)),
     row('Total', money.totalCents, true),
-    ...taxLines.filter((tax) => tax.included).map((tax) => row(`Includes ${tax.name}`, tax.amountCents)),
+    ...taxLines
+      .filter((tax) => tax.included)
+      .map((tax) => row(`Includes ${tax.name} ${formatRate(tax.rate)}`, tax.amountCents)),
   ];
 }
 

@@ -5,6 +5,7 @@ import type { Order, PlaceOrder } from '../../shared/orders';
 import { deliveryOf } from '../../shared/payment/payment-methods';
 import { type Breakdown, moneyOf, priceOrder } from '../../shared/pricing';
 import { settings } from '../../shared/settings';
+import { noTax } from '../../shared/tax';
 import type { CartStore } from '../cart/cart-store';
 import type { Db } from '../db/database';
 import { isConstraintViolation } from '../db/errors';
@@ -37,6 +38,7 @@ function quoteOf(items: readonly CartItem[], delivery: Delivery): Breakdown {
     lineCents: items.map((item) => item.priceCents),
     shipping: shippingRateOf(delivery, settings.shipping),
     adjustments: [],
+    tax: noTax,
   });
 }
 
