@@ -291,13 +291,13 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
     });
 
     it('restores a backup from before the last migration, brought up to date, readable by the shop alone', async () => {
-      // As Piaffe made it before its last migration, '0015-shop-settings': the settings still in the code.
+      // As Piaffe made it before its last migration, '0016-product-weights': products without a weight.
       // (A new migration changes what this takes back.)
       const last = migrationNames.at(-1);
-      expect(last).toBe('0015-shop-settings');
+      expect(last).toBe('0016-product-weights');
       const older = changedBackup(
         'older.db',
-        `drop table settings_change; drop table shop_settings; delete from piaffe_migration where name = '${last}'`,
+        `alter table product drop column weight_grams; delete from piaffe_migration where name = '${last}'`,
       );
 
       const url = target();
@@ -311,8 +311,8 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
       const shop = new SQLite(path, { readonly: true });
       try {
         expect(shop.prepare('select name from piaffe_migration where name = ?').get(last)).toEqual({ name: last });
-        const settings = shop.prepare('select version from shop_settings').all();
-        expect(settings).toEqual([{ version: 1 }]);
+        const weights = shop.prepare("select weight_grams from product where itemid = '1'").all();
+        expect(weights).toEqual([{ weight_grams: 900 }]);
       } finally {
         shop.close();
       }

@@ -20,6 +20,21 @@ export const firstSizes: Readonly<Record<string, { sizes: readonly string[]; sto
 };
 
 /**
+ * The eight products' weights as shipped, in grams, by item number, as migration 0016 set them. Part of that
+ * migration: never edit it (the owner sets weights in the back office).
+ */
+export const firstWeights: Readonly<Record<string, number>> = {
+  '1': 900,
+  '2': 7000,
+  '3': 2300,
+  '4': 1400,
+  '5': 2100,
+  '6': 700,
+  '7': 1500,
+  '8': 850,
+};
+
+/**
  * The first order number, as migration 0003 started the numbers: part of that migration, never the live settings
  * (a shop that changes its settings later must not change what an old migration did).
  */
@@ -407,6 +422,19 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
         .addColumn('by_email', 'text', (c) => c.notNull())
         .addColumn('what', 'text', (c) => c.notNull())
         .execute();
+    },
+  },
+  '0016-product-weights': {
+    async up(db) {
+      // Each product's weight as shipped (DECISIONS.md §18: shipping by weight): the eight start with theirs, a product
+      // added since with none until the owner gives it one.
+      await db.schema
+        .alterTable('product')
+        .addColumn('weight_grams', 'integer', (c) => c.notNull().defaultTo(0).check(sql`weight_grams >= 0`))
+        .execute();
+      for (const [itemid, grams] of Object.entries(firstWeights)) {
+        await db.updateTable('product').set({ weight_grams: grams }).where('itemid', '=', itemid).execute();
+      }
     },
   },
 });

@@ -188,6 +188,8 @@ export interface ProductTable {
   details: string;
   price_cents: number;
   /** The thumbnail's and the large picture's URLs: the first pictures' files, or an uploaded picture's. */
+  /** As shipped, in grams (migration 0016): shipping by weight reads it. */
+  weight_grams: number;
   pic: string;
   largepic: string;
   /** 1 on the home page, 0 hidden. */
