@@ -113,7 +113,7 @@ export function buildApp(parts: AppParts) {
   app.route('/', orderRoutes({ sessions, orders, payments, settings, streams }));
   app.route('/', adminRoutes({ sessions, roles, orders, outbox, payments, streams }));
   app.route('/', productRoutes({ sessions, catalogue }));
-  app.route('/', settingsRoutes({ sessions, settings }));
+  app.route('/', settingsRoutes({ sessions, settings, takesCards: payments.offered }));
   app.all('/api/*', (c) => errorResponse(c, 'request/not-found'));
 
   app.get('*', staticFiles(config.distDir, pageData({ sessions, roles, catalogue, settings })));

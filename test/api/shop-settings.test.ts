@@ -147,6 +147,12 @@ describe("the shop's settings", () => {
       [(f) => ({ ...f, paymentMethods: [] }), 'paymentMethods', 'Offer at least one payment method.'],
       [(f) => ({ ...f, paymentMethods: ['cash'] }), 'paymentMethods.0', 'Choose payment methods from the list.'],
       [(f) => ({ ...f, paymentMethods: ['card', 'card'] }), 'paymentMethods', 'Offer each payment method once.'],
+      // This server has no Stripe keys: Card alone would leave checkout without a way to pay.
+      [
+        (f) => ({ ...f, paymentMethods: ['card'] }),
+        'paymentMethods',
+        "Card needs Stripe's keys, which this server does not have: offer another method too.",
+      ],
     ];
     for (const [change, field, message] of cases) {
       const reply = await owner.json('PUT', '/api/admin/settings', {
