@@ -68,7 +68,7 @@ export default defineConfig(({ command }) => ({
             // than a file each (each file a page loads costs a request and its own gzip overhead). ADR 0010.
             {
               name: 'shared',
-              test: /[\\/]src[\\/](shared[\\/](money|brand|notices|paths|settings)\.ts|client[\\/](components[\\/]alert\.tsx|lib[\\/]live-events\.ts))$/,
+              test: /[\\/]src[\\/](shared[\\/](money|brand|notices|paths)\.ts|client[\\/](components[\\/]alert\.tsx|lib[\\/]live-events\.ts))$/,
             },
           ],
         },

@@ -2,10 +2,12 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type SQLite from 'better-sqlite3';
+import { firstSettings } from '../src/server/db/first-settings';
 import { countryCodes } from '../src/shared/address';
 import { brand } from '../src/shared/brand';
+import { shopShipping } from '../src/shared/delivery';
 import { limits } from '../src/shared/limits';
-import { settings } from '../src/shared/settings';
+import { orderNumberPrefix } from '../src/shared/orders';
 import { cartWriteRoutes } from './floor-cart-add';
 import {
   error,
@@ -47,7 +49,7 @@ const noControlCharacters = /^[^\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]*$/
 const postalCode = /^[\p{L}\p{N}][\p{L}\p{N} -]*$|^$/u;
 const phone = /^[0-9+()./ -]*$/;
 const countries = new Set<string>(countryCodes);
-const paymentMethods = new Set<string>(settings.paymentMethods);
+const paymentMethods = new Set<string>(firstSettings.paymentMethods);
 const keyPattern = /^[A-Za-z0-9_-]{16,64}$/;
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -114,7 +116,7 @@ function confirmation(order: OrderJson, site: string): { subject: string; text: 
     .filter(Boolean)
     .join(', ');
   const total = dollars(order.totalCents);
-  const bank = settings.bankTransfer;
+  const bank = firstSettings.bankTransfer;
   const pay =
     order.paymentMethod === 'bank-transfer'
       ? {
@@ -131,8 +133,8 @@ function confirmation(order: OrderJson, site: string): { subject: string; text: 
       : {
           intro: `Collect your order at our yard and pay ${total} there. Please call us first to arrange a time, and bring your order number.`,
           facts: facts([
-            ['Yard', brand.address],
-            ['Phone', brand.phone],
+            ['Yard', firstSettings.shop.address],
+            ['Phone', firstSettings.shop.phone],
             ['Order number', order.number],
             ['Amount to pay', total],
           ]),
@@ -146,7 +148,10 @@ function confirmation(order: OrderJson, site: string): { subject: string; text: 
   const link = `${site}/orders/${order.number}`;
   const greeting = `Hello ${a.fullName},`;
   const intro = `Thank you for your order ${order.number}. This is what you ordered:`;
-  const signature = [`${brand.title} · ${brand.tagline}`, `${brand.address} · ${brand.phone}`];
+  const signature = [
+    `${firstSettings.shop.name} · ${brand.tagline}`,
+    `${firstSettings.shop.address} · ${firstSettings.shop.phone}`,
+  ];
   const text = [
     greeting,
     intro,
@@ -163,7 +168,7 @@ function confirmation(order: OrderJson, site: string): { subject: string; text: 
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Your order ${order.number}</title></head>
 <body style="margin:0;padding:0;background:#f6f3ee;font-family:Georgia,serif;color:#2b2118;"><div style="max-width:560px;margin:0 auto;padding:24px;background:#ffffff;">
-<p style="margin:0;font-size:28px;color:#5b3a29;">${brand.title}</p><p style="margin:0 0 24px;font-size:14px;color:#7a6a5c;">${brand.tagline}</p>
+<p style="margin:0;font-size:28px;color:#5b3a29;">${firstSettings.shop.name}</p><p style="margin:0 0 24px;font-size:14px;color:#7a6a5c;">${brand.tagline}</p>
 <p>${escapeHtml(greeting)}</p>
 <p>${intro}</p>${lines.html}${sums.html}<p>Prices include any tax.</p><p>Delivery address: ${escapeHtml(where)}</p><p>How to pay</p><p>${pay.intro}</p>${pay.facts.html}<p><a href="${link}" style="display:inline-block;padding:10px 18px;background:#5b3a29;color:#ffffff;text-decoration:none;border-radius:4px;">See your order</a></p>
 <p style="margin-top:32px;font-size:12px;color:#7a6a5c;">${signature.map((line) => `${escapeHtml(line)}<br>`).join('')}</p>
@@ -266,7 +271,7 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
     const row = earlier.get(uid, key) as OrderRow | undefined;
     if (!row) return undefined;
     return {
-      number: `${settings.orderNumber.prefix}${row.number}`,
+      number: `${orderNumberPrefix}${row.number}`,
       placedAt: new Date(row.placed_at).toISOString(),
       status: row.status,
       itemCount: row.item_count,
@@ -343,7 +348,7 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
     const number = bump.get() as number;
     let subtotalCents = 0;
     for (const item of items) subtotalCents += item.priceCents;
-    const shippingCents = subtotalCents >= settings.shipping.freeFromCents ? 0 : settings.shipping.flatCents;
+    const shippingCents = subtotalCents >= shopShipping.freeFromCents ? 0 : shopShipping.flatCents;
     const totalCents = subtotalCents + shippingCents;
     const a = input.address;
     // A repeated key fails here on the unique (uid, idempotency_key): the caller answers the earlier order.
@@ -375,7 +380,7 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
     emptyCart.run(uid);
     const placedAt = new Date(now).toISOString();
     const order: OrderJson = {
-      number: `${settings.orderNumber.prefix}${number}`,
+      number: `${orderNumberPrefix}${number}`,
       placedAt,
       status: 'placed',
       itemCount: items.length,

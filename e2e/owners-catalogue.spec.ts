@@ -117,6 +117,28 @@ test('the back office lists the eight products with pictures, prices, sizes and 
   await expectFitsPhone(page);
 });
 
+test('an owner gives a product its weight in grams; a weight that is not one is refused next to its field', async ({
+  page,
+  shop,
+}) => {
+  await signUpOwner(page, shop);
+  await openProduct(page, 'Albion SLK Saddle');
+  await expect(field(page, 'Weight in grams')).toHaveValue('7000');
+  await field(page, 'Weight in grams').fill('-5');
+  await productForm(page).getByRole('button', { name: 'Save' }).click();
+  await expectProblem(field(page, 'Weight in grams'), 'Weight cannot be below 0.');
+  await expect(field(page, 'Weight in grams')).toBeFocused();
+  await expectNoSevereAxeViolation(page);
+  await field(page, 'Weight in grams').fill('6800');
+  await save(page, 2);
+  await expect(page.getByRole('table', { name: 'History' }).getByRole('row').nth(1)).toContainText(
+    'Weight 7000 g → 6800 g',
+  );
+  await page.reload();
+  await expect(field(page, 'Weight in grams')).toHaveValue('6800');
+  await expectFitsPhone(page);
+});
+
 test('an owner edits name, details and price; a wrong value is refused next to its field and nothing is saved', async ({
   page,
   shop,

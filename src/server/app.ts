@@ -35,6 +35,8 @@ import type { OrderStore } from './orders/order-store';
 import { orderRoutes } from './orders/routes';
 import { pageData } from './page-data';
 import type { CardPayments } from './payments/card-payments';
+import { settingsRoutes } from './settings/routes';
+import type { SettingsStore } from './settings/settings-store';
 import { staticFiles } from './static-files';
 import type { StockStore } from './stock/stock-store';
 
@@ -52,6 +54,7 @@ export interface AppParts {
   confirmations: EmailConfirmations;
   cart: CartStore;
   catalogue: CatalogueStore;
+  settings: SettingsStore;
   stock: StockStore;
   orders: OrderStore;
   payments: CardPayments;
@@ -65,7 +68,7 @@ export interface AppParts {
 export function buildApp(parts: AppParts) {
   const { config, log, auth, db, sessions, devices, throttle, roles, accounts, resets, cart, stock, orders, outbox } =
     parts;
-  const { catalogue, payments, streams, confirmations, isClosing } = parts;
+  const { catalogue, settings, payments, streams, confirmations, isClosing } = parts;
   const hashPassword = async (password: string) => (await auth.$context).password.hash(password);
 
   const app = new Hono<AppEnv>();
@@ -107,12 +110,13 @@ export function buildApp(parts: AppParts) {
   app.route('/', sessionRoutes({ db, sessions }));
   app.route('/', catalogueRoutes({ sessions, catalogue, stock, streams }));
   app.route('/', cartRoutes({ sessions, cart, catalogue, stock, streams }));
-  app.route('/', orderRoutes({ sessions, orders, payments, streams }));
+  app.route('/', orderRoutes({ sessions, orders, payments, settings, streams }));
   app.route('/', adminRoutes({ sessions, roles, orders, outbox, payments, streams }));
   app.route('/', productRoutes({ sessions, catalogue }));
+  app.route('/', settingsRoutes({ sessions, settings, takesCards: payments.offered }));
   app.all('/api/*', (c) => errorResponse(c, 'request/not-found'));
 
-  app.get('*', staticFiles(config.distDir, pageData({ sessions, roles, catalogue })));
+  app.get('*', staticFiles(config.distDir, pageData({ sessions, roles, catalogue, settings })));
   app.all('*', (c) => errorResponse(c, 'request/not-found'));
 
   app.onError((error, c) => {

@@ -140,7 +140,7 @@ function smtpUrl(value: string | undefined): string | undefined {
 const mailbox = /^(?:[^\r\n<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/;
 
 function mailFrom(value: string | undefined, publicUrl: string): string {
-  if (value === undefined || value === '') return `${brand.title} <shop@${new URL(publicUrl).hostname}>`;
+  if (value === undefined || value === '') return `${brand.software} <shop@${new URL(publicUrl).hostname}>`;
   if (!mailbox.test(value.trim())) {
     throw new ConfigError(
       `MAIL_FROM must be an address such as shop@example.com or "Shop <shop@example.com>", not ${JSON.stringify(value)}.`,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { pageDataElementId } from '../shared/page-data';
+import { publicShopOf } from '../shared/settings';
 import { catalogueVersion } from './catalogue/catalogue-store';
+import { firstSettings } from './db/first-settings';
 import { pageHtml } from './page-data';
 
 const html = '<!doctype html><html><head><title>Piaffe</title></head><body><div id="root"></div></body></html>';
@@ -8,18 +10,23 @@ const html = '<!doctype html><html><head><title>Piaffe</title></head><body><div 
 describe('page data', () => {
   it('goes into the head as a JSON element that no text in it can end', () => {
     const user = { uid: 'u1', email: '</script><script>alert(1)</script><!--@example.test', emailConfirmed: true };
-    const page = pageHtml(html, { session: { user, role: 'rider' } });
+    const shop = publicShopOf(firstSettings);
+    const page = pageHtml(html, { session: { user, role: 'rider' }, shop });
     const element = new RegExp(`<script type="application/json" id="${pageDataElementId}">(.*?)</script></head>`);
     const json = element.exec(page)?.[1] ?? '';
     expect(json).not.toContain('<');
-    expect(JSON.parse(json)).toEqual({ session: { user, role: 'rider' } });
+    expect(JSON.parse(json)).toEqual({ session: { user, role: 'rider' }, shop });
     expect(page.replace(element, '</head>')).toBe(html);
   });
 
   it("keeps the owner's words as they are, $ patterns and all", () => {
     for (const name of ['Gloves $` 2-pack', "$& $' $$ $1 $<x>", '$$$']) {
       const product = { itemid: '1', name, priceCents: 100, details: name, pic: '', largepic: '', sizes: [] };
-      const data = { session: null, catalogue: { products: [product], version: 'v' } };
+      const data = {
+        session: null,
+        shop: publicShopOf(firstSettings),
+        catalogue: { products: [product], version: 'v' },
+      };
       const page = pageHtml(html, data);
       const json = new RegExp(`<script type="application/json" id="${pageDataElementId}">(.*?)</script></head>`).exec(
         page,
@@ -30,11 +37,12 @@ describe('page data', () => {
   });
 
   it("names the page module's files to preload before its data", () => {
-    const page = pageHtml(html, { session: null }, ['/assets/home-page-1.js', '/assets/sizes-2.js']);
+    const data = { session: null, shop: publicShopOf(firstSettings) };
+    const page = pageHtml(html, data, ['/assets/home-page-1.js', '/assets/sizes-2.js']);
     expect(page).toContain(
       '<link rel="modulepreload" crossorigin href="/assets/home-page-1.js">' +
         '<link rel="modulepreload" crossorigin href="/assets/sizes-2.js">' +
-        `<script type="application/json" id="${pageDataElementId}">{"session":null}</script></head>`,
+        `<script type="application/json" id="${pageDataElementId}">${JSON.stringify(data)}</script></head>`,
     );
   });
 

@@ -1,24 +1,28 @@
 import type { Context } from 'hono';
 import { type PageData, pageDataElementId } from '../shared/page-data';
 import { type Page, pages } from '../shared/pages';
+import { publicShopOf } from '../shared/settings';
 import type { AppEnv } from './app-env';
 import type { Roles } from './auth/roles';
 import { sessionReply } from './auth/routes';
 import type { Sessions } from './auth/sessions';
 import { type CatalogueStore, catalogueVersion } from './catalogue/catalogue-store';
+import type { SettingsStore } from './settings/settings-store';
 
 export interface PageDataParts {
   sessions: Sessions;
   roles: Roles;
   catalogue: CatalogueStore;
+  settings: SettingsStore;
 }
 
 /** What the page at `page` (undefined: the Snap! page) shows first, for the browser that asks (src/shared/page-data.ts). */
-export function pageData({ sessions, roles, catalogue }: PageDataParts) {
+export function pageData({ sessions, roles, catalogue, settings }: PageDataParts) {
   return async (c: Context<AppEnv>, page: Page | undefined): Promise<PageData> => {
+    const shop = publicShopOf(await settings.current());
     const session = await sessions.find(c);
-    if (!session) return { session: null };
-    const data: PageData = { session: await sessionReply(roles, session.user) };
+    if (!session) return { session: null, shop };
+    const data: PageData = { session: await sessionReply(roles, session.user), shop };
     if (page === pages.home) {
       const products = await catalogue.shown();
       data.catalogue = { products, version: catalogueVersion(products) };

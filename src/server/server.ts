@@ -1,8 +1,8 @@
 import { createServer, type RequestListener, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import { brand } from '../shared/brand';
 import { card } from '../shared/payment/card';
+import { publicShopOf } from '../shared/settings';
 import { createAccounts } from './account/accounts';
 import { buildApp } from './app';
 import { createAuth } from './auth/auth';
@@ -19,7 +19,7 @@ import { createCatalogueStore } from './catalogue/catalogue-store';
 import { deleteUnusedPictures } from './catalogue/unused-pictures';
 import type { Config } from './config';
 import { migrateDatabase, openDatabase } from './db/connect';
-import { createDb, type Db } from './db/database';
+import { createDb, type Db, type UnitOfWork } from './db/database';
 import { startHousekeeping } from './housekeeping';
 import { answerClientErrors } from './http/client-errors';
 import { requestPace } from './http/input';
@@ -35,6 +35,7 @@ import { createCardPayments } from './payments/card-payments';
 import { cardBeforeCancel } from './payments/card-refunds';
 import { startCardSweep } from './payments/card-sweep';
 import { connectStripe } from './payments/stripe-client';
+import { createSettingsStore } from './settings/settings-store';
 import { createStockStore } from './stock/stock-store';
 
 export interface RunningServer {
@@ -64,7 +65,9 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const devices = createDeviceCookies(config.authSecret, isHttps(config.publicUrl), db);
   const cart = createCartStore(db);
   const throttle = createLoginThrottle(createLoginAttemptStore(db));
-  const outbox = createOutbox(db, { publicUrl: config.publicUrl, shop: brand }, createSeal(config.authSecret));
+  const settings = createSettingsStore(db);
+  const shop = async (uow: UnitOfWork) => publicShopOf(await settings.current(uow));
+  const outbox = createOutbox(db, { publicUrl: config.publicUrl, shop }, createSeal(config.authSecret));
   const confirmations = createEmailConfirmations({ db, outbox, sessions });
   const accounts = createAccounts({ db, sessions, devices, cart, throttle, outbox, resetLinks, confirmations });
   const resets = createPasswordResets({ db, accounts, outbox });
@@ -83,6 +86,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     publicUrl: config.publicUrl,
     cardPaymentMs: config.cardPaymentMs,
     log,
+    settings,
   });
   const cardSweep = startCardSweep(payments.sweep, config.cardPaymentMs, log);
   const housekeeping = startHousekeeping(
@@ -96,6 +100,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const streams = new LiveStreams({
     feed: db.feed,
     sessions,
+    shop: async () => publicShopOf(await settings.current()),
     log,
     maxStreams: config.maxLiveStreams,
     trustProxy: config.trustProxy,
@@ -115,6 +120,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     confirmations,
     cart,
     catalogue,
+    settings,
     stock,
     orders,
     payments,

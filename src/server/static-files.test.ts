@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { Hono } from 'hono';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pageDataElementId } from '../shared/page-data';
+import { publicShopOf } from '../shared/settings';
 import type { AppEnv } from './app-env';
+import { firstSettings } from './db/first-settings';
 import { staticFiles } from './static-files';
 
 const html = '<!doctype html><html><head><title>Piaffe</title></head><body><div id="root"></div></body></html>';
@@ -45,7 +47,10 @@ describe('static files', () => {
       '{}',
       '{"src/client/main.tsx": {"file": "assets/index.js", "isEntry": true}}',
     ]) {
-      const reply = await app(build(manifest), async () => ({ session: null })).request('/home');
+      const reply = await app(build(manifest), async () => ({
+        session: null,
+        shop: publicShopOf(firstSettings),
+      })).request('/home');
       expect(reply.status, manifest).toBe(200);
       expect(await reply.text(), manifest).not.toContain('modulepreload');
     }

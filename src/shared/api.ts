@@ -33,6 +33,7 @@ import {
   productOrderSchema,
 } from './products';
 import { roles } from './roles';
+import { publicShopSchema, settingsChangeSchema, settingsEditSchema, versionedSettingsSchema } from './settings';
 import {
   addToCartSchema,
   credentialsSchema,
@@ -90,17 +91,19 @@ export const quoteQuery = z.strictObject({
 export const quoteSchema = z.object({ items: z.array(cartItemSchema), money: orderMoneySchema });
 export type Quote = z.infer<typeof quoteSchema>;
 
-/**
- * The events every live stream of a signed-in page carries besides its own: `signed-out` when its session has ended
- * (the page goes to signup-login), `account` when what the session says of the rider has changed (the address
- * confirmed, say: the page asks for the session again).
- */
 /** A stream's event schemas: one for each event name of src/shared/live-streams.ts, and no other. */
 type EventSchemas<N extends LiveStreamName> = Record<EventName<N>, z.ZodType>;
 
+/**
+ * The events every live stream of a signed-in page carries besides its own: `signed-out` when its session has ended
+ * (the page goes to signup-login), `account` when what the session says of the rider has changed (the address
+ * confirmed, say: the page asks for the session again), `shop` with the shop's details when the owner has saved the
+ * settings (the footer follows).
+ */
 export const sessionEventSchemas = {
   'signed-out': z.looseObject({}),
   account: z.looseObject({}),
+  shop: publicShopSchema,
 } as const;
 
 /**
@@ -271,6 +274,8 @@ export const endpoints = {
   quote: { method: 'GET', path: '/api/checkout/quote', query: quoteQuery, reply: quoteSchema },
   /** The payment methods this shop offers at checkout, by id, in order (Card only with Stripe's keys). */
   paymentMethods: { method: 'GET', path: '/api/payment-methods', reply: z.object({ methods: z.array(z.string()) }) },
+  /** What every page shows of the shop's settings (the footer's address and phone): for anyone, signed in or not. */
+  shop: { method: 'GET', path: '/api/shop', reply: publicShopSchema },
   /**
    * For a card order, `payUrl`: Stripe's page to pay on; `payError` instead when Stripe could not be reached (the
    * order is placed all the same; its page offers 'Pay now').
@@ -304,6 +309,19 @@ export const endpoints = {
     path: '/api/admin/payments/problems',
     query: pageQuery,
     reply: paymentProblemPageSchema,
+  },
+  /** The shop's settings for the owner's form, with the history of their saves, newest first. */
+  adminSettings: {
+    method: 'GET',
+    path: '/api/admin/settings',
+    reply: z.object({ settings: versionedSettingsSchema, history: z.array(settingsChangeSchema) }),
+  },
+  /** The owner's whole form; 409 settings/changed when `version` is not the settings'. */
+  adminSaveSettings: {
+    method: 'PUT',
+    path: '/api/admin/settings',
+    body: settingsEditSchema,
+    reply: z.object({ settings: versionedSettingsSchema }),
   },
   adminProducts: {
     method: 'GET',

@@ -1,10 +1,12 @@
-/** Everything a shop owner may want to edit about the shop's identity, in one place. */
+/**
+ * What the code fixes about the shop's look and its money's units. The shop's name, address, phone and the rest an
+ * owner changes are its settings, in the database (src/shared/settings.ts, docs/decisions/0034-the-shops-settings.md).
+ */
 export const brand = {
-  title: 'Piaffe',
+  /** The software's own name, where the shop's settings are not read: a default MAIL_FROM, the passkeys' site. */
+  software: 'Piaffe',
   tagline: 'A Dressage Shop for Horse and Rider',
   banner: ['Compete', 'Train', 'Work'],
-  address: '12 Arena Lane, Wellington, FL 33414',
-  phone: '(561) 555-0142',
   pictureCredits: 'Product pictures: original vector drawings made for Piaffe.',
   /** Prices are stored in integer cents of this currency. */
   currency: 'USD',

@@ -14,6 +14,12 @@ export const deliveryLabels: Record<Delivery, string> = {
   collection: 'Collect at the yard',
 };
 
+/**
+ * What shipping costs: a flat fee per order, free from a subtotal. Fixed in code until the owner's shipping zones
+ * (DECISIONS.md §18) replace it.
+ */
+export const shopShipping = { flatCents: 2500, freeFromCents: 50000 } as const satisfies ShippingRate;
+
 /** What a delivery costs: shipping at the shop's rate, collection nothing. */
 export function shippingRateOf(delivery: Delivery, shipping: ShippingRate): ShippingRate {
   return delivery === 'collection' ? { flatCents: 0, freeFromCents: null } : shipping;

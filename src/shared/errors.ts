@@ -135,6 +135,12 @@ export const errorCatalogue = {
     status: 400,
     message: 'The new order must name every product once.',
   },
+  'settings/invalid': { status: 400, message: 'The settings are not valid.' },
+  'settings/changed': {
+    status: 409,
+    message:
+      'Someone else has just changed the settings. Your changes are not saved: see theirs, then make yours again.',
+  },
   'picture/invalid': { status: 415, message: 'This file is not a JPEG, PNG or WebP picture.' },
   'picture/too-large': {
     status: 413,
@@ -183,6 +189,7 @@ export const errorExtras: Partial<Record<ErrorCode, 'rows' | 'field'>> = {
   'order/size-missing': 'rows',
   'order/unavailable': 'rows',
   'product/invalid': 'field',
+  'settings/invalid': 'field',
 };
 
 /** The body of every error response. */
@@ -191,6 +198,6 @@ export interface ErrorBody {
   message: string;
   /** `order/sold-out`, `order/size-missing` and `order/unavailable`: the ids of the cart rows concerned. */
   rows?: string[];
-  /** `product/invalid`: the field the message is about (`name`, `priceCents`, `sizes.2.stock`…). */
+  /** `product/invalid`, `settings/invalid`: the field the message is about (`name`, `sizes.2.stock`, `shop.phone`…). */
   field?: string;
 }

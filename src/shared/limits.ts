@@ -31,6 +31,8 @@ export const productLimits = {
   /** $100,000.00. */
   priceMaxCents: 10_000_000,
   stockMax: 100_000,
+  /** 100 kg, in grams: shipping by weight (DECISIONS.md §18) reads it. */
+  weightMaxGrams: 100_000,
   sizeMax: 32,
   sizesMax: 20,
   /** The largest picture an owner may upload (JPEG, PNG or WebP), in bytes. */

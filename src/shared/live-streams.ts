@@ -5,8 +5,11 @@
  * stream stays quiet never loads them (ADR 0028).
  */
 
-/** The events every stream of a signed-in page carries besides its own (src/shared/api.ts `sessionEventSchemas`). */
-const sessionEvents = ['signed-out', 'account'] as const;
+/**
+ * The events every stream of a signed-in page carries besides its own (src/shared/api.ts `sessionEventSchemas`): the
+ * session's, and the shop's details when the owner saves the settings.
+ */
+const sessionEvents = ['signed-out', 'account', 'shop'] as const;
 
 export const liveStreams = {
   account: { path: '/api/account/stream', events: ['ready', ...sessionEvents] },

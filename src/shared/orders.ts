@@ -12,7 +12,6 @@ import { card } from './payment/card';
 import { deliveryOf, findPaymentMethod } from './payment/payment-methods';
 import type { OrderMoney } from './pricing';
 import { roles } from './roles';
-import { settings } from './settings';
 import { noControlCharacters } from './text';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -61,10 +60,14 @@ export function canMove(from: OrderStatus, to: OrderStatus, actor: Actor, paymen
 // ---------------------------------------------------------------------------------------------------------
 // Order numbers
 
-const { prefix } = settings.orderNumber;
+/**
+ * Order numbers read `PF-10001`, `PF-10002`, ...: fixed in code, not a setting, since riders, e-mails and the books
+ * already carry the numbers given (docs/decisions/0034-the-shops-settings.md).
+ */
+export const orderNumberPrefix = 'PF-';
 
 export function formatOrderNumber(n: number): string {
-  return `${prefix}${n}`;
+  return `${orderNumberPrefix}${n}`;
 }
 
 /** The largest order number: the database keeps them as 32-bit integers. */
@@ -79,7 +82,7 @@ export function orderNumberOf(digits: string): number | undefined {
 
 /** The sequence number of an order number such as `PF-10001`; undefined for anything else. */
 export function parseOrderNumber(text: string): number | undefined {
-  return text.startsWith(prefix) ? orderNumberOf(text.slice(prefix.length)) : undefined;
+  return text.startsWith(orderNumberPrefix) ? orderNumberOf(text.slice(orderNumberPrefix.length)) : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------

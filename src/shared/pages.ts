@@ -1,5 +1,3 @@
-import { brand } from './brand';
-
 /**
  * Who may see a page: everyone; only a signed-in rider (others are sent to signup-login); or only an owner
  * (a visitor is sent to signup-login, a rider sees the Snap! page).
@@ -40,6 +38,7 @@ export const pages = {
   adminProducts: { path: '/admin/products', title: 'Products · Back office', access: 'owner' },
   adminNewProduct: { path: '/admin/products/new', title: 'New product · Back office', access: 'owner' },
   adminProduct: { path: '/admin/products/:itemid', title: 'Product · Back office', access: 'owner' },
+  adminSettings: { path: '/admin/settings', title: 'Settings · Back office', access: 'owner' },
 } as const satisfies Record<string, Page>;
 
 export type PageName = keyof typeof pages;
@@ -50,9 +49,9 @@ export const startPage = pages.home;
 /** The title of the Snap! page, shown for every path that is not a page. */
 export const notFoundTitle = 'Page not found';
 
-/** A document title: the page's own title, then the shop's name. */
-export function pageTitle(title: string): string {
-  return `${title} · ${brand.title}`;
+/** A document title: the page's own title, then the shop's name (src/client/components/document-title.tsx). */
+export function pageTitle(title: string, shopName: string): string {
+  return shopName ? `${title} · ${shopName}` : title;
 }
 
 function matches(pattern: string, pathname: string): boolean {

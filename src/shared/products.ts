@@ -21,6 +21,9 @@ export const productMessages = {
   stockFormat: 'Stock must be a whole number.',
   stockTooLow: 'Stock cannot be below 0.',
   stockTooHigh: `Stock must be at most ${productLimits.stockMax.toLocaleString('en-US')}.`,
+  weightFormat: 'Weight must be a whole number of grams.',
+  weightTooLow: 'Weight cannot be below 0.',
+  weightTooHigh: `Weight must be at most ${productLimits.weightMaxGrams.toLocaleString('en-US')} g.`,
   sizeRequired: 'Size is required.',
   sizeTooLong: `Size must be at most ${productLimits.sizeMax} characters.`,
   sizeOneLine: 'Size must be on one line, without control characters.',
@@ -106,11 +109,22 @@ const sizesSchema = z
     });
   });
 
-/** A new product: everything but its picture (uploaded once it exists) and its place (last). */
+/** A product's weight as shipped, in grams. */
+export const weightGramsSchema = z
+  .number({ error: productMessages.weightFormat })
+  .int(productMessages.weightFormat)
+  .min(0, productMessages.weightTooLow)
+  .max(productLimits.weightMaxGrams, productMessages.weightTooHigh);
+
+/**
+ * A new product: everything but its picture (uploaded once it exists) and its place (last). Its weight may be left
+ * out: a new product then weighs nothing, an edited one keeps its weight.
+ */
 export const newProductSchema = z.strictObject({
   name: productNameSchema,
   details: productDetailsSchema,
   priceCents: priceCentsSchema,
+  weightGrams: weightGramsSchema.optional(),
   shown: z.boolean({ error: 'shown must be true or false.' }),
   sizes: sizesSchema,
 });
@@ -132,6 +146,7 @@ export const adminProductSchema = z.object({
   name: z.string(),
   details: z.string(),
   priceCents: z.number().int(),
+  weightGrams: z.number().int(),
   pic: z.string(),
   largepic: z.string(),
   shown: z.boolean(),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
-import { settings } from '../../src/shared/settings';
+import { shopShipping } from '../../src/shared/delivery';
 import { Client } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
@@ -32,8 +32,8 @@ describe("the checkout's quote", () => {
       items: await client.cart(),
       money: {
         subtotalCents: priceOf('3'),
-        shippingCents: settings.shipping.flatCents,
-        totalCents: priceOf('3') + settings.shipping.flatCents,
+        shippingCents: shopShipping.flatCents,
+        totalCents: priceOf('3') + shopShipping.flatCents,
       },
     });
     const placed = await client.placeOrder({ totalCents: quote.money.totalCents });

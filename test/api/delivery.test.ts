@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
-import { settings } from '../../src/shared/settings';
+import { shopShipping } from '../../src/shared/delivery';
 import { Client } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
@@ -18,7 +18,7 @@ async function riderWithCart(): Promise<Client> {
   const client = new Client(server.url);
   await client.signupConfirmed();
   await client.add('3');
-  expect(priceOf('3')).toBeLessThan(settings.shipping.freeFromCents);
+  expect(priceOf('3')).toBeLessThan(shopShipping.freeFromCents);
   return client;
 }
 
@@ -50,7 +50,7 @@ describe('delivery, apart from payment', () => {
   it('ships by default, at the shop rate, and quotes the same', async () => {
     const client = await riderWithCart();
     const { money } = (await client.json('GET', '/api/checkout/quote')).body;
-    expect(money.shippingCents).toBe(settings.shipping.flatCents);
+    expect(money.shippingCents).toBe(shopShipping.flatCents);
     const reply = await client.placeOrder({ delivery: 'shipping', totalCents: money.totalCents });
     expect(reply.status).toBe(201);
     expect(reply.body.order).not.toHaveProperty('delivery');

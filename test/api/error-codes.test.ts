@@ -260,6 +260,18 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     await admin.json('PUT', `/api/admin/products/${own.itemid}`, productForm(own, { priceCents: 4600 }));
     return admin.json('PUT', `/api/admin/products/${own.itemid}`, productForm(own, { priceCents: 4700 }));
   },
+  'settings/invalid': async () => {
+    const admin = await ownerClient();
+    const { settings } = (await admin.json('GET', '/api/admin/settings')).body;
+    return admin.json('PUT', '/api/admin/settings', { ...settings, shop: { ...settings.shop, phone: 'call me' } });
+  },
+  'settings/changed': async () => {
+    const admin = await ownerClient();
+    const { settings } = (await admin.json('GET', '/api/admin/settings')).body;
+    const taxId = (settings.shop.taxId === 'US-1' ? 'US-2' : 'US-1') as string;
+    await admin.json('PUT', '/api/admin/settings', { ...settings, shop: { ...settings.shop, taxId } });
+    return admin.json('PUT', '/api/admin/settings', { ...settings, shop: { ...settings.shop, taxId: 'US-3' } });
+  },
   'product/unknown-size': async () => {
     const admin = await ownerClient();
     const own = await ownProduct(admin);

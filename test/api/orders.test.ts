@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
+import { firstOrderNumber } from '../../src/server/db/migrations';
+import { shopShipping } from '../../src/shared/delivery';
 import { limits } from '../../src/shared/limits';
 import type { Order } from '../../src/shared/orders';
-import { settings } from '../../src/shared/settings';
 import { address, Client, orderKey } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
@@ -70,15 +71,15 @@ describe('placing an order', () => {
   });
 
   it('charges flat shipping below the threshold and none from it, in integer cents', async () => {
-    expect(priceOf('3')).toBeLessThan(settings.shipping.freeFromCents);
+    expect(priceOf('3')).toBeLessThan(shopShipping.freeFromCents);
     const below = await (await rider()).order('3');
     expect(below).toMatchObject({
       subtotalCents: priceOf('3'),
-      shippingCents: settings.shipping.flatCents,
-      totalCents: priceOf('3') + settings.shipping.flatCents,
+      shippingCents: shopShipping.flatCents,
+      totalCents: priceOf('3') + shopShipping.flatCents,
     });
     const above = await (await rider()).order('1', '6');
-    expect(above.subtotalCents).toBeGreaterThanOrEqual(settings.shipping.freeFromCents);
+    expect(above.subtotalCents).toBeGreaterThanOrEqual(shopShipping.freeFromCents);
     expect(above).toMatchObject({ shippingCents: 0, totalCents: above.subtotalCents });
   });
 
@@ -87,7 +88,7 @@ describe('placing an order', () => {
     for (let i = 0; i < 3; i++) numbers.push(Number((await (await rider()).order('8')).number.slice(3)));
     expect(numbers[1]).toBe((numbers[0] ?? 0) + 1);
     expect(numbers[2]).toBe((numbers[0] ?? 0) + 2);
-    expect(numbers[0]).toBeGreaterThanOrEqual(settings.orderNumber.first);
+    expect(numbers[0]).toBeGreaterThanOrEqual(firstOrderNumber);
   });
 
   it('answers 409 order/cart-empty for an empty cart', async () => {

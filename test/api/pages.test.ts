@@ -4,8 +4,10 @@ import { resolve } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
+import { firstSettings } from '../../src/server/db/first-settings';
 import type { PageData } from '../../src/shared/page-data';
 import { pages } from '../../src/shared/pages';
+import { publicShopOf } from '../../src/shared/settings';
 import { Client } from '../support/client';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -18,6 +20,9 @@ function requireBuild(): string {
   if (!built) throw new Error(`${indexFile} is missing: run npm run build first`);
   return readFileSync(indexFile, 'utf8');
 }
+
+/** What every page's data says of a new shop: its details as first seeded. */
+const shop = publicShopOf(firstSettings);
 
 const preloadLink = /<link rel="modulepreload" crossorigin href="([^"]+)">/g;
 
@@ -60,7 +65,7 @@ describe('pages', () => {
       // No script runs inline (the CSP allows none): the data's element is JSON, which is never run.
       expect(String(reply.body)).not.toMatch(/<script(?![^>]*\b(?:src=|type="application\/json"))[^>]*>/);
       const { data, rest } = pageDataOf(String(reply.body));
-      expect(data).toEqual({ session: null });
+      expect(data).toEqual({ session: null, shop });
       expect(rest).toBe(index);
     },
   );
@@ -99,13 +104,13 @@ describe('pages', () => {
     expect(home.catalogue?.products).toEqual(products);
     expect(home.catalogue?.version).toMatch(/^[\w-]{22}$/);
     for (const path of [pages.cart.path, pages.manageAccount.path, '/nope']) {
-      expect(pageDataOf(String((await rider.raw('GET', path)).body)).data, path).toEqual({ session });
+      expect(pageDataOf(String((await rider.raw('GET', path)).body)).data, path).toEqual({ session, shop });
     }
     // A session that has ended is nobody, though the browser still sends its cookie.
     const cookie = rider.cookieHeader;
     await rider.logout();
     const after = await rider.raw('GET', pages.home.path, { headers: { cookie } });
-    expect(pageDataOf(String(after.body)).data).toEqual({ session: null });
+    expect(pageDataOf(String(after.body)).data).toEqual({ session: null, shop });
   });
 
   it('GET / redirects to /home', async () => {

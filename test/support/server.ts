@@ -6,13 +6,15 @@ import SQLite from 'better-sqlite3';
 import type { Mailbox } from '../../scripts/mailbox';
 import { sessionsTopic } from '../../src/server/auth/sessions';
 import { type Config, loadConfig } from '../../src/server/config';
+import type { UnitOfWork } from '../../src/server/db/database';
 import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
 import { createLogger, type Logger } from '../../src/server/log';
 import { createOutbox, type Outbox } from '../../src/server/mail/outbox';
 import { createSeal } from '../../src/server/mail/seal';
 import { type RunningServer, startServer } from '../../src/server/server';
+import { createSettingsStore } from '../../src/server/settings/settings-store';
 import { createStockStore, type StockStore } from '../../src/server/stock/stock-store';
-import { brand } from '../../src/shared/brand';
+import { publicShopOf } from '../../src/shared/settings';
 import { testMailbox } from './client';
 import { createTestSchema, type TestSchema } from './postgres';
 
@@ -67,7 +69,9 @@ const secret = 'test-secret-0123456789abcdef0123456789';
 
 /** The outbox of a test server's database, as the server itself writes to it (sealing with its AUTH_SECRET). */
 export function outboxOf(server: RunningServer): Outbox {
-  return createOutbox(server.db, { publicUrl: server.url, shop: brand }, createSeal(secret));
+  const settings = createSettingsStore(server.db);
+  const shop = async (uow: UnitOfWork) => publicShopOf(await settings.current(uow));
+  return createOutbox(server.db, { publicUrl: server.url, shop }, createSeal(secret));
 }
 
 /** Starts the real server on an ephemeral port with a throwaway database of the backend under test. */

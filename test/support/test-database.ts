@@ -94,8 +94,22 @@ export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
   return parts;
 }
 
-/** Takes a stopped shop back to before migration 0014 (outbox attachments). */
+/** Takes a stopped shop back to before migration 0016 (products' weights). */
+export async function undoProductWeights(database: TestDatabase): Promise<void> {
+  await database.query('alter table product drop column weight_grams');
+  await database.query("delete from piaffe_migration where name = '0016-product-weights'");
+}
+
+/** Takes a stopped shop back to before migration 0015 (the shop's settings in the database), and so before 0016. */
+export async function undoShopSettings(database: TestDatabase): Promise<void> {
+  await undoProductWeights(database);
+  for (const table of ['settings_change', 'shop_settings']) await database.query(`drop table ${table}`);
+  await database.query("delete from piaffe_migration where name = '0015-shop-settings'");
+}
+
+/** Takes a stopped shop back to before migration 0014 (outbox attachments), and so before 0015. */
 export async function undoOutboxAttachments(database: TestDatabase): Promise<void> {
+  await undoShopSettings(database);
   for (const column of ['attachment_name', 'attachment_type', 'attachment_bytes']) {
     await database.query(`alter table outbox drop column ${column}`);
   }

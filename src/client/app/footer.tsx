@@ -1,13 +1,16 @@
 import { brand } from '../../shared/brand';
+import { useShop } from '../lib/shop';
 
+/** The shop's address and phone as its settings say, following the owner's saves on every open page. */
 export function Footer() {
+  const { shop } = useShop();
   return (
     <footer className="site-footer">
       <p>
-        <span>{brand.address}</span>
-        <span>{brand.phone}</span>
+        <span>{shop.address}</span>
+        <span>{shop.phone}</span>
         <span>
-          © {new Date().getFullYear()} {brand.title}
+          © {new Date().getFullYear()} {shop.name}
         </span>
       </p>
       <p className="credits">{brand.pictureCredits}</p>

@@ -2,6 +2,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { brand } from '../../shared/brand';
 import { pages } from '../../shared/pages';
 import { endSession, useSession } from '../lib/session';
+import { useShop } from '../lib/shop';
 
 function pageLink(pathname: string) {
   return pathname === pages.home.path || pathname === pages.manageAccount.path
@@ -11,6 +12,7 @@ function pageLink(pathname: string) {
 
 export function Header() {
   const { user, role } = useSession();
+  const { shop } = useShop();
   const { pathname } = useLocation();
   const navigate = useNavigate();
 
@@ -24,7 +26,7 @@ export function Header() {
     <header className="site-header">
       <div className="brand">
         <Link to={pages.home.path} className="brand-title">
-          {brand.title}
+          {shop.name}
         </Link>
         <p className="brand-tagline">{brand.tagline}</p>
       </div>

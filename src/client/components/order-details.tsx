@@ -5,14 +5,16 @@ import { formatDateTime } from '../../shared/dates';
 import { deliveryLabels } from '../../shared/delivery';
 import { type Order, statusLabels } from '../../shared/orders';
 import { deliveryOf, findPaymentMethod } from '../../shared/payment/payment-methods';
+import { useShop } from '../lib/shop';
 import { OrderSummary } from './order-summary';
 
 /** Everything the rider saw of an order: its facts, its lines and totals, where it goes and how it is paid. */
 export function OrderDetails({ order }: { order: Order }) {
   const linesId = useId();
   const method = findPaymentMethod(order.paymentMethod);
+  const shop = useShop();
   // How to pay matters only until the order is paid (or cancelled).
-  const pay = order.status === 'placed' ? method?.howToPay(order) : undefined;
+  const pay = order.status === 'placed' ? method?.howToPay(order, shop) : undefined;
   return (
     <div className="order-details">
       <dl className="facts">

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
+import type { PublicShop } from '../../shared/settings';
 import { call } from './api';
 import { refreshSession, signedOut } from './session';
+import { setShop } from './shop';
 
 const firstRetryMs = 1000;
 const maxRetryMs = 30_000;
@@ -32,7 +34,8 @@ export interface LiveStream<S extends Schemas> {
  * event checked against its schema and handed to `apply`, in the order they came. A dropped connection is reopened
  * (EventSource does that); a refused one after a check of the session, with a back-off; an event that cannot be read
  * is treated as a broken connection, since it may have been a change: the stream starts again from a fresh snapshot.
- * `signed-out` signs the browser out, and the guards leave the page; `account` asks the server for the session again.
+ * `signed-out` signs the browser out, and the guards leave the page; `account` asks the server for the session again;
+ * `shop` brings the shop's details as the owner saved them (the footer follows).
  */
 export function followEvents<S extends Schemas>(stream: LiveStream<S>, apply: (event: EventOf<S>) => void): () => void {
   let source: EventSource | null = null;
@@ -76,6 +79,10 @@ export function followEvents<S extends Schemas>(stream: LiveStream<S>, apply: (e
     }
     if (type === 'account') {
       void refreshSession();
+      return;
+    }
+    if (type === 'shop') {
+      setShop(fields as unknown as PublicShop);
       return;
     }
     // The schema of `type` has checked the fields; TypeScript cannot pair the two through the lookup.

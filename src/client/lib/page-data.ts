@@ -21,6 +21,9 @@ function read(): PageData | undefined {
 
 const pageData = read();
 
+/** The shop's details as the server had them when it sent this page: undefined when it did not say. */
+export const shopFromPage = pageData?.shop;
+
 /** Who the server said is signed in when it sent this page: undefined when it did not say. */
 export const sessionFromPage = pageData?.session;
 

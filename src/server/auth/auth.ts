@@ -64,7 +64,7 @@ export function createAuth(db: Kysely<Tables>, dialect: Dialect, config: Config,
     },
     // A passkey is bound to PUBLIC_URL's host name (never an IP address: WebAuthn refuses those) and answers only pages
     // of its origin (docs/decisions/0026-passkeys.md).
-    plugins: [passkey({ rpID: new URL(config.publicUrl).hostname, rpName: brand.title, origin: config.publicUrl })],
+    plugins: [passkey({ rpID: new URL(config.publicUrl).hostname, rpName: brand.software, origin: config.publicUrl })],
     telemetry: { enabled: false },
     logger: {
       disabled: config.logLevel === 'silent',

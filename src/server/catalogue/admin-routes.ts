@@ -14,6 +14,7 @@ const formFields: Record<string, ErrorCode> = {
   name: 'product/invalid',
   details: 'product/invalid',
   priceCents: 'product/invalid',
+  weightGrams: 'product/invalid',
   shown: 'product/invalid',
   sizes: 'product/invalid',
 };

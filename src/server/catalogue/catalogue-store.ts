@@ -17,6 +17,7 @@ export interface Product {
   name: string;
   details: string;
   priceCents: number;
+  weightGrams: number;
   pic: string;
   largepic: string;
   shown: boolean;
@@ -54,6 +55,7 @@ function toProduct(row: ProductTable): Product {
     name: row.name,
     details: row.details,
     priceCents: Number(row.price_cents),
+    weightGrams: Number(row.weight_grams),
     pic: row.pic,
     largepic: row.largepic,
     shown: Number(row.shown) === 1,
@@ -89,6 +91,9 @@ function describeEdit(before: Product, sizes: readonly SizeStock[], edit: NewPro
   if (edit.details !== before.details) what.push('Details changed');
   if (edit.priceCents !== before.priceCents) {
     what.push(`Price ${formatCents(before.priceCents, brand)} → ${formatCents(edit.priceCents, brand)}`);
+  }
+  if (edit.weightGrams !== undefined && edit.weightGrams !== before.weightGrams) {
+    what.push(`Weight ${before.weightGrams} g → ${edit.weightGrams} g`);
   }
   if (edit.shown !== before.shown) what.push(edit.shown ? 'Shown on the home page' : 'Hidden from the home page');
   for (const { edit: size, old } of pairs) {
@@ -349,6 +354,7 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
             name: edit.name,
             details: edit.details,
             price_cents: edit.priceCents,
+            weight_grams: edit.weightGrams ?? before.weightGrams,
             shown: edit.shown ? 1 : 0,
             version: before.version + 1,
             updated_at: Date.now(),
@@ -391,6 +397,7 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
             name: input.name,
             details: input.details,
             price_cents: input.priceCents,
+            weight_grams: input.weightGrams ?? 0,
             ...noPicture,
             shown: input.shown ? 1 : 0,
             version: 1,

@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { firstCatalogue } from './first-catalogue';
+import { firstSettings } from './first-settings';
 import type { Dialect } from './open';
 import { sequences, type Tables } from './schema';
 
@@ -19,10 +20,25 @@ export const firstSizes: Readonly<Record<string, { sizes: readonly string[]; sto
 };
 
 /**
+ * The eight products' weights as shipped, in grams, by item number, as migration 0016 set them. Part of that
+ * migration: never edit it (the owner sets weights in the back office).
+ */
+export const firstWeights: Readonly<Record<string, number>> = {
+  '1': 900,
+  '2': 7000,
+  '3': 2300,
+  '4': 1400,
+  '5': 2100,
+  '6': 700,
+  '7': 1500,
+  '8': 850,
+};
+
+/**
  * The first order number, as migration 0003 started the numbers: part of that migration, never the live settings
  * (a shop that changes its settings later must not change what an old migration did).
  */
-const firstOrderNumber = 10001;
+export const firstOrderNumber = 10001;
 
 /** Our schema, in order. Never edit a migration that has shipped; add a new one. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -381,6 +397,44 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
         .alterTable('outbox')
         .addColumn('attachment_bytes', dialect === 'postgres' ? 'bytea' : 'blob')
         .execute();
+    },
+  },
+  '0015-shop-settings': {
+    async up(db) {
+      // The shop's settings, out of the code and into the owner's hands (docs/decisions/0034-the-shops-settings.md):
+      // one row holding the whole document, started from what the code fixed, and the history of its saves.
+      await db.schema
+        .createTable('shop_settings')
+        .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
+        .addColumn('document', 'text', (c) => c.notNull())
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db
+        .insertInto('shop_settings')
+        .values({ id: 1, document: JSON.stringify(firstSettings), version: 1, updated_at: Date.now() })
+        .execute();
+      await db.schema
+        .createTable('settings_change')
+        .addColumn('seq', 'integer', (c) => c.primaryKey())
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addColumn('by_uid', 'text', (c) => c.references('user.id').onDelete('set null'))
+        .addColumn('by_email', 'text', (c) => c.notNull())
+        .addColumn('what', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
+  '0016-product-weights': {
+    async up(db) {
+      // Each product's weight as shipped (DECISIONS.md §18: shipping by weight): the eight start with theirs, a product
+      // added since with none until the owner gives it one.
+      await db.schema
+        .alterTable('product')
+        .addColumn('weight_grams', 'integer', (c) => c.notNull().defaultTo(0).check(sql`weight_grams >= 0`))
+        .execute();
+      for (const [itemid, grams] of Object.entries(firstWeights)) {
+        await db.updateTable('product').set({ weight_grams: grams }).where('itemid', '=', itemid).execute();
+      }
     },
   },
 });

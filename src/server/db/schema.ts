@@ -188,6 +188,8 @@ export interface ProductTable {
   details: string;
   price_cents: number;
   /** The thumbnail's and the large picture's URLs: the first pictures' files, or an uploaded picture's. */
+  /** As shipped, in grams (migration 0016): shipping by weight reads it. */
+  weight_grams: number;
   pic: string;
   largepic: string;
   /** 1 on the home page, 0 hidden. */
@@ -215,6 +217,26 @@ export interface PictureTable {
   created_at: number;
 }
 
+/** The shop's settings: one row, the whole document as JSON (src/shared/settings.ts). */
+export interface ShopSettingsTable {
+  /** Always 1: the shop has one set of settings. */
+  id: number;
+  document: string;
+  /** Goes up with every save: an owner's form filled from an older one is refused (`settings/changed`). */
+  version: number;
+  updated_at: number;
+}
+
+/** Every save of the settings: what changed, when, by whom. */
+export interface SettingsChangeTable {
+  seq: number;
+  at: number;
+  /** Null once the owner's account is gone; `by_email` stays. */
+  by_uid: string | null;
+  by_email: string;
+  what: string;
+}
+
 export interface Tables {
   cart_item: CartItemTable;
   login_attempt: LoginAttemptTable;
@@ -233,6 +255,8 @@ export interface Tables {
   product: ProductTable;
   product_change: ProductChangeTable;
   picture: PictureTable;
+  shop_settings: ShopSettingsTable;
+  settings_change: SettingsChangeTable;
   // Better Auth's tables, as far as we read and write them. Its dates are ISO strings on SQLite and
   // timestamps on PostgreSQL: write them with `Db.timestamp`.
   // `emailVerified` is 0/1 on SQLite, a boolean on PostgreSQL: write it with `Db.flag`.

@@ -1,10 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
+import type { PublicShop } from '../../shared/settings';
 import type { AppEnv } from '../app-env';
 import type { Session, Sessions } from '../auth/sessions';
 import type { ChangeFeed, Lost, Topic } from '../db/change-feed';
 import type { Logger } from '../log';
+import { settingsTopic } from '../settings/changes';
 import { addressGroup, clientAddress } from './client-address';
 import { HttpError } from './errors';
 
@@ -57,6 +59,8 @@ export interface LiveStreamParts {
   maxStreams: number;
   /** TRUST_PROXY: whose address a stream counts under (client-address.ts). */
   trustProxy: boolean;
+  /** What every page shows of the shop's settings (the footer), sent again on every stream when they are saved. */
+  shop: () => Promise<PublicShop>;
 }
 
 /**
@@ -105,6 +109,12 @@ class LiveStream<Event> {
         // In turn with the stream's own frames, so that the page hears of it after what came before.
         changed: () => this.#then(async () => this.write(sseFrame('account'))),
       }),
+    );
+    // A save of the settings, on any server (or changes that may have been missed): the shop as it now is.
+    this.#stops.push(
+      feed.subscribe(settingsTopic, () =>
+        this.#then(async () => this.write(sseFrame('shop', await this.parts.shop()))),
+      ),
     );
     this.res.once('close', () => this.end());
     this.write('retry: 1000\n\n');

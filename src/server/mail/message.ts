@@ -1,3 +1,5 @@
+import { brand } from '../../shared/brand';
+import type { PublicShop } from '../../shared/settings';
 import { type Html, html } from './html';
 
 /** An e-mail as it is written to the outbox: the subject, the plain-text part and the HTML part. */
@@ -11,8 +13,8 @@ export interface Message {
 export interface Site {
   /** PUBLIC_URL: every link in an e-mail starts with it. */
   publicUrl: string;
-  /** Who sends it: the head and the foot of every e-mail. */
-  shop: { title: string; tagline: string; address: string; phone: string };
+  /** Who sends it, as the shop's settings say when it is written: the head and the foot of every e-mail. */
+  shop: PublicShop;
 }
 
 /** One paragraph, or labelled facts shown as a table (bank details, totals). */
@@ -55,14 +57,15 @@ function htmlOf(block: Block): Html {
 }
 
 /** A letter as an e-mail in the brand of `shop`: plain text, and simple HTML with the same words. */
-export function compose(letter: Letter, { shop }: Site): Message {
+export function compose(letter: Letter, site: Site): Message {
+  const { shop } = site.shop;
   // The foot of every e-mail: who sent it and how to reach the shop.
-  const signature = [`${shop.title} · ${shop.tagline}`, `${shop.address} · ${shop.phone}`];
+  const signature = [`${shop.name} · ${brand.tagline}`, `${shop.address} · ${shop.phone}`];
   const text = [letter.greeting, ...letter.blocks.map(textOf), signature.join('\n')].join('\n\n');
   const body = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${letter.subject}</title></head>
 <body style="${styles.body}"><div style="${styles.card}">
-<p style="${styles.brand}">${shop.title}</p><p style="${styles.tagline}">${shop.tagline}</p>
+<p style="${styles.brand}">${shop.name}</p><p style="${styles.tagline}">${brand.tagline}</p>
 <p>${letter.greeting}</p>
 ${letter.blocks.map(htmlOf)}
 <p style="${styles.foot}">${signature.map((line) => html`${line}<br>`)}</p>

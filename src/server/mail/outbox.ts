@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { OutboxEmail, OutboxPage } from '../../shared/admin';
 import type { MailKind, OutboxState } from '../../shared/mail';
+import type { PublicShop } from '../../shared/settings';
 import { topic } from '../db/change-feed';
 import type { Db, UnitOfWork } from '../db/database';
 import { pageCount, rowsOfPage } from '../db/paging';
 import type { OutboxTable, Tables } from '../db/schema';
-import type { Site } from './message';
 import type { Seal } from './seal';
 import { askedByAnyoneKinds, type MailData, render, secretKinds } from './templates';
 
@@ -87,7 +87,13 @@ export type Outbox = ReturnType<typeof createOutbox>;
  * The `outbox` table (docs/product.md §9): e-mails are written in the unit of work of the change that causes
  * them, and leave later through the sender (sender.ts). See docs/decisions/0016-the-e-mail-outbox.md.
  */
-export function createOutbox(db: Db, site: Site, seal: Seal) {
+/** What the outbox signs e-mails with: PUBLIC_URL, and the shop's settings as the unit writing the e-mail reads them. */
+export interface OutboxSite {
+  publicUrl: string;
+  shop(uow: UnitOfWork): Promise<PublicShop>;
+}
+
+export function createOutbox(db: Db, site: OutboxSite, seal: Seal) {
   const due = (executor: Kysely<Tables>, now: number) =>
     executor
       .selectFrom('outbox')
@@ -167,7 +173,7 @@ export function createOutbox(db: Db, site: Site, seal: Seal) {
       data: MailData<K>,
       { attachment }: { attachment?: Attachment } = {},
     ): Promise<void> {
-      const message = render(kind, data, site);
+      const message = render(kind, data, { publicUrl: site.publicUrl, shop: await site.shop(uow) });
       const secret = secretKinds.has(kind);
       const now = Date.now();
       await insert(uow.trx, {

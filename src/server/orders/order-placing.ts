@@ -1,10 +1,9 @@
 import type { CartItem, Quote } from '../../shared/api';
-import { type Delivery, shippingRateOf } from '../../shared/delivery';
+import { type Delivery, shippingRateOf, shopShipping } from '../../shared/delivery';
 import { limits } from '../../shared/limits';
 import type { Order, PlaceOrder } from '../../shared/orders';
 import { deliveryOf } from '../../shared/payment/payment-methods';
 import { type Breakdown, moneyOf, priceOrder } from '../../shared/pricing';
-import { settings } from '../../shared/settings';
 import { noTax } from '../../shared/tax';
 import type { CartStore } from '../cart/cart-store';
 import type { Db } from '../db/database';
@@ -36,7 +35,7 @@ class Refused extends Error {
 function quoteOf(items: readonly CartItem[], delivery: Delivery): Breakdown {
   return priceOrder({
     lineCents: items.map((item) => item.priceCents),
-    shipping: shippingRateOf(delivery, settings.shipping),
+    shipping: shippingRateOf(delivery, shopShipping),
     adjustments: [],
     tax: noTax,
   });

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
-import { type Order, type OrderPage, type OrderStatus, orderNumberOf } from '../../shared/orders';
-import { settings } from '../../shared/settings';
+import { type Order, type OrderPage, type OrderStatus, orderNumberOf, orderNumberPrefix } from '../../shared/orders';
 import type { Db } from '../db/database';
 import { pageCount, rowsOfPage } from '../db/paging';
 import type { OrderLineTable } from '../db/schema';
@@ -36,7 +35,7 @@ export function createOrderQueries({ db, cardPaymentMs }: { db: Db; cardPaymentM
       if (status) query = query.where('status', '=', status);
       const term = search?.trim().toLowerCase();
       if (term) {
-        const prefix = settings.orderNumber.prefix.toLowerCase();
+        const prefix = orderNumberPrefix.toLowerCase();
         const number = orderNumberOf(term.startsWith(prefix) ? term.slice(prefix.length) : term);
         query = query.where((eb) =>
           eb.or([

@@ -3,7 +3,6 @@ import { endpoints } from '../../shared/api';
 import type { ErrorCode } from '../../shared/errors';
 import { formatOrderNumber, type OrderStatus, parseOrderNumber, statusLabels } from '../../shared/orders';
 import { card } from '../../shared/payment/card';
-import { settingsMethods } from '../../shared/payment/payment-methods';
 import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
 import { HttpError } from '../http/errors';
@@ -11,6 +10,7 @@ import { readJson, readQuery, readText } from '../http/input';
 import { type LiveStreams, sseFrame } from '../http/live-streams';
 import type { CardPayments } from '../payments/card-payments';
 import type { CardCheckout } from '../payments/card-sessions';
+import type { SettingsStore } from '../settings/settings-store';
 import type { CancelResult } from './order-moves';
 import type { PlaceResult } from './order-placing';
 import type { OrderStore } from './order-store';
@@ -91,16 +91,20 @@ export interface OrderRouteParts {
   sessions: Sessions;
   orders: OrderStore;
   payments: CardPayments;
+  settings: SettingsStore;
   streams: LiveStreams;
 }
 
 /** A rider's own orders (docs/product.md §8, §14); every query is filtered by the session's user. */
-export function orderRoutes({ sessions, orders, payments, streams }: OrderRouteParts) {
+export function orderRoutes({ sessions, orders, payments, settings, streams }: OrderRouteParts) {
   const session = sessions.require();
-  const offered = settingsMethods.filter((method) => method.id !== card.id || payments.offered).map((m) => m.id);
+  /** The settings' payment methods, in their order, less Card on a server without Stripe's keys. */
+  async function offered(): Promise<string[]> {
+    return (await settings.current()).paymentMethods.filter((id) => id !== card.id || payments.offered);
+  }
   return (
     new Hono<AppEnv>()
-      .get(endpoints.paymentMethods.path, (c) => c.json({ methods: offered }))
+      .get(endpoints.paymentMethods.path, async (c) => c.json({ methods: await offered() }))
 
       .get(endpoints.quote.path, session, async (c) => {
         const { delivery } = readQuery(c, endpoints.quote.query);
@@ -112,7 +116,7 @@ export function orderRoutes({ sessions, orders, payments, streams }: OrderRouteP
           address: 'order/invalid-address',
           paymentMethod: 'order/invalid-payment-method',
         });
-        if (!offered.includes(input.paymentMethod)) throw new HttpError('order/invalid-payment-method');
+        if (!(await offered()).includes(input.paymentMethod)) throw new HttpError('order/invalid-payment-method');
         c.set('paymentMethod', input.paymentMethod);
         const { user } = c.get('session');
         const result = await orders.place(user, input);

@@ -1,6 +1,7 @@
 import type { Db } from '../db/database';
 import type { Logger } from '../log';
 import type { OrderStore } from '../orders/order-store';
+import type { SettingsStore } from '../settings/settings-store';
 import type { CardLease } from './card-lease';
 import { createCardSessions } from './card-sessions';
 import { createCardSweep } from './card-sweep';
@@ -18,6 +19,8 @@ export interface CardPaymentParts {
   /** CARD_PAYMENT_MINUTES, in milliseconds. */
   cardPaymentMs: number;
   log: Logger;
+  /** The shop's name on Stripe's page. */
+  settings: SettingsStore;
 }
 
 export type CardPayments = ReturnType<typeof createCardPayments>;

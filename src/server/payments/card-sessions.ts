@@ -7,6 +7,7 @@ import { card } from '../../shared/payment/card';
 import type { Db } from '../db/database';
 import type { Logger } from '../log';
 import type { PaymentRefusal } from '../orders/order-moves';
+import type { SettingsStore } from '../settings/settings-store';
 import type { CardLease } from './card-lease';
 import { isRefusal, orderKey, reachingStripe, type StripeAccount } from './stripe-client';
 
@@ -61,13 +62,14 @@ export interface CardSessionParts {
   publicUrl: string;
   cardPaymentMs: number;
   log: Logger;
+  settings: SettingsStore;
 }
 
 /**
  * Stripe Checkout Sessions: a card order is placed like any other; then the rider is sent to a session made for
  * exactly its total (docs/decisions/0023-card-payments.md).
  */
-export function createCardSessions({ db, stripe, lease, publicUrl, cardPaymentMs, log }: CardSessionParts) {
+export function createCardSessions({ db, stripe, lease, publicUrl, cardPaymentMs, log, settings }: CardSessionParts) {
   function orderRow(number: number) {
     return db.kysely
       .selectFrom('shop_order')
@@ -101,6 +103,7 @@ export function createCardSessions({ db, stripe, lease, publicUrl, cardPaymentMs
       .where('order_number', '=', number)
       .executeTakeFirstOrThrow();
     const orderNumber = formatOrderNumber(number);
+    const shopName = (await settings.current()).shop.name;
     const orderPage = `${publicUrl}${fillPath(pages.order.path, { number: orderNumber })}`;
     const now = Date.now();
     // At the order's deadline, as far as Stripe allows: the shop closes it at the deadline in any case.
@@ -118,7 +121,7 @@ export function createCardSessions({ db, stripe, lease, publicUrl, cardPaymentMs
             price_data: {
               currency: brand.currency.toLowerCase(),
               unit_amount: Number(row.total_cents),
-              product_data: { name: `${brand.title} order ${orderNumber}` },
+              product_data: { name: `${shopName} order ${orderNumber}` },
             },
           },
         ],

@@ -12,7 +12,7 @@ import type { StripeAccount } from './stripe-client';
 const sweepBatch = 20;
 
 /** Whoever cancels a card order when its time has run out: the shop itself. */
-const shopActor: ActingUser = { uid: null, email: brand.title, role: 'shop' };
+const shopActor: ActingUser = { uid: null, email: brand.software, role: 'shop' };
 
 export interface CardSweepParts {
   db: Db;

@@ -9,7 +9,7 @@ import type { PaymentMethod } from './payment-method';
 export const card = {
   id: 'card',
   label: 'Card',
-  summary: "Pay by card on Stripe's secure page. Your card number never reaches us.",
+  summary: () => "Pay by card on Stripe's secure page. Your card number never reaches us.",
   howToPay: ({ number, totalCents }) => ({
     intro:
       `Pay ${formatCents(totalCents, brand)} by card on Stripe's secure page. If you left it before paying, open your order ` +

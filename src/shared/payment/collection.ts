@@ -6,15 +6,15 @@ import type { PaymentMethod } from './payment-method';
 export const collection = {
   id: 'collection',
   label: 'Pay on collection',
-  summary: 'Collect your order at our yard and pay there.',
+  summary: () => 'Collect your order at our yard and pay there.',
   delivery: 'collection',
-  howToPay: ({ number, totalCents }) => ({
+  howToPay: ({ number, totalCents }, { shop }) => ({
     intro:
       `Collect your order at our yard and pay ${formatCents(totalCents, brand)} there. ` +
       `Please call us first to arrange a time, and bring your order number.`,
     details: [
-      ['Yard', brand.address],
-      ['Phone', brand.phone],
+      ['Yard', shop.address],
+      ['Phone', shop.phone],
       ['Order number', number],
       ['Amount to pay', formatCents(totalCents, brand)],
     ],

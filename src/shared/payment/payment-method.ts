@@ -1,4 +1,5 @@
 import type { Delivery } from '../delivery';
+import type { PublicShop } from '../settings';
 
 /** What the rider must do to pay for one order, shown after ordering and sent in the confirmation e-mail. */
 export interface HowToPay {
@@ -17,8 +18,9 @@ export interface PaymentMethod {
   /** Its name on the checkout form and the order. */
   label: string;
   /** Shown under the label at checkout. */
-  summary: string;
+  summary(shop: PublicShop): string;
   /** The one delivery it goes with, if only one (Pay on collection: collection). */
   delivery?: Delivery;
-  howToPay(order: { number: string; totalCents: number }): HowToPay;
+  /** From the shop's settings as they are when it is shown: the bank account, the yard's address and phone. */
+  howToPay(order: { number: string; totalCents: number }, shop: PublicShop): HowToPay;
 }

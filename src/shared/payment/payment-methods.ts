@@ -1,24 +1,20 @@
 import type { Delivery } from '../delivery';
-import { settings } from '../settings';
+import type { PaymentMethodId } from '../settings';
 import { bankTransfer } from './bank-transfer';
 import { card } from './card';
 import { collection } from './collection';
 import type { PaymentMethod } from './payment-method';
 
-/** Every payment method Piaffe has; settings.paymentMethods says which of them the shop offers. */
-const allMethods = [bankTransfer, collection, card] as const;
-
-export type PaymentMethodId = (typeof allMethods)[number]['id'];
+/** Every payment method Piaffe has (`paymentMethodIds` of src/shared/settings.ts); the settings say which are offered. */
+const allMethods = [bankTransfer, collection, card] as const satisfies readonly { id: PaymentMethodId }[];
 
 /**
- * The methods the settings offer, in their order. The server offers a method that needs set-up (Card: Stripe's keys)
- * only once it has it; the browser asks the server which (GET /api/payment-methods).
+ * The methods of `ids`, in their order: the ones the server offers (GET /api/payment-methods), which are the settings'
+ * less any that needs a set-up the server lacks (Card: Stripe's keys).
  */
-export const settingsMethods: readonly PaymentMethod[] = settings.paymentMethods.map((id) => {
-  const method = allMethods.find((m) => m.id === id);
-  if (!method) throw new Error(`settings.paymentMethods names "${id}", which is not a payment method.`);
-  return method;
-});
+export function methodsOf(ids: readonly string[]): PaymentMethod[] {
+  return ids.flatMap((id) => allMethods.filter((m) => m.id === id));
+}
 
 /**
  * The delivery of an order that does not name one: the one its payment method goes with (collection for Pay on

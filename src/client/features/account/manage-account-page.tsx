@@ -1,8 +1,9 @@
 import { Link, useLoaderData } from 'react-router';
 import { accountNotices } from '../../../shared/account-notices';
 import { hints } from '../../../shared/hints';
-import { pages, pageTitle } from '../../../shared/pages';
+import { pages } from '../../../shared/pages';
 import { newEmailSchema, newPasswordSchema } from '../../../shared/validation';
+import { DocumentTitle } from '../../components/document-title';
 import { call } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { ChangeForm } from './change-form';
@@ -20,7 +21,7 @@ export default function ManageAccountPage() {
   const { sessions } = useLoaderData<typeof loader>();
   return (
     <section className="page account-page" aria-labelledby="account-title">
-      <title>{pageTitle(pages.manageAccount.title)}</title>
+      <DocumentTitle page={pages.manageAccount.title} />
       <h1 id="account-title">Your account</h1>
       {user && <p>You are logged in as {user.email}.</p>}
       <p>

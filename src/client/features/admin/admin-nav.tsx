@@ -19,6 +19,9 @@ export function AdminNav() {
       <Link to={pages.adminPayments.path} aria-current={current(pages.adminPayments.path)}>
         Payments
       </Link>
+      <Link to={pages.adminSettings.path} aria-current={current(pages.adminSettings.path)}>
+        Settings
+      </Link>
     </nav>
   );
 }

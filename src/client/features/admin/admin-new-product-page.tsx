@@ -1,7 +1,8 @@
 import { useNavigate } from 'react-router';
-import { pages, pageTitle } from '../../../shared/pages';
+import { pages } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
 import type { NewProduct } from '../../../shared/products';
+import { DocumentTitle } from '../../components/document-title';
 import { call } from '../../lib/api';
 import { AdminNav } from './admin-nav';
 import type { AddedState } from './admin-product-page';
@@ -20,7 +21,7 @@ export default function AdminNewProductPage() {
 
   return (
     <section className="page admin-page product-page" aria-labelledby="new-product-title">
-      <title>{pageTitle(pages.adminNewProduct.title)}</title>
+      <DocumentTitle page={pages.adminNewProduct.title} />
       <h1 id="new-product-title">New product</h1>
       <AdminNav />
       <p>

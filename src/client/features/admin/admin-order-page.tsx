@@ -4,8 +4,9 @@ import { brand } from '../../../shared/brand';
 import { formatDateTime } from '../../../shared/dates';
 import { limits } from '../../../shared/limits';
 import { type Actor, movesFrom, type Order, type OrderStatus, statusLabels } from '../../../shared/orders';
-import { pages, pageTitle } from '../../../shared/pages';
+import { pages } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
+import { DocumentTitle } from '../../components/document-title';
 import { OrderDetails } from '../../components/order-details';
 import { call, messageOf } from '../../lib/api';
 import { orNotFound } from '../../lib/not-found';
@@ -94,7 +95,7 @@ export default function AdminOrderPage() {
   const moves = movesFrom(order.status, 'owner', order.paymentMethod);
   return (
     <section className="page order-page" aria-labelledby="admin-order-title">
-      <title>{pageTitle(`Order ${order.number} · Back office`)}</title>
+      <DocumentTitle page={`Order ${order.number} · Back office`} />
       <h1 id="admin-order-title">Order {order.number}</h1>
       <AdminNav />
       {message && <Alert kind={message.kind}>{message.text}</Alert>}

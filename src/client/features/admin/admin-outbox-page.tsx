@@ -4,8 +4,9 @@ import type { OutboxEmail } from '../../../shared/admin';
 import { brand } from '../../../shared/brand';
 import { formatDateTime } from '../../../shared/dates';
 import { mailKinds, type OutboxState, outboxStates } from '../../../shared/mail';
-import { pages, pageTitle } from '../../../shared/pages';
+import { pages } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
+import { DocumentTitle } from '../../components/document-title';
 import { Pagination } from '../../components/pagination';
 import { call, messageOf } from '../../lib/api';
 import { AdminNav } from './admin-nav';
@@ -43,7 +44,7 @@ export default function AdminOutboxPage() {
   const all = counts.waiting + counts.sent + counts.failed;
   return (
     <section className="page admin-page" aria-labelledby="outbox-title">
-      <title>{pageTitle(pages.adminOutbox.title)}</title>
+      <DocumentTitle page={pages.adminOutbox.title} />
       <h1 id="outbox-title">Outbox</h1>
       <AdminNav />
       <p>Every e-mail the shop sends waits here until the mail server takes it. A failed one can be sent again.</p>

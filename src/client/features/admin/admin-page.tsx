@@ -3,7 +3,8 @@ import { type LoaderFunctionArgs, useLoaderData, useNavigate, useRevalidator, us
 import { adminEventSchemas, endpoints } from '../../../shared/api';
 import { liveStreams } from '../../../shared/live-streams';
 import { orderStatuses, statusLabels } from '../../../shared/orders';
-import { pages, pageTitle } from '../../../shared/pages';
+import { pages } from '../../../shared/pages';
+import { DocumentTitle } from '../../components/document-title';
 import { OrdersTable } from '../../components/orders-table';
 import { Pagination } from '../../components/pagination';
 import { call } from '../../lib/api';
@@ -65,7 +66,7 @@ export default function AdminPage() {
 
   return (
     <section className="page admin-page" aria-labelledby="admin-title">
-      <title>{pageTitle(pages.admin.title)}</title>
+      <DocumentTitle page={pages.admin.title} />
       <h1 id="admin-title">Orders</h1>
       <AdminNav />
       <form className="filters" aria-label="Filter orders" onSubmit={filter}>

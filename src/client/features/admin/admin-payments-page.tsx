@@ -2,7 +2,8 @@ import { type LoaderFunctionArgs, useLoaderData } from 'react-router';
 import { brand } from '../../../shared/brand';
 import { formatDateTime } from '../../../shared/dates';
 import { formatCents } from '../../../shared/money';
-import { pages, pageTitle } from '../../../shared/pages';
+import { pages } from '../../../shared/pages';
+import { DocumentTitle } from '../../components/document-title';
 import { Pagination } from '../../components/pagination';
 import { call } from '../../lib/api';
 import { AdminNav } from './admin-nav';
@@ -17,7 +18,7 @@ export default function AdminPaymentsPage() {
   const { problems, page, pages: pageCount } = useLoaderData<typeof loader>();
   return (
     <section className="page admin-page" aria-labelledby="payments-title">
-      <title>{pageTitle(pages.adminPayments.title)}</title>
+      <DocumentTitle page={pages.adminPayments.title} />
       <h1 id="payments-title">Card payments that did not match</h1>
       <AdminNav />
       <p>

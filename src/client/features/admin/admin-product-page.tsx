@@ -1,14 +1,15 @@
 import { useState } from 'react';
 import { Link, type LoaderFunctionArgs, useLoaderData, useLocation, useRevalidator } from 'react-router';
-import { pages, pageTitle } from '../../../shared/pages';
+import { pages } from '../../../shared/pages';
 import type { AdminProduct, NewProduct } from '../../../shared/products';
 import { Alert } from '../../components/alert';
+import { DocumentTitle } from '../../components/document-title';
 import { call } from '../../lib/api';
 import { orNotFound } from '../../lib/not-found';
 import { AdminNav } from './admin-nav';
+import { ChangeHistory } from './change-history';
 import { PictureForm } from './picture-form';
 import { ProductForm } from './product-form';
-import { ProductHistory } from './product-history';
 
 export function loader({ params }: LoaderFunctionArgs) {
   return orNotFound(call('adminProduct', { params: { itemid: params.itemid ?? '' } }), 'product/not-found');
@@ -65,7 +66,7 @@ function ProductEditor({ onReload }: { onReload(): void }) {
 
   return (
     <section className="page admin-page product-page" aria-labelledby="product-title">
-      <title>{pageTitle(`${product.name} · Back office`)}</title>
+      <DocumentTitle page={`${product.name} · Back office`} />
       <h1 id="product-title">{product.name}</h1>
       <AdminNav />
       <p>
@@ -96,7 +97,7 @@ function ProductEditor({ onReload }: { onReload(): void }) {
         </div>
         <PictureForm product={product} onSaved={pictureSaved} />
       </div>
-      <ProductHistory history={history} />
+      <ChangeHistory history={history} empty="No changes yet: the product is as the shop first had it." />
     </section>
   );
 }

@@ -3,10 +3,11 @@ import { flushSync } from 'react-dom';
 import { Link, useLoaderData } from 'react-router';
 import { brand } from '../../../shared/brand';
 import { formatCents } from '../../../shared/money';
-import { pages, pageTitle } from '../../../shared/pages';
+import { pages } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
 import type { AdminProduct } from '../../../shared/products';
 import { Alert } from '../../components/alert';
+import { DocumentTitle } from '../../components/document-title';
 import { call, messageOf } from '../../lib/api';
 import { AdminNav } from './admin-nav';
 
@@ -62,7 +63,7 @@ export default function AdminProductsPage() {
 
   return (
     <section className="page admin-page" aria-labelledby="products-title">
-      <title>{pageTitle(pages.adminProducts.title)}</title>
+      <DocumentTitle page={pages.adminProducts.title} />
       <h1 id="products-title">Products</h1>
       <AdminNav />
       <p>

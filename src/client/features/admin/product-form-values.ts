@@ -14,11 +14,12 @@ export interface SizeRow {
   stockShown?: number;
 }
 
-/** The owner's form as typed: the price in dollars, the stock as text. */
+/** The owner's form as typed: the price in dollars, the weight and the stock as text. */
 export interface ProductValues {
   name: string;
   details: string;
   price: string;
+  weight: string;
   shown: boolean;
   sizes: SizeRow[];
 }
@@ -32,12 +33,20 @@ export function rowKey(): string {
 /** The form's values for a product; a new product starts empty, hidden, with one size to fill in. */
 export function valuesOf(product: AdminProduct | undefined): ProductValues {
   if (!product) {
-    return { name: '', details: '', price: '', shown: false, sizes: [{ key: rowKey(), size: '', stock: '0' }] };
+    return {
+      name: '',
+      details: '',
+      price: '',
+      weight: '0',
+      shown: false,
+      sizes: [{ key: rowKey(), size: '', stock: '0' }],
+    };
   }
   return {
     name: product.name,
     details: product.details,
     price: formatAmount(product.priceCents, brand),
+    weight: String(product.weightGrams),
     shown: product.shown,
     sizes: product.sizes.map(({ size, stock }) => ({
       key: rowKey(),
@@ -49,15 +58,15 @@ export function valuesOf(product: AdminProduct | undefined): ProductValues {
   };
 }
 
-/** A stock count as typed ("12", "1,000"); NaN for anything that is not a number, undefined for nothing at all. */
-function stockOf(text: string): number | undefined {
+/** A count as typed ("12", "1,000"); NaN for anything that is not a number, undefined for nothing at all. */
+function countOf(text: string): number | undefined {
   const typed = text.trim().replaceAll(',', '');
   if (typed === '') return undefined;
   return /^-?\d+(\.\d+)?$/.test(typed) ? Number(typed) : Number.NaN;
 }
 
 /**
- * The key a problem is shown under: `name`, `details`, `priceCents`, `shown`, `sizes` (the list as a whole), and
+ * The key a problem is shown under: `name`, `details`, `priceCents`, `weightGrams`, `shown`, `sizes` (the list as a whole), and
  * `sizes.<row key>.size` or `.stock` for a row, so that a problem stays with its row when rows move.
  */
 export function problemKey(path: readonly PropertyKey[], rows: readonly SizeRow[]): string {
@@ -71,7 +80,7 @@ export function problemKey(path: readonly PropertyKey[], rows: readonly SizeRow[
 
 /** The fields the form shows problems next to; a problem elsewhere is told above the button. */
 export function isShownField(key: string, rows: readonly SizeRow[]): boolean {
-  if (['name', 'details', 'priceCents', 'sizes'].includes(key)) return true;
+  if (['name', 'details', 'priceCents', 'weightGrams', 'sizes'].includes(key)) return true;
   return rows.some((row) => key === `sizes.${row.key}.size` || key === `sizes.${row.key}.stock`);
 }
 
@@ -84,10 +93,12 @@ export function checkProduct(values: ProductValues): { input?: NewProduct; probl
     name: values.name,
     details: values.details,
     priceCents: parseCents(values.price, brand),
+    // The form always says a weight: an empty one is a problem, not one left out.
+    weightGrams: countOf(values.weight) ?? Number.NaN,
     shown: values.shown,
     sizes: values.sizes.map((row) => ({
       size: row.size,
-      stock: stockOf(row.stock),
+      stock: countOf(row.stock),
       ...(row.was !== undefined && row.was !== row.size.trim() ? { was: row.was } : {}),
       ...(row.stockShown !== undefined ? { stockShown: row.stockShown } : {}),
     })),

@@ -65,9 +65,9 @@ export function ProductForm({ labelledBy, product, submit, save, savedMessage, o
     setTouched((current) => (current.has(key) ? current : new Set(current).add(key)));
   }
 
-  function text(key: 'name' | 'details' | 'price') {
-    // The price is typed in dollars; the rules, and the server, speak of it in cents.
-    const at = key === 'price' ? 'priceCents' : key;
+  function text(key: 'name' | 'details' | 'price' | 'weight') {
+    // The price is typed in dollars; the rules, and the server, speak of it in cents (and of the weight in grams).
+    const at = { name: 'name', details: 'details', price: 'priceCents', weight: 'weightGrams' }[key];
     return {
       name: key,
       value: values[key],
@@ -138,6 +138,13 @@ export function ProductForm({ labelledBy, product, submit, save, savedMessage, o
         inputMode="decimal"
         hint="In dollars and cents, like 303.00."
         {...text('price')}
+      />
+      <Field
+        label="Weight in grams"
+        autoComplete="off"
+        inputMode="numeric"
+        hint="As shipped, with its packing."
+        {...text('weight')}
       />
       <div className="choice">
         <input

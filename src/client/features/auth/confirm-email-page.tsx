@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { pages, pageTitle } from '../../../shared/pages';
+import { pages } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
+import { DocumentTitle } from '../../components/document-title';
 import { call, messageOf } from '../../lib/api';
 import { refreshSession, useSession } from '../../lib/session';
 
@@ -56,7 +57,7 @@ export default function ConfirmEmailPage() {
 
   return (
     <section className="page auth-page" aria-labelledby="confirm-title">
-      <title>{pageTitle(pages.confirmEmail.title)}</title>
+      <DocumentTitle page={pages.confirmEmail.title} />
       <h1 id="confirm-title">Confirm your e-mail address</h1>
       {outcome === null && <p role="status">Confirming your address…</p>}
       {outcome && 'confirmed' in outcome && (

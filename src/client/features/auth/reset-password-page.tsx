@@ -2,8 +2,9 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { accountNotices } from '../../../shared/account-notices';
 import { hints } from '../../../shared/hints';
-import { pages, pageTitle } from '../../../shared/pages';
+import { pages } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
+import { DocumentTitle } from '../../components/document-title';
 import { Field } from '../../components/field';
 import { ApiError, call, messageOf } from '../../lib/api';
 import { endSession } from '../../lib/session';
@@ -113,7 +114,7 @@ export default function ResetPasswordPage() {
   const token = new URLSearchParams(useLocation().hash.slice(1)).get('token');
   return (
     <section className="page auth-page" aria-labelledby="reset-title">
-      <title>{pageTitle(pages.resetPassword.title)}</title>
+      <DocumentTitle page={pages.resetPassword.title} />
       <h1 id="reset-title">Reset your password</h1>
       {token ? <NewPasswordForm key={token} token={token} /> : <RequestLinkForm title="Forgot your password?" />}
     </section>

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { useLocation } from 'react-router';
-import { brand } from '../../../shared/brand';
-import { pages, pageTitle } from '../../../shared/pages';
+import { pages } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
+import { DocumentTitle } from '../../components/document-title';
 import { useSession } from '../../lib/session';
+import { useShop } from '../../lib/shop';
 import { type AuthMode, CredentialsForm } from './credentials-form';
 
 export default function SignupLoginPage() {
@@ -11,11 +12,12 @@ export default function SignupLoginPage() {
   const asked = (useLocation().state as { form?: AuthMode } | null)?.form;
   const [mode, setMode] = useState<AuthMode>(asked === 'login' ? 'login' : 'signup');
   const { notice } = useSession();
+  const { shop } = useShop();
 
   return (
     <section className="page auth-page" aria-labelledby="auth-title">
-      <title>{pageTitle(pages.signupLogin.title)}</title>
-      <h1 id="auth-title">Welcome to {brand.title}</h1>
+      <DocumentTitle page={pages.signupLogin.title} />
+      <h1 id="auth-title">Welcome to {shop.name}</h1>
       {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
       <fieldset className="toggle">
         <legend className="visually-hidden">Choose a form</legend>

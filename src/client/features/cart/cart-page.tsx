@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { CartItem } from '../../../shared/api';
 import { notices } from '../../../shared/notices';
-import { pages, pageTitle } from '../../../shared/pages';
+import { pages } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
+import { DocumentTitle } from '../../components/document-title';
 import { ApiError, call } from '../../lib/api';
 import { CartTable } from './cart-table';
 import { useLiveCart } from './use-live-cart';
@@ -26,7 +27,7 @@ export default function CartPage() {
 
   return (
     <section className="page" aria-labelledby="cart-title">
-      <title>{pageTitle(pages.cart.title)}</title>
+      <DocumentTitle page={pages.cart.title} />
       <h1 id="cart-title">Your cart</h1>
       {failed && <Alert kind="alert">{notices.deleteFailed}</Alert>}
       {/* The link comes with the table: shown during loading, the table would push it down (a layout shift). */}

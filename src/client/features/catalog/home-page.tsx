@@ -2,7 +2,8 @@ import { useRef, useState } from 'react';
 import { useLoaderData, useNavigate } from 'react-router';
 import type { CatalogueProduct } from '../../../shared/api';
 import { notices } from '../../../shared/notices';
-import { pages, pageTitle } from '../../../shared/pages';
+import { pages } from '../../../shared/pages';
+import { DocumentTitle } from '../../components/document-title';
 import { ApiError, call } from '../../lib/api';
 import { takeCatalogueFromPage } from '../../lib/page-data';
 import { ProductCard } from './product-card';
@@ -45,7 +46,7 @@ export default function HomePage() {
 
   return (
     <section className="page" aria-labelledby="home-title">
-      <title>{pageTitle(pages.home.title)}</title>
+      <DocumentTitle page={pages.home.title} />
       <h1 id="home-title">Our collection</h1>
       <div className="product-grid">
         {products.map((product) => (

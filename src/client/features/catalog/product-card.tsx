@@ -2,7 +2,7 @@ import { useId, useRef, useState } from 'react';
 import type { CatalogueProduct } from '../../../shared/api';
 import { brand } from '../../../shared/brand';
 import { formatCents } from '../../../shared/money';
-import { settings } from '../../../shared/settings';
+import { fewLeft } from '../../../shared/sizes';
 import { Alert } from '../../components/alert';
 
 interface ProductCardProps {
@@ -17,7 +17,7 @@ const chooseSize = 'Please choose a size.';
 /** A size as the list shows it: sold out, or only a few left, says so. */
 function sizeOption({ size, stock }: CatalogueProduct['sizes'][number]): string {
   if (stock <= 0) return `${size} (sold out)`;
-  return stock <= settings.fewLeft ? `${size} (only ${stock} left)` : size;
+  return stock <= fewLeft ? `${size} (only ${stock} left)` : size;
 }
 
 export function ProductCard({ product, onAdd, failure }: ProductCardProps) {
@@ -35,7 +35,7 @@ export function ProductCard({ product, onAdd, failure }: ProductCardProps) {
   // The chosen size sold out shows in its option; the note is for the product, or for a size nearly gone.
   let note: string | null = null;
   if (!inStock) note = 'Sold out';
-  else if (chosen && chosen.stock > 0 && chosen.stock <= settings.fewLeft) note = `Only ${chosen.stock} left`;
+  else if (chosen && chosen.stock > 0 && chosen.stock <= fewLeft) note = `Only ${chosen.stock} left`;
 
   function add() {
     if (!chosen) {

@@ -11,15 +11,17 @@ import {
 import { addressFields, addressSchema, countryCodes, countryName, emptyAddress } from '../../../shared/address';
 import { type Delivery, deliveries, deliveryLabels } from '../../../shared/delivery';
 import { notices } from '../../../shared/notices';
-import { pages, pageTitle } from '../../../shared/pages';
+import { pages } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
-import { settingsMethods } from '../../../shared/payment/payment-methods';
+import { methodsOf } from '../../../shared/payment/payment-methods';
 import { itemWithSize } from '../../../shared/sizes';
 import { Alert } from '../../components/alert';
+import { DocumentTitle } from '../../components/document-title';
 import { Field } from '../../components/field';
 import { OrderSummary } from '../../components/order-summary';
 import { ApiError, call, messageOf } from '../../lib/api';
 import { useSession } from '../../lib/session';
+import { useShop } from '../../lib/shop';
 import { useForm } from '../../lib/use-form';
 
 /**
@@ -33,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     call('quote', { query: { delivery } }),
     call('paymentMethods'),
   ]);
-  return { items, money, delivery, methods: settingsMethods.filter((method) => methods.includes(method.id)) };
+  return { items, money, delivery, methods: methodsOf(methods) };
 }
 
 const autoComplete = {
@@ -67,6 +69,7 @@ function idempotencyKey(): string {
 
 export default function CheckoutPage() {
   const { items, money, delivery, methods } = useLoaderData<typeof loader>();
+  const shop = useShop();
   const [, setSearchParams] = useSearchParams();
   // A new delivery asks the server for a new quote; the order waits for it.
   const quoting = useNavigation().state !== 'idle';
@@ -160,7 +163,7 @@ export default function CheckoutPage() {
 
   return (
     <section className="page checkout-page" aria-labelledby="checkout-title">
-      <title>{pageTitle(pages.checkout.title)}</title>
+      <DocumentTitle page={pages.checkout.title} />
       <h1 id="checkout-title">Checkout</h1>
       {confirmedSince ? (
         <Alert kind="status">Your e-mail address is confirmed: you can place your order now.</Alert>
@@ -248,7 +251,7 @@ export default function CheckoutPage() {
                 />
                 <label htmlFor={`payment-${offered.id}`}>{offered.label}</label>
                 <p id={`payment-${offered.id}-summary`} className="field-hint">
-                  {offered.summary}
+                  {offered.summary(shop)}
                 </p>
               </div>
             ))}

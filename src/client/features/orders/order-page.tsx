@@ -11,8 +11,9 @@ import { brand } from '../../../shared/brand';
 import { formatDateTime } from '../../../shared/dates';
 import { liveStreams } from '../../../shared/live-streams';
 import { statusLabels } from '../../../shared/orders';
-import { pages, pageTitle } from '../../../shared/pages';
+import { pages } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
+import { DocumentTitle } from '../../components/document-title';
 import { OrderDetails } from '../../components/order-details';
 import { call, loadContract, messageOf } from '../../lib/api';
 import { followEvents } from '../../lib/live-events';
@@ -81,7 +82,7 @@ export default function OrderPage() {
 
   return (
     <section className="page order-page" aria-labelledby="order-title">
-      <title>{pageTitle(`Order ${order.number}`)}</title>
+      <DocumentTitle page={`Order ${order.number}`} />
       <h1 id="order-title">{placed ? 'Thank you for your order' : `Order ${order.number}`}</h1>
       {placed && (
         <Alert kind="status">

@@ -1,5 +1,6 @@
 import { Link, type LoaderFunctionArgs, useLoaderData } from 'react-router';
-import { pages, pageTitle } from '../../../shared/pages';
+import { pages } from '../../../shared/pages';
+import { DocumentTitle } from '../../components/document-title';
 import { OrdersTable } from '../../components/orders-table';
 import { Pagination } from '../../components/pagination';
 import { call } from '../../lib/api';
@@ -15,7 +16,7 @@ export default function OrdersPage() {
   const { orders, page, pages: pageCount } = useLoaderData<typeof loader>();
   return (
     <section className="page" aria-labelledby="orders-title">
-      <title>{pageTitle(pages.orders.title)}</title>
+      <DocumentTitle page={pages.orders.title} />
       <h1 id="orders-title">Your orders</h1>
       {orders.length === 0 ? (
         <p>You have not placed any orders yet.</p>

@@ -1,4 +1,3 @@
-import { brand } from '../../../shared/brand';
 import type { Letter, Site } from '../message';
 import { links } from './links';
 
@@ -8,7 +7,7 @@ export function confirmEmail({ token }: { token: string }, site: Site): Letter {
     subject: 'Please confirm your e-mail address',
     greeting: 'Hello,',
     blocks: [
-      `Please confirm that this is your address, so that ${brand.title} can send your orders here. The link works once, for 24 hours.`,
+      `Please confirm that this is your address, so that ${site.shop.shop.name} can send your orders here. The link works once, for 24 hours.`,
       { link: links.confirmEmail(site, token), label: 'Confirm my e-mail address' },
       'If you did not make an account with us, you can ignore this e-mail: nothing is ordered with this address until it is confirmed.',
     ],

@@ -1,4 +1,3 @@
-import { brand } from '../../../shared/brand';
 import type { Letter, Site } from '../message';
 import { links } from './links';
 
@@ -9,8 +8,8 @@ export function emailChanged(_: Record<string, never>, site: Site): Letter {
     greeting: 'Hello,',
     blocks: [
       'The e-mail address of your account has just been changed to a new one. From now on we write to the new address, and this one no longer logs in.',
-      `If this was not you, call us at once at ${brand.phone}.`,
-      { link: links.logIn(site), label: `Go to ${brand.title}` },
+      `If this was not you, call us at once at ${site.shop.shop.phone}.`,
+      { link: links.logIn(site), label: `Go to ${site.shop.shop.name}` },
     ],
   };
 }

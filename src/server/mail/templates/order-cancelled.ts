@@ -1,4 +1,3 @@
-import { brand } from '../../../shared/brand';
 import type { Actor, Order } from '../../../shared/orders';
 import type { Letter, Site } from '../message';
 import { links } from './links';
@@ -13,7 +12,7 @@ export function orderCancelled({ order, note, by }: { order: Order; note: string
         ? `As you asked, we have cancelled your order ${order.number}.`
         : `We have cancelled your order ${order.number}.`,
       ...(note ? [{ facts: [['Reason', note]] as const }] : []),
-      `If you have already paid, we will refund you. Questions? Call us at ${brand.phone}.`,
+      `If you have already paid, we will refund you. Questions? Call us at ${site.shop.shop.phone}.`,
       { link: links.order(site, order.number), label: 'See your order' },
     ],
   };

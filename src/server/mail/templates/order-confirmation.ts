@@ -6,7 +6,10 @@ import { orderBlocks } from './order-blocks';
 
 /** Sent when an order is placed: the order, and what to do to pay for it. */
 export function orderConfirmation({ order }: { order: Order }, site: Site): Letter {
-  const pay = findPaymentMethod(order.paymentMethod)?.howToPay({ number: order.number, totalCents: order.totalCents });
+  const pay = findPaymentMethod(order.paymentMethod)?.howToPay(
+    { number: order.number, totalCents: order.totalCents },
+    site.shop,
+  );
   return {
     subject: `Your order ${order.number}`,
     greeting: 'Hello,',

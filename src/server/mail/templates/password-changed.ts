@@ -1,4 +1,3 @@
-import { brand } from '../../../shared/brand';
 import type { Letter, Site } from '../message';
 import { links } from './links';
 
@@ -9,7 +8,7 @@ export function passwordChanged({ passkeysRemoved }: { passkeysRemoved?: boolean
     greeting: 'Hello,',
     blocks: [
       `The password of your account has just been changed, and every device that was logged in has been logged out${passkeysRemoved ? ', and every passkey of the account has been removed: add yours again from your account page' : ''}.`,
-      `If this was not you, choose a new password at once with the link below, and call us at ${brand.phone}.`,
+      `If this was not you, choose a new password at once with the link below, and call us at ${site.shop.shop.phone}.`,
       { link: links.resetPassword(site), label: 'Reset your password' },
     ],
   };

@@ -3,14 +3,14 @@ import { brand } from '../../../shared/brand';
 import { formatDateTime } from '../../../shared/dates';
 import type { ProductChange } from '../../../shared/products';
 
-/** What changed in a product, when and by whom, newest first. */
-export function ProductHistory({ history }: { history: readonly ProductChange[] }) {
+/** What changed (in a product, in the settings), when and by whom, newest first; `empty` says there is nothing yet. */
+export function ChangeHistory({ history, empty }: { history: readonly ProductChange[]; empty: string }) {
   const titleId = useId();
   return (
-    <div className="card product-history">
+    <div className="card change-history">
       <h2 id={titleId}>History</h2>
       {history.length === 0 ? (
-        <p>No changes yet: the product is as the shop first had it.</p>
+        <p>{empty}</p>
       ) : (
         <div className="table-scroll">
           <table className="data-table" aria-labelledby={titleId}>

@@ -1,0 +1,279 @@
+import { type FormEvent, useId, useRef, useState } from 'react';
+import { useLoaderData, useRevalidator } from 'react-router';
+import { pages } from '../../../shared/pages';
+import { methodsOf } from '../../../shared/payment/payment-methods';
+import {
+  type PaymentMethodId,
+  paymentMethodIds,
+  type ShopSettings,
+  shopSettingsSchema,
+  type VersionedSettings,
+} from '../../../shared/settings';
+import { Alert } from '../../components/alert';
+import { DocumentTitle } from '../../components/document-title';
+import { Field } from '../../components/field';
+import { ApiError, call, messageOf } from '../../lib/api';
+import { AdminNav } from './admin-nav';
+import { ChangeHistory } from './change-history';
+import { useFocusAfterRender } from './use-focus-after-render';
+
+export function loader() {
+  return call('adminSettings');
+}
+
+/**
+ * The shop's settings (docs/product.md §17): who the shop is, its bank account and the payment methods it offers. The
+ * form saves with the version it was filled from; 'Reload the settings' fills it again from the settings as they now
+ * are (a fresh editor, so nothing of the old is kept).
+ */
+export default function AdminSettingsPage() {
+  const loaded = useLoaderData<typeof loader>();
+  const revalidator = useRevalidator();
+  const [reload, setReload] = useState({ asked: false, from: loaded, count: 0 });
+  if (reload.asked && loaded !== reload.from) setReload({ asked: false, from: loaded, count: reload.count + 1 });
+
+  function askReload() {
+    setReload((current) => ({ ...current, asked: true, from: loaded }));
+    void revalidator.revalidate();
+  }
+
+  return (
+    <section className="page admin-page settings-page" aria-labelledby="settings-title">
+      <DocumentTitle page={pages.adminSettings.title} />
+      <h1 id="settings-title">Settings</h1>
+      <AdminNav />
+      <SettingsForm key={reload.count} settings={loaded.settings} onReload={askReload} />
+      <ChangeHistory history={loaded.history} empty="No changes yet: the settings are as the shop first had them." />
+    </section>
+  );
+}
+
+/** The form's text fields, by their path in the settings (as the server names a field it refuses). */
+const textFields = {
+  'shop.name': { label: 'Name as shown', autoComplete: 'organization' },
+  'shop.legalName': { label: 'Legal name', autoComplete: 'off' },
+  'shop.address': { label: 'Address', autoComplete: 'street-address' },
+  'shop.phone': { label: 'Phone', autoComplete: 'tel', type: 'tel' },
+  'shop.email': { label: 'E-mail', autoComplete: 'email', type: 'email' },
+  'shop.taxId': { label: 'Tax id (optional)', autoComplete: 'off' },
+  'bankTransfer.accountName': { label: 'Account name', autoComplete: 'off' },
+  'bankTransfer.bankName': { label: 'Bank', autoComplete: 'off' },
+  'bankTransfer.routingNumber': { label: 'Routing number', autoComplete: 'off' },
+  'bankTransfer.accountNumber': { label: 'Account number', autoComplete: 'off' },
+  'bankTransfer.payWithinDays': { label: 'Days to pay', autoComplete: 'off', inputMode: 'numeric' },
+} as const;
+type TextPath = keyof typeof textFields;
+
+interface Values {
+  text: Record<TextPath, string>;
+  paymentMethods: PaymentMethodId[];
+}
+
+function valuesOf(settings: ShopSettings): Values {
+  const text = Object.fromEntries(
+    Object.keys(textFields).map((path) => {
+      const [section, field] = path.split('.') as ['shop' | 'bankTransfer', string];
+      return [path, String((settings[section] as Record<string, string | number>)[field] ?? '')];
+    }),
+  ) as Record<TextPath, string>;
+  return { text, paymentMethods: [...settings.paymentMethods] };
+}
+
+/** The settings the values make, and each field's problem by the rules the server applies too. */
+function check({ text, paymentMethods }: Values): { input?: ShopSettings; problems: Record<string, string> } {
+  const days = text['bankTransfer.payWithinDays'].trim();
+  const document = {
+    shop: {
+      name: text['shop.name'],
+      legalName: text['shop.legalName'],
+      address: text['shop.address'],
+      phone: text['shop.phone'],
+      email: text['shop.email'],
+      taxId: text['shop.taxId'],
+    },
+    bankTransfer: {
+      payWithinDays: /^\d+$/.test(days) ? Number(days) : Number.NaN,
+      accountName: text['bankTransfer.accountName'],
+      bankName: text['bankTransfer.bankName'],
+      routingNumber: text['bankTransfer.routingNumber'],
+      accountNumber: text['bankTransfer.accountNumber'],
+    },
+    paymentMethods,
+  };
+  const result = shopSettingsSchema.safeParse(document);
+  if (result.success) return { input: result.data, problems: {} };
+  const problems: Record<string, string> = {};
+  for (const issue of result.error.issues) {
+    // A payment method's problem is the list's.
+    const path = issue.path[0] === 'paymentMethods' ? 'paymentMethods' : issue.path.join('.');
+    problems[path] ??= issue.message;
+  }
+  return { problems };
+}
+
+type Message = { kind: 'status' | 'alert'; text: string; changed?: boolean };
+
+function SettingsForm({ settings, onReload }: { settings: VersionedSettings; onReload(): void }) {
+  const revalidator = useRevalidator();
+  const [values, setValues] = useState(() => valuesOf(settings));
+  const [version, setVersion] = useState(settings.version);
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const [tried, setTried] = useState(false);
+  const [serverProblem, setServerProblem] = useState<{ path: string; text: string } | null>(null);
+  const [message, setMessage] = useState<Message | null>(null);
+  const [busy, setBusy] = useState(false);
+  const sending = useRef(false);
+  const form = useRef<HTMLFormElement>(null);
+  const focusNext = useFocusAfterRender();
+  const methodsId = useId();
+  const { input, problems } = check(values);
+
+  function problemAt(path: string): string | undefined {
+    if (!tried && !touched.has(path)) return undefined;
+    return problems[path] ?? (serverProblem?.path === path ? serverProblem.text : undefined);
+  }
+
+  function edited(path: string, change: (current: Values) => Values) {
+    setValues(change);
+    setTouched((current) => new Set(current).add(path));
+    setServerProblem((current) => (current?.path === path ? null : current));
+    setMessage((current) => (current?.kind === 'status' ? null : current));
+  }
+
+  function textField(path: TextPath) {
+    const { label, autoComplete, ...rest } = textFields[path];
+    return (
+      <Field
+        key={path}
+        label={label}
+        name={path}
+        autoComplete={autoComplete}
+        {...rest}
+        value={values.text[path]}
+        error={problemAt(path)}
+        announceError
+        onChange={(event) => {
+          const { value } = event.target;
+          edited(path, (current) => ({ ...current, text: { ...current.text, [path]: value } }));
+        }}
+        onBlur={() => setTouched((current) => (current.has(path) ? current : new Set(current).add(path)))}
+      />
+    );
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (sending.current) return;
+    setTried(true);
+    setMessage(null);
+    if (!input) {
+      focusNext(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]'));
+      return;
+    }
+    sending.current = true;
+    setBusy(true);
+    try {
+      const { settings: saved } = await call('adminSaveSettings', { body: { ...input, version } });
+      setVersion(saved.version);
+      setValues(valuesOf(saved));
+      setTouched(new Set());
+      setTried(false);
+      setServerProblem(null);
+      setMessage({ kind: 'status', text: `Saved. This is version ${saved.version} of the settings.` });
+      // The history, as it now is.
+      await revalidator.revalidate();
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'settings/invalid' && error.field) {
+        const path = error.field.startsWith('paymentMethods') ? 'paymentMethods' : error.field;
+        setServerProblem({ path, text: error.message });
+        setTried(true);
+        focusNext(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]'));
+      } else {
+        const changed = error instanceof ApiError && error.code === 'settings/changed';
+        setMessage({ kind: 'alert', text: messageOf(error), changed });
+      }
+    }
+    sending.current = false;
+    setBusy(false);
+  }
+
+  const methodsProblem = problemAt('paymentMethods');
+  return (
+    <form ref={form} className="card form settings-form" aria-label="Settings" onSubmit={submit} noValidate>
+      <fieldset>
+        <legend>The shop</legend>
+        {(['shop.name', 'shop.legalName', 'shop.address', 'shop.phone', 'shop.email', 'shop.taxId'] as const).map(
+          textField,
+        )}
+      </fieldset>
+      <fieldset>
+        <legend>Bank account for transfers</legend>
+        {(
+          [
+            'bankTransfer.accountName',
+            'bankTransfer.bankName',
+            'bankTransfer.routingNumber',
+            'bankTransfer.accountNumber',
+            'bankTransfer.payWithinDays',
+          ] as const
+        ).map(textField)}
+      </fieldset>
+      <fieldset
+        aria-describedby={`${methodsId}-hint${methodsProblem ? ` ${methodsId}-error` : ''}`}
+        aria-invalid={methodsProblem ? true : undefined}
+      >
+        <legend>Payment methods offered</legend>
+        <p id={`${methodsId}-hint`} className="field-hint">
+          Card is offered only on a server with Stripe's keys (README, "Card payments").
+        </p>
+        {methodsOf(paymentMethodIds).map((method) => {
+          const id = `${methodsId}-${method.id}`;
+          const checked = values.paymentMethods.includes(method.id as PaymentMethodId);
+          return (
+            <div className="choice" key={method.id}>
+              <input
+                type="checkbox"
+                id={id}
+                checked={checked}
+                onChange={(event) => {
+                  const on = event.target.checked;
+                  const methodId = method.id as PaymentMethodId;
+                  edited('paymentMethods', (current) => ({
+                    ...current,
+                    paymentMethods: on
+                      ? [...current.paymentMethods, methodId]
+                      : current.paymentMethods.filter((m) => m !== methodId),
+                  }));
+                }}
+              />
+              <label htmlFor={id}>{method.label}</label>
+            </div>
+          );
+        })}
+        {methodsProblem && (
+          <p id={`${methodsId}-error`} className="field-error" role="alert">
+            {methodsProblem}
+          </p>
+        )}
+      </fieldset>
+      {message && (
+        <Alert kind={message.kind}>
+          {message.text}
+          {message.changed && (
+            <>
+              {' '}
+              <button type="button" className="button button-quiet" onClick={onReload}>
+                Reload the settings
+              </button>
+            </>
+          )}
+        </Alert>
+      )}
+      <p>
+        <button type="submit" className="button" disabled={busy}>
+          Save
+        </button>
+      </p>
+    </form>
+  );
+}

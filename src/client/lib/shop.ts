@@ -1,0 +1,40 @@
+import { useSyncExternalStore } from 'react';
+import type { PublicShop } from '../../shared/settings';
+import { call } from './api';
+import { shopFromPage } from './page-data';
+
+/**
+ * What every page shows of the shop's settings (the header's name, the footer's address and phone, 'How to pay'):
+ * first from the page's HTML, else from the server once asked; then as every live stream tells when the owner saves
+ * the settings (its `shop` event, src/client/lib/live-events.ts). Until the server has said, an empty shop: the
+ * header and footer stay blank rather than show another shop's details.
+ */
+const unknownShop: PublicShop = {
+  shop: { name: '', legalName: '', address: '', phone: '', email: '', taxId: '' },
+  bankTransfer: { payWithinDays: 0, accountName: '', bankName: '', routingNumber: '', accountNumber: '' },
+};
+
+let state: PublicShop = shopFromPage ?? unknownShop;
+let asked = shopFromPage !== undefined;
+const listeners = new Set<() => void>();
+
+/** The shop as the owner has just saved it. */
+export function setShop(next: PublicShop): void {
+  state = next;
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  if (!asked) {
+    asked = true;
+    call('shop').then(setShop, () => {
+      asked = false;
+    });
+  }
+  return () => listeners.delete(listener);
+}
+
+export function useShop(): PublicShop {
+  return useSyncExternalStore(subscribe, () => state);
+}

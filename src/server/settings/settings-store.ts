@@ -1,0 +1,149 @@
+import {
+  type SettingsChange,
+  type SettingsEdit,
+  type ShopSettings,
+  shopSettingsSchema,
+  type VersionedSettings,
+} from '../../shared/settings';
+import type { Owner } from '../catalogue/catalogue-store';
+import type { Db, UnitOfWork } from '../db/database';
+import { settingsTopic } from './changes';
+
+export type SaveResult =
+  | { ok: true; settings: VersionedSettings }
+  /** The settings are no longer the version the owner's form was filled from. */
+  | { ok: false; reason: 'changed' };
+
+/** The history keeps every save; the owner's page shows this many of them (the newest). */
+const historyShown = 200;
+
+/** Each field's name in the history, by section. */
+const fieldNames = {
+  shop: { name: 'Name', legalName: 'Legal name', address: 'Address', phone: 'Phone', email: 'E-mail', taxId: 'Tax id' },
+  bankTransfer: {
+    payWithinDays: 'Days to pay',
+    accountName: 'Account name',
+    bankName: 'Bank',
+    routingNumber: 'Routing number',
+    accountNumber: 'Account number',
+  },
+} as const satisfies { [S in 'shop' | 'bankTransfer']: Record<keyof ShopSettings[S], string> };
+
+const quoted = (value: string | number) => `“${value}”`;
+
+/** The history's sentences for a save: one for each field it changes; none when it changes nothing. */
+function describeSave(before: ShopSettings, after: ShopSettings): string[] {
+  const what: string[] = [];
+  for (const section of ['shop', 'bankTransfer'] as const) {
+    const names: Record<string, string> = fieldNames[section];
+    const old: Record<string, string | number> = before[section];
+    const now: Record<string, string | number> = after[section];
+    for (const [field, name] of Object.entries(names)) {
+      if (old[field] !== now[field]) what.push(`${name} ${quoted(old[field] ?? '')} → ${quoted(now[field] ?? '')}`);
+    }
+  }
+  if (before.paymentMethods.join() !== after.paymentMethods.join()) {
+    what.push(
+      `Payment methods ${quoted(before.paymentMethods.join(', '))} → ${quoted(after.paymentMethods.join(', '))}`,
+    );
+  }
+  return what;
+}
+
+/** The document as stored, read with today's rules: a section a later Piaffe adds is filled in by its migration. */
+function toSettings(row: { document: string; version: number | string }): VersionedSettings {
+  return { ...shopSettingsSchema.parse(JSON.parse(row.document)), version: Number(row.version) };
+}
+
+export type SettingsStore = ReturnType<typeof createSettingsStore>;
+
+/**
+ * The shop's settings (docs/product.md §17, docs/decisions/0034-the-shops-settings.md): one row, read by this module
+ * alone. Every server keeps them in memory and drops them when the settings topic says they were saved, on any
+ * server; a save is one unit of work with its history and its event.
+ */
+export function createSettingsStore(db: Db) {
+  let generation = 0;
+  let cached: { generation: number; settings: Promise<VersionedSettings> } | undefined;
+  db.feed.subscribe(settingsTopic, () => {
+    generation += 1;
+    cached = undefined;
+  });
+
+  async function read(uow?: UnitOfWork): Promise<VersionedSettings> {
+    const row = await (uow?.trx ?? db.kysely)
+      .selectFrom('shop_settings')
+      .select(['document', 'version'])
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow();
+    return toSettings(row);
+  }
+
+  /**
+   * The settings, from memory when nothing was saved since. Inside a unit of work (an e-mail written with an order),
+   * pass it: on SQLite a read outside the unit would wait for the unit's own connection.
+   */
+  function current(uow?: UnitOfWork): Promise<VersionedSettings> {
+    if (cached?.generation === generation) return cached.settings;
+    const loading = read(uow);
+    const entry = { generation, settings: loading };
+    cached = entry;
+    // A failed read is not kept: the next caller reads again.
+    loading.catch(() => {
+      if (cached === entry) cached = undefined;
+    });
+    return loading;
+  }
+
+  return {
+    current,
+
+    /** The settings for the owner's page, with the history of their saves, newest first. */
+    async withHistory(): Promise<{ settings: VersionedSettings; history: SettingsChange[] }> {
+      const changes = await db.kysely
+        .selectFrom('settings_change')
+        .select(['at', 'by_email', 'what'])
+        .orderBy('seq', 'desc')
+        .limit(historyShown)
+        .execute();
+      return {
+        settings: await read(),
+        history: changes.map((c) => ({ at: new Date(Number(c.at)).toISOString(), by: c.by_email, what: c.what })),
+      };
+    },
+
+    /** Saves the owner's form, unless the settings were saved since it was filled (`version`). */
+    save(owner: Owner, { version, ...edit }: SettingsEdit): Promise<SaveResult> {
+      return db.run(async (uow) => {
+        await uow.lock('settings', 'shop');
+        const before = await read(uow);
+        if (before.version !== version) return { ok: false, reason: 'changed' } as const;
+        const { version: _, ...document } = before;
+        const what = describeSave(document, edit);
+        if (what.length === 0) return { ok: true, settings: before } as const;
+        const at = Date.now();
+        await uow.trx
+          .updateTable('shop_settings')
+          .set({ document: JSON.stringify(edit), version: before.version + 1, updated_at: at })
+          .where('id', '=', 1)
+          .execute();
+        const last = await uow.trx
+          .selectFrom('settings_change')
+          .select((eb) => eb.fn.max('seq').as('seq'))
+          .executeTakeFirst();
+        await uow.trx
+          .insertInto('settings_change')
+          .values({
+            seq: Number(last?.seq ?? 0) + 1,
+            at,
+            by_uid: owner.uid,
+            by_email: owner.email,
+            what: what.join('; '),
+          })
+          .execute();
+        uow.publish(settingsTopic, { type: 'saved' });
+        return { ok: true, settings: { ...edit, version: before.version + 1 } } as const;
+      });
+    },
+  };
+}

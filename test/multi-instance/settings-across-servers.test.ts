@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRoles } from '../../src/server/auth/roles';
+import type { PublicShop, VersionedSettings } from '../../src/shared/settings';
+import { Client } from '../support/client';
+import { EventStream } from '../support/event-stream';
+import { expectError } from '../support/expect-error';
+import { createTestSchema, type TestSchema } from '../support/postgres';
+import { startTestServer, type TestServer } from '../support/server';
+
+/**
+ * The shop's settings on two servers sharing one PostgreSQL schema (docs/decisions/0034-the-shops-settings.md): each
+ * keeps them in memory, and a save through one reaches the other's cache, its open pages and its next order at once.
+ */
+let schema: TestSchema;
+let a: TestServer;
+let b: TestServer;
+let owner: Client;
+
+beforeAll(async () => {
+  schema = await createTestSchema();
+  a = await startTestServer({}, { schema, name: 'a' });
+  b = await startTestServer({}, { schema, name: 'b' });
+  owner = new Client(a.url);
+  const { email } = await owner.signupConfirmed();
+  await createRoles(a.db).grant(email);
+});
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await schema?.drop();
+});
+
+async function settingsNow(): Promise<VersionedSettings> {
+  return (await owner.json('GET', '/api/admin/settings')).body.settings;
+}
+
+type AccountEvent = { type: 'ready' } | ({ type: 'shop' } & PublicShop);
+
+describe("the shop's settings on two servers", () => {
+  it("a save through A reaches B's open pages, B's answers and B's next order within a second", async () => {
+    const rider = new Client(b.url);
+    await rider.signupConfirmed();
+    // B has read the settings (its cache is warm) before the save.
+    expect((await rider.json('GET', '/api/shop')).body.shop.phone).toBe('(561) 555-0142');
+    expect((await rider.json('GET', '/api/payment-methods')).body.methods).toEqual(['bank-transfer', 'collection']);
+    const page = await EventStream.open<AccountEvent>(rider, '/api/account/stream');
+    try {
+      await page.next('ready');
+      const before = await settingsNow();
+      const saved = await owner.json('PUT', '/api/admin/settings', {
+        ...before,
+        shop: { ...before.shop, phone: '(561) 555-0123' },
+        bankTransfer: { ...before.bankTransfer, accountNumber: '1111 2222 3333' },
+        paymentMethods: ['bank-transfer'],
+      });
+      expect(saved.status).toBe(200);
+      const { shop } = await page.next('shop', 1000);
+      expect(shop.phone).toBe('(561) 555-0123');
+    } finally {
+      page.close();
+    }
+    expect((await rider.json('GET', '/api/shop')).body.shop.phone).toBe('(561) 555-0123');
+    expect((await rider.json('GET', '/api/payment-methods')).body.methods).toEqual(['bank-transfer']);
+    // B's next order: the method taken away is refused, the e-mail has the new account.
+    await rider.add('1');
+    expectError(
+      await rider.placeOrder({ paymentMethod: 'collection', delivery: 'collection' }),
+      400,
+      'order/invalid-payment-method',
+    );
+    const placed = await rider.placeOrder();
+    expect(placed.status).toBe(201);
+    const number = placed.body.order.number;
+    const mails = [a.mailbox, b.mailbox].map((box) => box?.waitFor((m) => m.parsed.subject === `Your order ${number}`));
+    const mail = await Promise.any(mails);
+    expect(mail?.parsed.text).toMatch(/Account number: +1111 2222 3333/);
+  });
+
+  it('two owners saving at once on two servers: one save wins, the other is told the settings changed', async () => {
+    const other = new Client(b.url);
+    const { email } = await other.signupConfirmed();
+    await createRoles(b.db).grant(email);
+    const form = await settingsNow();
+    const [first, second] = await Promise.all([
+      owner.json('PUT', '/api/admin/settings', { ...form, shop: { ...form.shop, taxId: 'A-1' } }),
+      other.json('PUT', '/api/admin/settings', { ...form, shop: { ...form.shop, taxId: 'B-1' } }),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    const winner = first.status === 200 ? 'A-1' : 'B-1';
+    expect((await settingsNow()).shop.taxId).toBe(winner);
+    expect((await other.json('GET', '/api/admin/settings')).body.settings.shop.taxId).toBe(winner);
+  });
+});
