@@ -20,6 +20,7 @@ import { deleteUnusedPictures } from './catalogue/unused-pictures';
 import type { Config } from './config';
 import { migrateDatabase, openDatabase } from './db/connect';
 import { createDb, type Db } from './db/database';
+import { createDiscountStore } from './discounts/discount-store';
 import { startHousekeeping } from './housekeeping';
 import { answerClientErrors } from './http/client-errors';
 import { requestPace } from './http/input';
@@ -74,7 +75,16 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const lease = createCardLease(db);
   // A card order's cancel closes its sessions at Stripe, or refunds it, first.
   const beforeCancel = new Map([[card.id, cardBeforeCancel({ db, stripe, lease, log })]]);
-  const orders = createOrderStore({ db, cart, stock, outbox, cardPaymentMs: config.cardPaymentMs, beforeCancel });
+  const discounts = createDiscountStore(db, brand.timeZone);
+  const orders = createOrderStore({
+    db,
+    cart,
+    stock,
+    outbox,
+    discounts,
+    cardPaymentMs: config.cardPaymentMs,
+    beforeCancel,
+  });
   const payments = createCardPayments({
     db,
     orders,
@@ -117,6 +127,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     catalogue,
     stock,
     orders,
+    discounts,
     payments,
     outbox,
     streams,
