@@ -152,8 +152,3 @@ export function discountEffect(code: string, gives: DiscountGives, subtotalCents
 
 /** No code: the price as it was. */
 export const noDiscount: DiscountEffect = { adjustments: [], freeShipping: false };
-
-/** The code an order used, if any: its adjustment names it. */
-export function discountOf(money: { adjustments?: readonly Adjustment[] }): Adjustment | undefined {
-  return money.adjustments?.find((adjustment) => adjustment.code !== undefined);
-}

@@ -40,6 +40,7 @@ export const pages = {
   adminProducts: { path: '/admin/products', title: 'Products · Back office', access: 'owner' },
   adminNewProduct: { path: '/admin/products/new', title: 'New product · Back office', access: 'owner' },
   adminProduct: { path: '/admin/products/:itemid', title: 'Product · Back office', access: 'owner' },
+  adminDiscounts: { path: '/admin/discounts', title: 'Discounts · Back office', access: 'owner' },
 } as const satisfies Record<string, Page>;
 
 export type PageName = keyof typeof pages;

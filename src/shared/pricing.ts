@@ -85,6 +85,11 @@ export function moneyOf({ subtotalCents, shippingCents, adjustments, taxLines, t
   };
 }
 
+/** The discount code an order used, if any: its adjustment names it (src/shared/discounts.ts). */
+export function discountOf(money: OrderMoney): Adjustment | undefined {
+  return money.adjustments?.find((adjustment) => adjustment.code !== undefined);
+}
+
 /** One row of an order's money as every view prints it (checkout, the order's page, e-mails). */
 export interface MoneyRow {
   label: string;

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import {
+  addToCart,
+  checkoutForm,
+  expect,
+  expectNoSevereAxeViolation,
+  fillAddress,
+  makeOwner,
+  pageOnAnotherDevice,
+  signUpConfirmed,
+  test,
+} from './support';
+
+/** Discount codes in the browser (docs/product.md §16): the owner makes one, riders apply it at checkout. */
+
+const summary = (page: Page) => page.getByRole('table', { name: /Your order|What was ordered/ });
+const row = (page: Page, name: string) => summary(page).getByRole('row', { name: new RegExp(`^${name}`) });
+
+async function fitsAPhone(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 375, height: 740 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** A rider with the boots in the cart, on the checkout page. */
+async function atCheckout(page: Page): Promise<void> {
+  await signUpConfirmed(page);
+  await addToCart(page, 'Ariat Westchester Boots');
+  await page.getByRole('link', { name: 'Checkout' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Checkout' })).toBeVisible();
+}
+
+async function apply(page: Page, code: string): Promise<void> {
+  await checkoutForm(page).getByLabel('Discount code').fill(code);
+  await checkoutForm(page).getByRole('button', { name: 'Apply' }).click();
+}
+
+test('the owner makes a code of one use; a rider applies it and orders; the next rider is told it is used up', async ({
+  page,
+  browser,
+}) => {
+  const code = `Spring${randomBytes(3).toString('hex')}`;
+  const owner = await signUpConfirmed(page);
+  makeOwner(owner);
+  await page.goto('/admin');
+  await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Discounts' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Discounts' })).toBeVisible();
+  const form = page.getByRole('form', { name: 'New discount code' });
+  await expect(form.getByLabel('What it gives')).toHaveValue('percent');
+  await form.getByRole('button', { name: 'Create code' }).click();
+  await expect(form.getByText('Give a whole percentage from 1 to 100.')).toBeVisible();
+  await form.getByLabel('Percentage off').fill('10');
+  await form.getByLabel('Code').fill('no spaces!');
+  await form.getByRole('button', { name: 'Create code' }).click();
+  await expect(form.getByText(/A code is 3 to 32 letters and digits/)).toBeVisible();
+  await expect(form.getByLabel('Code')).toBeFocused();
+  await form.getByLabel('Code').fill(code);
+  await form.getByLabel('Total uses (optional)').fill('1');
+  await form.getByRole('button', { name: 'Create code' }).click();
+  await expect(page.getByRole('status')).toContainText(`The code ${code} is ready.`);
+  const codeRow = page.getByRole('table', { name: 'Codes' }).getByRole('row', { name: new RegExp(`^${code}`) });
+  await expect(codeRow).toContainText('10% off the goods');
+  await expect(codeRow).toContainText('0 of 1');
+  await expectNoSevereAxeViolation(page);
+  await fitsAPhone(page);
+
+  const first = await pageOnAnotherDevice(browser);
+  await atCheckout(first);
+  await apply(first, 'NOSUCHCODE1');
+  await expect(checkoutForm(first).getByText('This code is not valid.')).toBeVisible();
+  await apply(first, code.toLowerCase());
+  await expect(row(first, `Discount ${code}`)).toContainText('-$50.00');
+  await expect(row(first, 'Total')).toContainText('$474.99');
+  await expect(first.getByRole('status')).toContainText(`Code ${code} applied.`);
+  await expectNoSevereAxeViolation(first);
+  await fitsAPhone(first);
+  await fillAddress(first);
+  await checkoutForm(first).getByRole('button', { name: 'Place order' }).click();
+  await expect(first.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeVisible();
+  await expect(row(first, `Discount ${code}`)).toContainText('-$50.00');
+  await expect(row(first, 'Total')).toContainText('$474.99');
+
+  const second = await pageOnAnotherDevice(browser);
+  await atCheckout(second);
+  await apply(second, code);
+  await expect(checkoutForm(second).getByText('This code has been used up.')).toBeVisible();
+  await expect(row(second, 'Total')).toContainText('$524.99');
+
+  await page.reload();
+  await expect(codeRow).toContainText('1 of 1');
+  await codeRow.getByRole('button', { name: `Switch off ${code}` }).click();
+  await expect(codeRow).toContainText('Off');
+});
