@@ -6,8 +6,10 @@ import {
   expect,
   expectNoSevereAxeViolation,
   fillAddress,
+  mailTo,
   makeOwner,
   pageOnAnotherDevice,
+  type Rider,
   signUpConfirmed,
   test,
 } from './support';
@@ -24,11 +26,12 @@ async function fitsAPhone(page: Page): Promise<void> {
 }
 
 /** A rider with the boots in the cart, on the checkout page. */
-async function atCheckout(page: Page): Promise<void> {
-  await signUpConfirmed(page);
+async function atCheckout(page: Page): Promise<Rider> {
+  const rider = await signUpConfirmed(page);
   await addToCart(page, 'Ariat Westchester Boots');
   await page.getByRole('link', { name: 'Checkout' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Checkout' })).toBeVisible();
+  return rider;
 }
 
 async function apply(page: Page, code: string): Promise<void> {
@@ -66,7 +69,7 @@ test('the owner makes a code of one use; a rider applies it and orders; the next
   await fitsAPhone(page);
 
   const first = await pageOnAnotherDevice(browser);
-  await atCheckout(first);
+  const rider = await atCheckout(first);
   await apply(first, 'NOSUCHCODE1');
   await expect(checkoutForm(first).getByText('This code is not valid.')).toBeVisible();
   await apply(first, code.toLowerCase());
@@ -80,6 +83,9 @@ test('the owner makes a code of one use; a rider applies it and orders; the next
   await expect(first.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeVisible();
   await expect(row(first, `Discount ${code}`)).toContainText('-$50.00');
   await expect(row(first, 'Total')).toContainText('$474.99');
+  const number = /\/orders\/(PF-\d+)$/.exec(first.url())?.[1] ?? '';
+  const mail = await mailTo(rider.email, `Your order ${number}`);
+  expect(mail.text).toMatch(new RegExp(`Discount ${code}.*-\\$50\\.00`));
 
   const second = await pageOnAnotherDevice(browser);
   await atCheckout(second);
@@ -87,7 +93,9 @@ test('the owner makes a code of one use; a rider applies it and orders; the next
   await expect(checkoutForm(second).getByText('This code has been used up.')).toBeVisible();
   await expect(row(second, 'Total')).toContainText('$524.99');
 
-  await page.reload();
+  await page.goto(`/admin/orders/${number}`);
+  await expect(row(page, `Discount ${code}`)).toContainText('-$50.00');
+  await page.goto('/admin/discounts');
   await expect(codeRow).toContainText('1 of 1');
   await codeRow.getByRole('button', { name: `Switch off ${code}` }).click();
   await expect(codeRow).toContainText('Off');
