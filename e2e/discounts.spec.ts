@@ -100,3 +100,43 @@ test('the owner makes a code of one use; a rider applies it and orders; the next
   await codeRow.getByRole('button', { name: `Switch off ${code}` }).click();
   await expect(codeRow).toContainText('Off');
 });
+
+test('a code used up between Apply and Place order: the order is refused, the page says why, the cart stays', async ({
+  page,
+  browser,
+}) => {
+  const code = `Last${randomBytes(3).toString('hex')}`;
+  makeOwner(await signUpConfirmed(page));
+  await page.goto('/admin/discounts');
+  const form = page.getByRole('form', { name: 'New discount code' });
+  await form.getByLabel('Code').fill(code);
+  await form.getByLabel('What it gives').selectOption('free-shipping');
+  await form.getByLabel('Total uses (optional)').fill('1');
+  await form.getByRole('button', { name: 'Create code' }).click();
+  await expect(page.getByRole('status')).toContainText(`The code ${code} is ready.`);
+
+  const late = await pageOnAnotherDevice(browser);
+  await atCheckout(late);
+  await apply(late, code);
+  await expect(row(late, 'Shipping')).toContainText('Free');
+  await expect(row(late, 'Total')).toContainText('$499.99');
+  await fillAddress(late);
+
+  const early = await pageOnAnotherDevice(browser);
+  await atCheckout(early);
+  await apply(early, code);
+  await expect(row(early, 'Total')).toContainText('$499.99');
+  await fillAddress(early);
+  await checkoutForm(early).getByRole('button', { name: 'Place order' }).click();
+  await expect(early.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeVisible();
+
+  await checkoutForm(late).getByRole('button', { name: 'Place order' }).click();
+  await expect(late.getByRole('alert').filter({ hasText: 'The order was not placed' })).toContainText(
+    'This code has been used up. The order was not placed; your cart is as it was.',
+  );
+  await expect(row(late, `Discount ${code}`)).toHaveCount(0);
+  await expect(row(late, 'Total')).toContainText('$524.99');
+  await expect(row(late, 'Ariat Westchester Boots')).toBeVisible();
+  await checkoutForm(late).getByRole('button', { name: 'Place order' }).click();
+  await expect(late.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeVisible();
+});
