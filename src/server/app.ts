@@ -24,6 +24,8 @@ import { catalogueRoutes } from './catalogue/routes';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import { DatabaseBusyError, isBusy } from './db/sqlite-driver';
+import type { DiscountStore } from './discounts/discount-store';
+import { discountRoutes } from './discounts/routes';
 import { clientClosedRequest, clientHungUp, errorResponse, HttpError } from './http/errors';
 import type { LiveStreams } from './http/live-streams';
 import { createMetrics } from './http/metrics';
@@ -57,6 +59,7 @@ export interface AppParts {
   settings: SettingsStore;
   stock: StockStore;
   orders: OrderStore;
+  discounts: DiscountStore;
   payments: CardPayments;
   outbox: Outbox;
   streams: LiveStreams;
@@ -68,7 +71,7 @@ export interface AppParts {
 export function buildApp(parts: AppParts) {
   const { config, log, auth, db, sessions, devices, throttle, roles, accounts, resets, cart, stock, orders, outbox } =
     parts;
-  const { catalogue, settings, payments, streams, confirmations, isClosing } = parts;
+  const { catalogue, settings, discounts, payments, streams, confirmations, isClosing } = parts;
   const hashPassword = async (password: string) => (await auth.$context).password.hash(password);
 
   const app = new Hono<AppEnv>();
@@ -110,10 +113,11 @@ export function buildApp(parts: AppParts) {
   app.route('/', sessionRoutes({ db, sessions }));
   app.route('/', catalogueRoutes({ sessions, catalogue, stock, streams }));
   app.route('/', cartRoutes({ sessions, cart, catalogue, stock, streams }));
-  app.route('/', orderRoutes({ sessions, orders, payments, settings, streams }));
+  app.route('/', orderRoutes({ sessions, orders, payments, settings, streams, throttle, trustProxy }));
   app.route('/', adminRoutes({ sessions, roles, orders, outbox, payments, streams }));
   app.route('/', productRoutes({ sessions, catalogue }));
   app.route('/', settingsRoutes({ sessions, settings, takesCards: payments.offered }));
+  app.route('/', discountRoutes({ sessions, discounts }));
   app.all('/api/*', (c) => errorResponse(c, 'request/not-found'));
 
   app.get('*', staticFiles(config.distDir, pageData({ sessions, roles, catalogue, settings })));

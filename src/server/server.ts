@@ -1,6 +1,7 @@
 import { createServer, type RequestListener, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
+import { brand } from '../shared/brand';
 import { card } from '../shared/payment/card';
 import { publicShopOf } from '../shared/settings';
 import { createAccounts } from './account/accounts';
@@ -20,6 +21,7 @@ import { deleteUnusedPictures } from './catalogue/unused-pictures';
 import type { Config } from './config';
 import { migrateDatabase, openDatabase } from './db/connect';
 import { createDb, type Db, type UnitOfWork } from './db/database';
+import { createDiscountStore } from './discounts/discount-store';
 import { startHousekeeping } from './housekeeping';
 import { answerClientErrors } from './http/client-errors';
 import { requestPace } from './http/input';
@@ -77,7 +79,16 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const lease = createCardLease(db);
   // A card order's cancel closes its sessions at Stripe, or refunds it, first.
   const beforeCancel = new Map([[card.id, cardBeforeCancel({ db, stripe, lease, log })]]);
-  const orders = createOrderStore({ db, cart, stock, outbox, cardPaymentMs: config.cardPaymentMs, beforeCancel });
+  const discounts = createDiscountStore(db, brand.timeZone);
+  const orders = createOrderStore({
+    db,
+    cart,
+    stock,
+    outbox,
+    discounts,
+    cardPaymentMs: config.cardPaymentMs,
+    beforeCancel,
+  });
   const payments = createCardPayments({
     db,
     orders,
@@ -123,6 +134,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     settings,
     stock,
     orders,
+    discounts,
     payments,
     outbox,
     streams,

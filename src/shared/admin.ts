@@ -30,7 +30,7 @@ export const orderMoveSchema = z.strictObject({
 export type OrderMove = z.infer<typeof orderMoveSchema>;
 
 /** A calendar day, `2026-11-24`, that exists. */
-const day = z
+export const day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates are written like 2026-11-24.')
   .refine((text) => {

@@ -15,6 +15,7 @@ import {
   paymentProblemPageSchema,
 } from './admin';
 import { deliveries } from './delivery';
+import { discountSchema, discountSwitchSchema, newDiscountSchema } from './discounts';
 import { type EventName, type LiveStreamName, liveStreams } from './live-streams';
 import { orderMoneySchema, orderPageSchema, orderSchema, placeOrderSchema } from './orders';
 import { pageNumber } from './paging';
@@ -83,9 +84,11 @@ export type CartItem = z.infer<typeof cartItemSchema>;
  * The checkout's quote: the rider's cart rows and what the shop charges for them. The page shows it and sends its
  * total back with the order; `place` refuses another (`order/cart-changed`).
  */
-/** The choices a quote is for: the delivery (shipping when left out). */
+/** The choices a quote is for: the delivery (shipping when left out), and a discount code. */
 export const quoteQuery = z.strictObject({
   delivery: z.enum(deliveries, { error: 'delivery must be shipping or collection.' }).default('shipping'),
+  /** 'Apply': the quote with this discount code, or why it cannot be used (`discount/...`). */
+  discountCode: z.string().max(64).optional(),
 });
 
 export const quoteSchema = z.object({ items: z.array(cartItemSchema), money: orderMoneySchema });
@@ -350,6 +353,25 @@ export const endpoints = {
   },
   /** The picture's bytes as the body (JPEG, PNG or WebP, at most 5 MB); the server makes both pictures of it. */
   adminProductPicture: { method: 'PUT', path: '/api/admin/products/:itemid/picture', file: true, reply: productReply },
+  adminDiscounts: {
+    method: 'GET',
+    path: '/api/admin/discounts',
+    reply: z.object({ discounts: z.array(discountSchema) }),
+  },
+  /** 409 discount/code-taken when a code of the same letters, in any case, exists. */
+  adminCreateDiscount: {
+    method: 'POST',
+    path: '/api/admin/discounts',
+    body: newDiscountSchema,
+    reply: z.object({ discount: discountSchema }),
+  },
+  /** Switches a code off (riders are told it is not valid) or on again; a code is never deleted. */
+  adminSwitchDiscount: {
+    method: 'PUT',
+    path: '/api/admin/discounts/:id/enabled',
+    body: discountSwitchSchema,
+    reply: z.object({ discount: discountSchema }),
+  },
   adminOutbox: { method: 'GET', path: '/api/admin/outbox', query: outboxQuery, reply: outboxPageSchema },
   adminRetryEmail: {
     method: 'POST',

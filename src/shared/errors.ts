@@ -102,6 +102,25 @@ export const errorCatalogue = {
     status: 429,
     message: `You have placed ${limits.ordersPerHour} orders in the last hour. Please wait a while before ordering again.`,
   },
+  'order/discount-unavailable': {
+    status: 409,
+    message: 'The discount code can no longer be used, so the order was not placed. Your cart is as it was.',
+  },
+  'discount/invalid': { status: 404, message: 'This code is not valid.' },
+  'discount/expired': { status: 410, message: 'This code has expired.' },
+  'discount/minimum': { status: 409, message: 'This code needs a larger order.' },
+  'discount/used-up': { status: 409, message: 'This code has been used up.' },
+  'discount/already-used': { status: 409, message: 'You have already used this code.' },
+  'discount/too-many-attempts': {
+    status: 429,
+    message: 'Too many discount codes tried. Please wait a few minutes and try again.',
+  },
+  'discount/not-found': { status: 404, message: 'There is no such discount code.' },
+  'discount/form-invalid': { status: 400, message: 'The new discount code is not complete.' },
+  'discount/code-taken': {
+    status: 409,
+    message: 'There is already a code like this one (codes compare without case).',
+  },
   'payment/not-awaiting': { status: 409, message: 'This order is not waiting for a card payment.' },
   'payment/busy': {
     status: 409,
@@ -184,12 +203,15 @@ export const errorCatalogue = {
 export type ErrorCode = keyof typeof errorCatalogue;
 
 /** The codes whose body says more than `{code, message}`, and what: the cart rows concerned, or the form's field. */
-export const errorExtras: Partial<Record<ErrorCode, 'rows' | 'field'>> = {
+export const errorExtras: Partial<Record<ErrorCode, 'rows' | 'field' | 'reason'>> = {
   'order/sold-out': 'rows',
   'order/size-missing': 'rows',
   'order/unavailable': 'rows',
   'product/invalid': 'field',
   'settings/invalid': 'field',
+  'discount/form-invalid': 'field',
+  'discount/code-taken': 'field',
+  'order/discount-unavailable': 'reason',
 };
 
 /** The body of every error response. */
@@ -200,4 +222,6 @@ export interface ErrorBody {
   rows?: string[];
   /** `product/invalid`, `settings/invalid`: the field the message is about (`name`, `sizes.2.stock`, `shop.phone`…). */
   field?: string;
+  /** `order/discount-unavailable`: the code of the discount's own refusal (`discount/used-up`, ...). */
+  reason?: string;
 }

@@ -113,6 +113,8 @@ export const placeOrderSchema = z
      * is refused with `order/cart-changed`. The checkout page always sends it.
      */
     totalCents: z.number().int().min(0).optional(),
+    /** The discount code the page applied: checked again and counted with the order (`order/discount-unavailable`). */
+    discountCode: z.string().max(64).optional(),
   })
   .superRefine(({ paymentMethod, delivery }, context) => {
     const method = findPaymentMethod(paymentMethod);
@@ -164,7 +166,9 @@ export type OrderSummary = z.infer<typeof orderSummarySchema>;
 export const orderMoneySchema = z.object({
   subtotalCents: z.number().int(),
   shippingCents: z.number().int(),
-  adjustments: z.array(z.object({ label: z.string(), amountCents: z.number().int() })).optional(),
+  adjustments: z
+    .array(z.object({ label: z.string(), amountCents: z.number().int(), code: z.string().optional() }))
+    .optional(),
   taxLines: z
     .array(
       z.object({

@@ -13,6 +13,7 @@ const input = fc.record({
     fc.record({ label: fc.string(), amountCents: fc.integer({ min: -20_000_000, max: 1_000_000 }) }),
     { maxLength: 4 },
   ),
+  freeShipping: fc.boolean(),
   tax: fc.record({
     pricesIncludeTax: fc.boolean(),
     taxShipping: fc.boolean(),
@@ -124,6 +125,22 @@ describe('priceOrder with tax (DECISIONS.md §19)', () => {
       { name: 'FL sales tax', rate: 7000, baseCents: 20000, amountCents: 1400, included: false },
     ]);
     expect(money.totalCents).toBe(20000 + 2500 + 1400);
+  });
+
+  it("a discount code's free shipping charges neither shipping nor tax on it, and takes nothing off the goods", () => {
+    const money = priceOrder({
+      lineCents: [29900],
+      shipping,
+      adjustments: [{ label: 'Discount CLUB (free shipping)', amountCents: 0, code: 'CLUB' }],
+      freeShipping: true,
+      tax: { pricesIncludeTax: false, taxShipping: true, rates: [florida] },
+    });
+    expect(money.shippingCents).toBe(0);
+    expect(money.adjustments).toEqual([{ label: 'Discount CLUB (free shipping)', amountCents: 0, code: 'CLUB' }]);
+    expect(money.taxLines).toEqual([
+      { name: 'FL sales tax', rate: 7000, baseCents: 29900, amountCents: 2093, included: false },
+    ]);
+    expect(money.totalCents).toBe(29900 + 2093);
   });
 
   it('leaves the total of prices that include VAT as it is and says what it contains', () => {

@@ -11,6 +11,8 @@ import { formatRate, type TaxInput, type TaxLine, taxLines } from './tax';
 export interface Adjustment {
   label: string;
   amountCents: number;
+  /** The discount code that made it, as the owner wrote it (src/shared/discounts.ts). */
+  code?: string;
 }
 
 /** How the delivery chosen is charged: a flat fee per order, free from a subtotal (null: never free). */
@@ -37,6 +39,8 @@ export interface PricingInput {
   shipping: ShippingRate;
   /** Applied in order; a reduction lowers the goods to zero at most, and the breakdown keeps what it took. */
   adjustments: readonly Adjustment[];
+  /** A discount code's free shipping: the delivery chosen costs nothing. */
+  freeShipping?: boolean;
   /** The shop's tax and the rates that apply to the address: charged on the goods after the adjustments. */
   tax: TaxInput;
 }
@@ -46,15 +50,17 @@ export interface Breakdown extends Required<OrderMoney> {
 }
 
 /** The whole breakdown of an order: its lines, the subtotal, shipping, adjustments, tax lines and the total. */
-export function priceOrder({ lineCents, shipping, adjustments, tax }: PricingInput): Breakdown {
+export function priceOrder({ lineCents, shipping, adjustments, freeShipping, tax }: PricingInput): Breakdown {
   const subtotalCents = sumCents(lineCents);
   const shippingCents =
-    shipping.freeFromCents !== null && subtotalCents >= shipping.freeFromCents ? 0 : shipping.flatCents;
+    freeShipping || (shipping.freeFromCents !== null && subtotalCents >= shipping.freeFromCents)
+      ? 0
+      : shipping.flatCents;
   let goodsCents = subtotalCents;
-  const applied = adjustments.map(({ label, amountCents }) => {
-    const taken = Math.max(amountCents, -goodsCents);
+  const applied = adjustments.map((adjustment) => {
+    const taken = Math.max(adjustment.amountCents, -goodsCents);
     goodsCents += taken;
-    return { label, amountCents: taken };
+    return { ...adjustment, amountCents: taken };
   });
   const lines = taxLines(goodsCents, shippingCents, tax);
   const addedCents = sumCents(lines.filter((line) => !line.included).map((line) => line.amountCents));
@@ -77,6 +83,11 @@ export function moneyOf({ subtotalCents, shippingCents, adjustments, taxLines, t
     ...(taxLines.length > 0 ? { taxLines } : {}),
     totalCents,
   };
+}
+
+/** The discount code an order used, if any: its adjustment names it (src/shared/discounts.ts). */
+export function discountOf(money: OrderMoney): Adjustment | undefined {
+  return money.adjustments?.find((adjustment) => adjustment.code !== undefined);
 }
 
 /** One row of an order's money as every view prints it (checkout, the order's page, e-mails). */

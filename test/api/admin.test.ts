@@ -287,7 +287,9 @@ describe('the export', () => {
     expect(rows).toHaveLength(2);
     expect(rows[0]).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
     expect(rows[0]).toContain(`"'@SUM(A1), +Wellington, -FL 33414, United States"`);
-    expect(rows[0]).toContain(`"1","Anky Bridle","Full",302.99,0.00,${(order.totalCents / 100).toFixed(2)},"Placed"`);
+    expect(rows[0]).toContain(
+      `"1","Anky Bridle","Full",302.99,"",,0.00,${(order.totalCents / 100).toFixed(2)},"Placed"`,
+    );
     expect(rows[1]).toContain('"2","Albion SLK Saddle","17""",4990.00');
     for (const row of String(csv.body).split('\r\n').slice(1, -1)) expect(row).not.toMatch(/(^|,)"[=+\-@]/);
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
+import { discountLimits } from '../../src/shared/discounts';
 import { type ErrorCode, errorCatalogue } from '../../src/shared/errors';
 import { limits, productLimits } from '../../src/shared/limits';
 import {
@@ -14,6 +15,7 @@ import {
   rawRequest,
   withSize,
 } from '../support/client';
+import { createDiscount, placeWith, quoteWith } from '../support/discounts';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { closedUrl, FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../support/fake-stripe';
@@ -339,6 +341,59 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     const { number } = await (await signedIn()).order('1');
     await admin.json('POST', `/api/admin/orders/${number}/moves`, { to: 'paid', from: 'placed' });
     return admin.json('POST', `/api/admin/orders/${number}/moves`, { to: 'cancelled', from: 'placed' });
+  },
+  'order/discount-unavailable': async () => {
+    const code = (await createDiscount(await ownerClient(), { maxUses: 1 })).code;
+    const first = await signedIn();
+    await first.add('1');
+    await placeWith(first, code);
+    const client = await signedIn();
+    await client.add('1');
+    return client.placeOrder({ discountCode: code });
+  },
+  'discount/invalid': async () => {
+    const client = await signedIn();
+    return quoteWith(client, 'NoSuchCode');
+  },
+  'discount/expired': async () =>
+    quoteWith(await signedIn(), (await createDiscount(await ownerClient(), { lastDay: '2020-01-31' })).code),
+  'discount/minimum': async () =>
+    quoteWith(await signedIn(), (await createDiscount(await ownerClient(), { minSubtotalCents: 100 })).code),
+  'discount/used-up': async () => {
+    const code = (await createDiscount(await ownerClient(), { maxUses: 1 })).code;
+    const first = await signedIn();
+    await first.add('1');
+    await placeWith(first, code);
+    return quoteWith(await signedIn(), code);
+  },
+  'discount/already-used': async () => {
+    const code = (await createDiscount(await ownerClient(), { oncePerRider: true })).code;
+    const client = await signedIn();
+    await client.add('1');
+    await placeWith(client, code);
+    return quoteWith(client, code);
+  },
+  'discount/too-many-attempts': async () => {
+    const client = await signedIn();
+    for (let i = 0; i < discountLimits.guessesPerAccount; i++) await quoteWith(client, `Guess${i}`);
+    return quoteWith(client, 'GuessAgain');
+  },
+  'discount/not-found': async () =>
+    (await ownerClient()).json('PUT', '/api/admin/discounts/nothing/enabled', { enabled: false }),
+  'discount/form-invalid': async () =>
+    (await ownerClient()).json('POST', '/api/admin/discounts', { code: 'no!', gives: { kind: 'free-shipping' } }),
+  'discount/code-taken': async () => {
+    const owner = await ownerClient();
+    const { code } = await createDiscount(owner);
+    return owner.json('POST', '/api/admin/discounts', {
+      code: code.toUpperCase(),
+      gives: { kind: 'free-shipping' },
+      minSubtotalCents: null,
+      firstDay: null,
+      lastDay: null,
+      maxUses: null,
+      oncePerRider: false,
+    });
   },
   'outbox/not-found': async () => (await ownerClient()).json('POST', `/api/admin/outbox/${randomUUID()}/retry`),
   'outbox/not-retryable': async () => {

@@ -15,6 +15,7 @@ export function expectError(reply: Reply, status: number, code: ErrorCode, messa
   const extra = errorExtras[code];
   expect(Object.keys(reply.body).sort()).toEqual(['code', 'message', ...(extra ? [extra] : [])].sort());
   if (extra === 'field') expect(typeof reply.body.field).toBe('string');
+  if (extra === 'reason') expect(reply.body.reason).toMatch(/^discount\//);
   if (extra === 'rows') expect(reply.body.rows).toEqual(expect.arrayContaining([expect.any(String)]));
   expect(typeof reply.body.message).toBe('string');
   expect(reply.body.message.length).toBeGreaterThan(0);

@@ -46,13 +46,13 @@ describe('ordersCsv', () => {
   it("writes one row per order line, the order's amounts on its first, in the shop time zone, with a BOM and CRLF", () => {
     const lines = ordersCsv([order], brand).split('\r\n');
     expect(lines[0]).toBe(
-      '\uFEFF"Order","Date","E-mail","Name","Address","Item no.","Item","Size","Price","Shipping","Total","Status"',
+      '\uFEFF"Order","Date","E-mail","Name","Address","Item no.","Item","Size","Price","Discount code","Discount","Shipping","Total","Status"',
     );
     expect(lines[1]).toBe(
       '"PF-10001","2026-11-24 17:03","ada@example.com","\'=HYPERLINK(""http://evil.example"",""click"")",' +
-        '"\'+1 Stable ""Row"", Wellington, FL 33414, United States, Phone: @SUM(1)","1","Anky Bridle","Cob",302.99,0.00,601.99,"Paid"',
+        '"\'+1 Stable ""Row"", Wellington, FL 33414, United States, Phone: @SUM(1)","1","Anky Bridle","Cob",302.99,"",,0.00,601.99,"Paid"',
     );
-    expect(lines[2]).toContain('"6","Crochet Saddle Blanket","",299.00,,,"Paid"');
+    expect(lines[2]).toContain('"6","Crochet Saddle Blanket","",299.00,,,,,"Paid"');
     expect(lines).toHaveLength(4);
     expect(lines[3]).toBe('');
   });
@@ -62,21 +62,25 @@ describe('ordersCsv', () => {
     expect(csv).toContain(`"'${start}x@example.com"`);
   });
 
-  it("counts each order's shipping and total once: the columns add up to the orders' own", () => {
+  it("counts each order's discount, shipping and total once: the columns add up to the orders' own", () => {
     const second: Order = {
       ...order,
       number: 'PF-10002',
       lines: [{ itemid: '3', name: 'Tall Boots', priceCents: 10000, size: '8' }],
       subtotalCents: 10000,
+      adjustments: [{ label: 'Discount SPRING10', amountCents: -1000, code: 'SPRING10' }],
       shippingCents: 2500,
-      totalCents: 12500,
+      totalCents: 11500,
     };
     const rows = ordersCsv([order, second], brand).split('\r\n').slice(1, -1).map(cellsOf);
     const sum = (column: number) => rows.reduce((total, cells) => total + Math.round(Number(cells[column]) * 100), 0);
     expect(rows).toHaveLength(3);
     expect(sum(8)).toBe(60199 + 10000);
-    expect(sum(9)).toBe(0 + 2500);
-    expect(sum(10)).toBe(60199 + 12500);
+    expect(rows[2]?.[9]).toBe('"SPRING10"');
+    expect(sum(10)).toBe(-1000);
+    expect(sum(11)).toBe(0 + 2500);
+    expect(sum(12)).toBe(60199 + 11500);
+    expect(sum(8) + sum(10) + sum(11)).toBe(sum(12));
   });
 
   it('writes only the header for no orders', () => {

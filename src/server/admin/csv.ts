@@ -1,6 +1,7 @@
 import { addressLines } from '../../shared/address';
 import { formatAmount } from '../../shared/money';
 import { type Order, statusLabels } from '../../shared/orders';
+import { discountOf } from '../../shared/pricing';
 
 /**
  * The orders for the books (docs/product.md §11): one row per order line, a spreadsheet's CSV (RFC 4180: quoted
@@ -16,6 +17,8 @@ const columns = [
   'Item',
   'Size',
   'Price',
+  'Discount code',
+  'Discount',
   'Shipping',
   'Total',
   'Status',
@@ -65,8 +68,14 @@ function shopTime(iso: string, timeZone: string): string {
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
 }
 
+/** What a discount code took off the goods (negative; 0 for free shipping), or nothing for an order without one. */
+function discountAmount(order: Order, currency: string): string {
+  const discount = discountOf(order);
+  return discount ? amount(discount.amountCents, currency) : '';
+}
+
 /**
- * The orders as CSV. The order's own amounts (shipping, total) are on its first row only, so that summing a column
+ * The orders as CSV. The order's own amounts (its discount, shipping, total) are on its first row only, so that summing a column
  * counts each order once; its other rows leave them empty.
  */
 export function ordersCsv(orders: readonly Order[], { timeZone, currency }: CsvShop): string {
@@ -82,6 +91,8 @@ export function ordersCsv(orders: readonly Order[], { timeZone, currency }: CsvS
         text(line.name),
         text(line.size ?? ''),
         amount(line.priceCents, currency),
+        index === 0 ? text(discountOf(order)?.code ?? '') : '',
+        index === 0 ? discountAmount(order, currency) : '',
         index === 0 ? amount(order.shippingCents, currency) : '',
         index === 0 ? amount(order.totalCents, currency) : '',
         text(statusLabels[order.status]),

@@ -1,3 +1,4 @@
+import { discountLimits } from '../../shared/discounts';
 import type { UnitOfWork } from '../db/database';
 import { addressGroup } from '../http/client-address';
 import { HttpError } from '../http/errors';
@@ -32,6 +33,9 @@ export const throttlePolicy = {
    * log-in form asks for one each time it opens, so an office's riders opening it four times a minute still pass.
    */
   maxPasskeyChallengesPerAddress: 60,
+  /** Discount codes tried that did not work (a code is a secret worth money), per account and per client address. */
+  maxDiscountGuessesPerAccount: discountLimits.guessesPerAccount,
+  maxDiscountGuessesPerAddress: discountLimits.guessesPerAddress,
 } as const;
 
 export type ThrottlePolicy = { [K in keyof typeof throttlePolicy]: number };
@@ -163,6 +167,31 @@ export function createLoginThrottle(store: LoginAttemptStore, policy: ThrottlePo
       const hit = await store.hit(`passkey-address:${addressGroup(address)}`, now, now - policy.windowMs);
       if (hit.count > policy.maxPasskeyChallengesPerAddress) return refuse(hit.windowStartedAt, now);
       return undefined;
+    },
+
+    /**
+     * Counts a discount code tried (at 'Apply', or with an order) per account and per client address, before it is
+     * looked up; a code that works gives its attempt back, so only codes that did not work use up the allowance.
+     */
+    async beginDiscountGuess(
+      { uid, address, log }: { uid: string; address: string; log: Logger },
+      now = Date.now(),
+    ): Promise<Attempt> {
+      await prune(now, log);
+      const since = now - policy.windowMs;
+      const byAddress = `discount-address:${addressGroup(address)}`;
+      const fromAddress = await store.hit(byAddress, now, since);
+      if (fromAddress.count > policy.maxDiscountGuessesPerAddress) return refuse(fromAddress.windowStartedAt, now);
+      const byAccount = `discount-account:${uid}`;
+      const forAccount = await store.hit(byAccount, now, since);
+      if (forAccount.count > policy.maxDiscountGuessesPerAccount) return refuse(forAccount.windowStartedAt, now);
+      return {
+        allowed: true,
+        async succeeded() {
+          await store.giveBack(byAccount);
+          await store.giveBack(byAddress);
+        },
+      };
     },
 
     /** Forgets the e-mail's counters, as part of `uow` (the account behind it is being deleted). */

@@ -237,6 +237,40 @@ export interface SettingsChangeTable {
   what: string;
 }
 
+/** A discount code of the owner's (docs/product.md §16); its limits stay as made, `enabled` switches it. */
+export interface DiscountCodeTable {
+  id: string;
+  /** As the owner wrote it; `code_key` is the same without case, unique. */
+  code: string;
+  code_key: string;
+  /** percent, amount or free-shipping (src/shared/discounts.ts). */
+  kind: string;
+  /** The percentage, or the amount in cents; 0 for free shipping. */
+  value: number;
+  min_subtotal_cents: number | null;
+  /** Days of the shop's time zone (brand.timeZone), YYYY-MM-DD, both included. */
+  first_day: string | null;
+  last_day: string | null;
+  max_uses: number | null;
+  once_per_rider: number;
+  enabled: number;
+  /** Orders that used it and were not cancelled; never past `max_uses` (a CHECK holds it). */
+  uses: number;
+  created_at: number;
+  created_by: string;
+}
+
+/** An order that used a discount code; `given_back_at` once the order was cancelled and gave its use back. */
+export interface DiscountUseTable {
+  order_number: number;
+  discount_id: string;
+  /** The address the order was placed with, lower-cased: 'Once per rider' counts by it. */
+  email: string;
+  /** The code's 'Once per rider', copied: the unique index covers only these uses. */
+  once_per_rider: number;
+  given_back_at: number | null;
+}
+
 export interface Tables {
   cart_item: CartItemTable;
   login_attempt: LoginAttemptTable;
@@ -257,6 +291,8 @@ export interface Tables {
   picture: PictureTable;
   shop_settings: ShopSettingsTable;
   settings_change: SettingsChangeTable;
+  discount_code: DiscountCodeTable;
+  discount_use: DiscountUseTable;
   // Better Auth's tables, as far as we read and write them. Its dates are ISO strings on SQLite and
   // timestamps on PostgreSQL: write them with `Db.timestamp`.
   // `emailVerified` is 0/1 on SQLite, a boolean on PostgreSQL: write it with `Db.flag`.

@@ -1,6 +1,7 @@
 import type { Actor, Order, OrderStatus } from '../../shared/orders';
 import { canMove } from '../../shared/orders';
 import type { Db, UnitOfWork } from '../db/database';
+import type { DiscountStore } from '../discounts/discount-store';
 import type { Outbox } from '../mail/outbox';
 import { returnedOf, type StockStore } from '../stock/stock-store';
 import { readOrder } from './order-mapping';
@@ -82,6 +83,7 @@ export interface MovesParts {
   db: Db;
   stock: StockStore;
   outbox: Outbox;
+  discounts: DiscountStore;
   cardPaymentMs: number;
   /** By payment method's id: what comes before a cancel of its orders (a card's refund). */
   beforeCancel: ReadonlyMap<string, BeforeCancel>;
@@ -91,7 +93,7 @@ export interface MovesParts {
  * Moving an order from status to status by the rules of src/shared/orders.ts: each move kept in the history, then
  * what follows it (the steps after a move, below), in one unit of work.
  */
-export function createMoves({ db, stock, outbox, cardPaymentMs, beforeCancel }: MovesParts) {
+export function createMoves({ db, stock, outbox, discounts, cardPaymentMs, beforeCancel }: MovesParts) {
   /** Where e-mails about an order go: the account's address, or the one it was placed with once the account is gone. */
   async function recipientOf(uow: UnitOfWork, order: { uid: string | null; email: string }): Promise<string> {
     if (order.uid === null) return order.email;
@@ -112,6 +114,11 @@ export function createMoves({ db, stock, outbox, cardPaymentMs, beforeCancel }: 
     await stock.giveBack(uow, returnedOf(sized));
   }
 
+  /** A cancelled order's discount code gets its use back (docs/decisions/0039-discount-codes.md). */
+  async function giveBackDiscount(uow: UnitOfWork, { number, to }: Move): Promise<void> {
+    if (to === 'cancelled') await discounts.giveBack(uow, number);
+  }
+
   /** The rider hears of every move but to placed. */
   async function tellRider(uow: UnitOfWork, { to, order, actor, note, placedBy }: Move): Promise<void> {
     const recipient = await recipientOf(uow, placedBy);
@@ -121,11 +128,8 @@ export function createMoves({ db, stock, outbox, cardPaymentMs, beforeCancel }: 
       await outbox.enqueue(uow, 'order-cancelled', recipient, { order, note, by: actor.role });
   }
 
-  /**
-   * What follows a move, in its unit of work, in order: the hook where an invoice (paid) and a discount code's use
-   * given back (cancelled) will go.
-   */
-  const afterMove: readonly AfterMove[] = [giveBackStock, tellRider];
+  /** What follows a move, in its unit of work, in order: the hook where an invoice (paid) will go. */
+  const afterMove: readonly AfterMove[] = [giveBackStock, giveBackDiscount, tellRider];
 
   async function moveWithin(
     uow: UnitOfWork,

@@ -1,6 +1,8 @@
 import type { CartItem, Quote } from '../../shared/api';
 import { type Delivery, shippingRateOf, shopShipping } from '../../shared/delivery';
+import { type DiscountEffect, type DiscountRefusal, noDiscount } from '../../shared/discounts';
 import { limits } from '../../shared/limits';
+import { sumCents } from '../../shared/money';
 import type { Order, PlaceOrder } from '../../shared/orders';
 import { deliveryOf } from '../../shared/payment/payment-methods';
 import { type Breakdown, moneyOf, priceOrder } from '../../shared/pricing';
@@ -9,6 +11,7 @@ import type { CartStore } from '../cart/cart-store';
 import type { Db } from '../db/database';
 import { isConstraintViolation } from '../db/errors';
 import { type OrderEventTable, type OrderLineTable, sequences } from '../db/schema';
+import type { Check, DiscountStore } from '../discounts/discount-store';
 import type { Outbox } from '../mail/outbox';
 import { type StockStore, sizeKey, unitsOf } from '../stock/stock-store';
 import { moneyColumns, type OrderRow, readOrder, toOrder } from './order-mapping';
@@ -20,7 +23,12 @@ export type PlaceResult =
   /** `rows`: the cart rows concerned (of a size sold out, without a size, or no longer sold). */
   | { ok: false; reason: 'sold-out' | 'size-missing' | 'unavailable'; rows: string[] }
   /** `retryAfter`: seconds until the oldest order of the last hour leaves the window. */
-  | { ok: false; reason: 'too-many'; retryAfter: number };
+  | { ok: false; reason: 'too-many'; retryAfter: number }
+  /** The discount code sent cannot be used (any more), and why; `minSubtotalCents` for `minimum`. */
+  | { ok: false; reason: 'discount-unavailable'; why: DiscountRefusal; minSubtotalCents: number };
+
+/** The checkout's quote, or why the discount code asked for cannot be used. */
+export type QuoteResult = { ok: true; quote: Quote } | Extract<Check, { ok: false }>;
 
 const hourMs = 60 * 60 * 1000;
 
@@ -31,21 +39,28 @@ class Refused extends Error {
   }
 }
 
-/** What the shop charges for these cart rows so delivered: the checkout's quote, and the same again in `place`. */
-function quoteOf(items: readonly CartItem[], delivery: Delivery): Breakdown {
+/**
+ * What the shop charges for these cart rows so delivered, with a discount code's effect: the checkout's quote, and
+ * the same again in `place`.
+ */
+function quoteOf(items: readonly CartItem[], delivery: Delivery, discount: DiscountEffect): Breakdown {
   return priceOrder({
     lineCents: items.map((item) => item.priceCents),
     shipping: shippingRateOf(delivery, shopShipping),
-    adjustments: [],
+    adjustments: discount.adjustments,
+    freeShipping: discount.freeShipping,
     tax: noTax,
   });
 }
+
+const subtotalOf = (items: readonly CartItem[]) => sumCents(items.map((item) => item.priceCents));
 
 export interface PlacingParts {
   db: Db;
   cart: CartStore;
   stock: StockStore;
   outbox: Outbox;
+  discounts: DiscountStore;
   cardPaymentMs: number;
 }
 
@@ -53,7 +68,7 @@ export interface PlacingParts {
  * Placing an order (docs/product.md §8): from the cart, in one unit of work with the stock taken, the emptied cart,
  * the change events and the confirmation e-mail; and the checkout's quote, priced as `place` prices it.
  */
-export function createPlacing({ db, cart, stock, outbox, cardPaymentMs }: PlacingParts) {
+export function createPlacing({ db, cart, stock, outbox, discounts, cardPaymentMs }: PlacingParts) {
   // The placing's queries, compiled once (src/server/db/precompiled.ts): it is the busiest write of the shop.
   // In one look at the orders of the rider and of the rider's e-mail address: the one this key made, if any, and how
   // many were placed for the address since `since`. The hourly cap counts by address, not by account, so that
@@ -155,8 +170,17 @@ export function createPlacing({ db, cart, stock, outbox, cardPaymentMs }: Placin
       if (seen.size !== input.cartItemIds.length || seen.size !== items.length || items.some((i) => !seen.has(i.id))) {
         return { ok: false, reason: 'cart-changed' } as const;
       }
+      // The code is checked again here, in the order's transaction; its use is counted below, once the stock is taken.
+      const checked =
+        input.discountCode === undefined
+          ? undefined
+          : await discounts.check(input.discountCode, subtotalOf(items), user.email, uow, now);
+      if (checked && !checked.ok) {
+        const { reason: why, minSubtotalCents } = checked;
+        return { ok: false, reason: 'discount-unavailable', why, minSubtotalCents } as const;
+      }
       const delivery = deliveryOf(input.paymentMethod, input.delivery);
-      const totals = quoteOf(items, delivery);
+      const totals = quoteOf(items, delivery, checked?.usable.effect ?? noDiscount);
       // The owner changed a price since the page showed its quote: the rider confirms the new total first.
       if (input.totalCents !== undefined && input.totalCents !== totals.totalCents) {
         return { ok: false, reason: 'cart-changed' } as const;
@@ -223,6 +247,11 @@ export function createPlacing({ db, cart, stock, outbox, cardPaymentMs }: Placin
         note: null,
       };
       await insertOrder(uow.trx, row);
+      // The use, counted by the database: of two orders for the last use, the second is refused here.
+      if (checked) {
+        const why = await discounts.redeem(uow, checked.usable, number, user.email);
+        if (why) throw new Refused({ ok: false, reason: 'discount-unavailable', why, minSubtotalCents: 0 });
+      }
       for (const line of lines) await insertLine(uow.trx, line);
       await insertEvent(uow.trx, placed);
       await cart.empty(uow, uid);
@@ -251,10 +280,21 @@ export function createPlacing({ db, cart, stock, outbox, cardPaymentMs }: Placin
       }
     },
 
-    /** The rider's cart as the checkout shows it, with what it costs: `place` charges exactly this. */
-    async quote(uid: string, delivery: Delivery): Promise<Quote> {
-      const items = await cart.list(uid);
-      return { items, money: moneyOf(quoteOf(items, delivery)) };
+    /**
+     * The rider's cart as the checkout shows it, with what it costs with the discount code given, if any: `place`
+     * charges exactly this; or why the code cannot be used.
+     */
+    async quote(
+      rider: { uid: string; email: string },
+      delivery: Delivery,
+      discountCode?: string,
+    ): Promise<QuoteResult> {
+      const items = await cart.list(rider.uid);
+      const checked =
+        discountCode === undefined ? undefined : await discounts.check(discountCode, subtotalOf(items), rider.email);
+      if (checked && !checked.ok) return checked;
+      const money = moneyOf(quoteOf(items, delivery, checked?.usable.effect ?? noDiscount));
+      return { ok: true, quote: { items, money } };
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { CartStore } from '../cart/cart-store';
 import type { Db } from '../db/database';
+import type { DiscountStore } from '../discounts/discount-store';
 import type { Outbox } from '../mail/outbox';
 import type { StockStore } from '../stock/stock-store';
 import { type BeforeCancel, createMoves } from './order-moves';
@@ -13,6 +14,7 @@ export interface OrderStoreParts {
   cart: CartStore;
   stock: StockStore;
   outbox: Outbox;
+  discounts: DiscountStore;
   /** How long a card order waits for its payment (CARD_PAYMENT_MINUTES). */
   cardPaymentMs: number;
   /** By payment method's id: what comes before a cancel of its orders (a card's refund). */

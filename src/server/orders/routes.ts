@@ -1,10 +1,14 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { endpoints } from '../../shared/api';
+import { brand } from '../../shared/brand';
+import { type DiscountRefusal, refusalText } from '../../shared/discounts';
 import type { ErrorCode } from '../../shared/errors';
 import { formatOrderNumber, type OrderStatus, parseOrderNumber, statusLabels } from '../../shared/orders';
 import { card } from '../../shared/payment/card';
 import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
+import type { LoginThrottle } from '../auth/throttle';
+import { clientAddress } from '../http/client-address';
 import { HttpError } from '../http/errors';
 import { readJson, readQuery, readText } from '../http/input';
 import { type LiveStreams, sseFrame } from '../http/live-streams';
@@ -19,7 +23,7 @@ import { ordersTopic } from './order-topic';
 type Refusal = Extract<PlaceResult, { ok: false }>;
 
 const placeRefusals: Record<
-  Exclude<Refusal['reason'], 'too-many' | 'sold-out' | 'size-missing' | 'unavailable'>,
+  Exclude<Refusal['reason'], 'too-many' | 'sold-out' | 'size-missing' | 'unavailable' | 'discount-unavailable'>,
   ErrorCode
 > = {
   'cart-empty': 'order/cart-empty',
@@ -28,7 +32,22 @@ const placeRefusals: Record<
   'email-not-confirmed': 'auth/email-not-confirmed',
 };
 
+/** Why a discount code cannot be used, as our error, in the words the rider reads (docs/product.md §16). */
+const discountRefusals = {
+  invalid: 'discount/invalid',
+  expired: 'discount/expired',
+  minimum: 'discount/minimum',
+  'used-up': 'discount/used-up',
+  'already-used': 'discount/already-used',
+} as const satisfies Record<DiscountRefusal, ErrorCode>;
+
+const discountText = (why: DiscountRefusal, minSubtotalCents: number) => refusalText(why, minSubtotalCents, brand);
+
 function placeRefusal(result: Refusal): HttpError {
+  if (result.reason === 'discount-unavailable') {
+    const message = `${discountText(result.why, result.minSubtotalCents)} The order was not placed; your cart is as it was.`;
+    return new HttpError('order/discount-unavailable', message, {}, { reason: discountRefusals[result.why] });
+  }
   if (result.reason === 'too-many') {
     return new HttpError('order/too-many', undefined, { 'Retry-After': String(result.retryAfter) });
   }
@@ -93,22 +112,57 @@ export interface OrderRouteParts {
   payments: CardPayments;
   settings: SettingsStore;
   streams: LiveStreams;
+  throttle: LoginThrottle;
+  trustProxy: boolean;
 }
 
 /** A rider's own orders (docs/product.md §8, §14); every query is filtered by the session's user. */
-export function orderRoutes({ sessions, orders, payments, settings, streams }: OrderRouteParts) {
+export function orderRoutes({ sessions, orders, payments, settings, streams, throttle, trustProxy }: OrderRouteParts) {
   const session = sessions.require();
   /** The settings' payment methods, in their order, less Card on a server without Stripe's keys. */
   async function offered(): Promise<string[]> {
     return (await settings.current()).paymentMethods.filter((id) => id !== card.id || payments.offered);
+  }
+  /**
+   * A discount code tried, counted against guessing before it is looked up (docs/SECURITY.md); `worked` gives the
+   * attempt back when the code exists (used up or expired, it is worth nothing to a guesser): only codes found not
+   * valid use up the allowance.
+   */
+  async function tryCode<T>(
+    c: Context<AppEnv>,
+    code: string | undefined,
+    use: () => Promise<T>,
+    worked: (result: T) => boolean,
+  ): Promise<T> {
+    if (code === undefined) return use();
+    const attempt = await throttle.beginDiscountGuess({
+      uid: c.get('session').user.uid,
+      address: clientAddress(c, trustProxy),
+      log: c.get('log'),
+    });
+    if (!attempt.allowed) {
+      throw new HttpError('discount/too-many-attempts', undefined, { 'Retry-After': String(attempt.retryAfter) });
+    }
+    const result = await use();
+    if (worked(result)) await attempt.succeeded();
+    return result;
   }
   return (
     new Hono<AppEnv>()
       .get(endpoints.paymentMethods.path, async (c) => c.json({ methods: await offered() }))
 
       .get(endpoints.quote.path, session, async (c) => {
-        const { delivery } = readQuery(c, endpoints.quote.query);
-        return c.json(await orders.quote(c.get('session').user.uid, delivery));
+        const { delivery, discountCode } = readQuery(c, endpoints.quote.query);
+        const result = await tryCode(
+          c,
+          discountCode,
+          () => orders.quote(c.get('session').user, delivery, discountCode),
+          (quoted) => quoted.ok || quoted.reason !== 'invalid',
+        );
+        if (!result.ok) {
+          throw new HttpError(discountRefusals[result.reason], discountText(result.reason, result.minSubtotalCents));
+        }
+        return c.json(result.quote);
       })
 
       .post(endpoints.placeOrder.path, session, async (c) => {
@@ -119,7 +173,12 @@ export function orderRoutes({ sessions, orders, payments, settings, streams }: O
         if (!(await offered()).includes(input.paymentMethod)) throw new HttpError('order/invalid-payment-method');
         c.set('paymentMethod', input.paymentMethod);
         const { user } = c.get('session');
-        const result = await orders.place(user, input);
+        const result = await tryCode(
+          c,
+          input.discountCode,
+          () => orders.place(user, input),
+          (placed) => placed.ok || placed.reason !== 'discount-unavailable' || placed.why !== 'invalid',
+        );
         if (!result.ok) throw placeRefusal(result);
         const { order } = result;
         // A repeated key answers the order it made the first time (and its session, if still waiting for payment).

@@ -13,6 +13,9 @@ export function AdminNav() {
       <Link to={pages.adminProducts.path} aria-current={current(pages.adminProducts.path)}>
         Products
       </Link>
+      <Link to={pages.adminDiscounts.path} aria-current={current(pages.adminDiscounts.path)}>
+        Discounts
+      </Link>
       <Link to={pages.adminOutbox.path} aria-current={current(pages.adminOutbox.path)}>
         Outbox
       </Link>

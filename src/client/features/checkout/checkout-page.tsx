@@ -14,6 +14,7 @@ import { notices } from '../../../shared/notices';
 import { pages } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
 import { methodsOf } from '../../../shared/payment/payment-methods';
+import { discountOf } from '../../../shared/pricing';
 import { itemWithSize } from '../../../shared/sizes';
 import { Alert } from '../../components/alert';
 import { DocumentTitle } from '../../components/document-title';
@@ -23,19 +24,30 @@ import { ApiError, call, messageOf } from '../../lib/api';
 import { useSession } from '../../lib/session';
 import { useShop } from '../../lib/shop';
 import { useForm } from '../../lib/use-form';
+import { DiscountCode } from './discount-code';
 
 /**
- * The server's quote (the cart as it holds it, from which the order is built, and what it costs) and the payment
- * methods it offers. The page computes no amount of its own.
+ * The server's quote (the cart as it holds it, from which the order is built, and what it costs, with the discount
+ * code applied) and the payment methods it offers. The page computes no amount of its own. A code that no longer
+ * works (used up since 'Apply') leaves the quote without it, and the page says why.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const chosen = new URL(request.url).searchParams.get('delivery');
+  const search = new URL(request.url).searchParams;
+  const chosen = search.get('delivery');
   const delivery = deliveries.find((d) => d === chosen) ?? 'shipping';
-  const [{ items, money }, { methods }] = await Promise.all([
-    call('quote', { query: { delivery } }),
+  const discountCode = search.get('code') ?? undefined;
+  const quoted = (code?: string) => call('quote', { query: { delivery, discountCode: code } });
+  const [[{ items, money }, discountProblem], { methods }] = await Promise.all([
+    quoted(discountCode).then(
+      (quote) => [quote, null] as const,
+      async (error: unknown) => {
+        if (!(error instanceof ApiError && error.code.startsWith('discount/'))) throw error;
+        return [await quoted(), error.message] as const;
+      },
+    ),
     call('paymentMethods'),
   ]);
-  return { items, money, delivery, methods: methodsOf(methods) };
+  return { items, money, delivery, discountProblem, methods: methodsOf(methods) };
 }
 
 const autoComplete = {
@@ -68,9 +80,10 @@ function idempotencyKey(): string {
 }
 
 export default function CheckoutPage() {
-  const { items, money, delivery, methods } = useLoaderData<typeof loader>();
+  const { items, money, delivery, discountProblem, methods } = useLoaderData<typeof loader>();
   const shop = useShop();
   const [, setSearchParams] = useSearchParams();
+  const discountCode = discountOf(money)?.code;
   // A new delivery asks the server for a new quote; the order waits for it.
   const quoting = useNavigation().state !== 'idle';
   const navigate = useNavigate();
@@ -90,8 +103,22 @@ export default function CheckoutPage() {
   const [problems, setProblems] = useState<ReadonlyMap<string, string>>(new Map());
   const summaryId = useId();
 
+  /** A new quote, for the delivery and the discount code chosen. */
+  function requote(changes: { delivery?: Delivery; code?: string | null }) {
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (changes.delivery) next.set('delivery', changes.delivery);
+        if (changes.code === null) next.delete('code');
+        else if (changes.code !== undefined) next.set('code', changes.code);
+        return next;
+      },
+      { replace: true },
+    );
+  }
+
   function chooseDelivery(chosen: Delivery) {
-    setSearchParams({ delivery: chosen }, { replace: true });
+    requote({ delivery: chosen });
     // A payment method that goes with one delivery only (Pay on collection) gives way to the first of the others.
     const needs = methods.find((m) => m.id === method)?.delivery;
     if (needs !== undefined && needs !== chosen) setMethod(methods.find((m) => m.delivery === undefined)?.id ?? '');
@@ -100,7 +127,7 @@ export default function CheckoutPage() {
   function chooseMethod(id: string) {
     setMethod(id);
     const needs = methods.find((m) => m.id === id)?.delivery;
-    if (needs !== undefined && needs !== delivery) setSearchParams({ delivery: needs }, { replace: true });
+    if (needs !== undefined && needs !== delivery) requote({ delivery: needs });
   }
 
   async function removeRow(id: string) {
@@ -140,6 +167,7 @@ export default function CheckoutPage() {
           cartItemIds: items.map((i) => i.id),
           // The total of the server's quote this page shows: a price changed meanwhile is refused (order/cart-changed).
           totalCents: money.totalCents,
+          discountCode,
         },
       });
       // A card order is paid on Stripe's page, which brings the rider back to the order's page.
@@ -156,6 +184,8 @@ export default function CheckoutPage() {
       if (error instanceof ApiError && (error.code === 'order/cart-changed' || error.code === 'order/cart-empty')) {
         await revalidator.revalidate();
       }
+      // The code stopped working since 'Apply': the quote without it, the cart as it was, and the page says why.
+      if (error instanceof ApiError && error.code === 'order/discount-unavailable') requote({ code: null });
       sending.current = false;
       setBusy(false);
     }
@@ -211,6 +241,12 @@ export default function CheckoutPage() {
               }}
             />
           </div>
+          <DiscountCode
+            delivery={delivery}
+            money={money}
+            problem={discountProblem}
+            onApplied={(code) => requote({ code })}
+          />
           <fieldset className="card form">
             <legend>Delivery address</legend>
             {(Object.keys(addressFields) as Array<keyof typeof addressFields>).map((name) => (
