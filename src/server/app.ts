@@ -29,6 +29,8 @@ import type { LiveStreams } from './http/live-streams';
 import { createMetrics } from './http/metrics';
 import { requestLog } from './http/request-log';
 import { sameOriginOnly } from './http/security';
+import type { Invoices } from './invoices/invoicing';
+import { invoiceRoutes } from './invoices/routes';
 import type { Logger } from './log';
 import type { Outbox } from './mail/outbox';
 import type { OrderStore } from './orders/order-store';
@@ -54,6 +56,7 @@ export interface AppParts {
   catalogue: CatalogueStore;
   stock: StockStore;
   orders: OrderStore;
+  invoices: Invoices;
   payments: CardPayments;
   outbox: Outbox;
   streams: LiveStreams;
@@ -65,7 +68,7 @@ export interface AppParts {
 export function buildApp(parts: AppParts) {
   const { config, log, auth, db, sessions, devices, throttle, roles, accounts, resets, cart, stock, orders, outbox } =
     parts;
-  const { catalogue, payments, streams, confirmations, isClosing } = parts;
+  const { catalogue, invoices, payments, streams, confirmations, isClosing } = parts;
   const hashPassword = async (password: string) => (await auth.$context).password.hash(password);
 
   const app = new Hono<AppEnv>();
@@ -109,6 +112,7 @@ export function buildApp(parts: AppParts) {
   app.route('/', cartRoutes({ sessions, cart, catalogue, stock, streams }));
   app.route('/', orderRoutes({ sessions, orders, payments, streams }));
   app.route('/', adminRoutes({ sessions, roles, orders, outbox, payments, streams }));
+  app.route('/', invoiceRoutes({ sessions, invoices }));
   app.route('/', productRoutes({ sessions, catalogue }));
   app.all('/api/*', (c) => errorResponse(c, 'request/not-found'));
 

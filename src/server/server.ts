@@ -25,6 +25,7 @@ import { answerClientErrors } from './http/client-errors';
 import { requestPace } from './http/input';
 import { LiveStreams } from './http/live-streams';
 import { isHttps, presetHeaders, securityHeaders } from './http/security';
+import { createInvoices } from './invoices/invoicing';
 import { createLogger, type Logger } from './log';
 import { createOutbox } from './mail/outbox';
 import { createSeal } from './mail/seal';
@@ -117,6 +118,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     catalogue,
     stock,
     orders,
+    invoices: createInvoices(db),
     payments,
     outbox,
     streams,

@@ -1,6 +1,8 @@
 /** Everything a shop owner may want to edit about the shop's identity, in one place. */
 export const brand = {
   title: 'Piaffe',
+  /** The name the shop trades under by law: its invoices and credit notes are issued in it. */
+  legalName: 'Piaffe Saddlery LLC',
   tagline: 'A Dressage Shop for Horse and Rider',
   banner: ['Compete', 'Train', 'Work'],
   address: '12 Arena Lane, Wellington, FL 33414',

@@ -94,8 +94,16 @@ export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
   return parts;
 }
 
-/** Takes a stopped shop back to before migration 0014 (outbox attachments). */
+/** Takes a stopped shop back to before migration 0019 (invoices): no documents, and no counters of a year's. */
+export async function undoInvoices(database: TestDatabase): Promise<void> {
+  await database.query('drop table invoice');
+  await database.query("delete from counter where name <> 'order_number'");
+  await database.query("delete from piaffe_migration where name = '0019-invoices'");
+}
+
+/** Takes a stopped shop back to before migration 0014 (outbox attachments), and so before 0019. */
 export async function undoOutboxAttachments(database: TestDatabase): Promise<void> {
+  await undoInvoices(database);
   for (const column of ['attachment_name', 'attachment_type', 'attachment_bytes']) {
     await database.query(`alter table outbox drop column ${column}`);
   }

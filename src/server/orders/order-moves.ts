@@ -1,6 +1,7 @@
 import type { Actor, Order, OrderStatus } from '../../shared/orders';
 import { canMove } from '../../shared/orders';
 import type { Db, UnitOfWork } from '../db/database';
+import { issueDocuments } from '../invoices/invoicing';
 import type { Outbox } from '../mail/outbox';
 import { returnedOf, type StockStore } from '../stock/stock-store';
 import { readOrder } from './order-mapping';
@@ -122,8 +123,8 @@ export function createMoves({ db, stock, outbox, cardPaymentMs, beforeCancel }: 
   }
 
   /**
-   * What follows a move, in its unit of work, in order: the hook where an invoice (paid) and a discount code's use
-   * given back (cancelled) will go.
+   * What follows a move, in its unit of work, in order (after its invoice or credit note): the hook where a discount
+   * code's use given back (cancelled) will go.
    */
   const afterMove: readonly AfterMove[] = [giveBackStock, tellRider];
 
@@ -189,8 +190,10 @@ export function createMoves({ db, stock, outbox, cardPaymentMs, beforeCancel }: 
         note: note || null,
       })
       .execute();
-    const order = await readOrder(uow.trx, number, { forOwner: actor.role === 'owner', cardPaymentMs });
-    if (!order) throw new Error(`Order ${number} vanished inside the transaction that moved it.`);
+    const read = await readOrder(uow.trx, number, { forOwner: actor.role === 'owner', cardPaymentMs });
+    if (!read) throw new Error(`Order ${number} vanished inside the transaction that moved it.`);
+    // Its invoice (paid) or credit note (an invoiced order cancelled), before the steps that tell of the move.
+    const order = { ...read, ...(await issueDocuments(uow, number, to, read)) };
     // Once only: of two moves at once, the second moved nothing above and never gets here.
     const move: Move = { number, to, order, actor, note, placedBy: row };
     for (const step of afterMove) await step(uow, move);
