@@ -52,15 +52,16 @@ it('SIGKILL in the middle of orders marked paid at once leaves no gap in the inv
       return client;
     }),
   );
+  // Before the orders, whose e-mails would go out ahead of its link.
+  const owner = new Client(server.url);
+  const { uid } = await owner.signupConfirmed();
+  await database.query("insert into user_role (uid, role) values ($1, 'owner')", [uid]);
   const orders: Order[] = [];
   await Promise.all(
     clients.map(async (client) => {
       for (let i = 0; i < limits.ordersPerHour; i++) orders.push(await client.order('8'));
     }),
   );
-  const owner = new Client(server.url);
-  const { uid } = await owner.signupConfirmed();
-  await database.query("insert into user_role (uid, role) values ($1, 'owner')", [uid]);
 
   const running = server;
   let acknowledged = 0;
