@@ -275,6 +275,9 @@ describe("the owner's invoices", () => {
     const zip = await owner.raw('GET', `/api/admin/invoices.zip?month=${month()}`);
     expect(zip.status).toBe(200);
     expect(zip.headers.get('content-type')).toBe('application/zip');
+    // Streamed as it is made: its length is known to nobody in advance.
+    expect(zip.headers.get('transfer-encoding')).toBe('chunked');
+    expect(zip.headers.get('content-length')).toBeNull();
     expect(zip.headers.get('content-disposition')).toBe(`attachment; filename="piaffe-invoices-${month()}.zip"`);
     const files = unzipSync(new Uint8Array(zip.bytes));
     expect(Object.keys(files).sort()).toEqual([...documents.map((d) => `${d.number}.pdf`), 'summary.csv'].sort());
