@@ -193,6 +193,25 @@ describe('a credit note, issued as an invoiced order is cancelled', () => {
     );
   });
 
+  it('a paid card order cancelled by the owner is refunded through Stripe and gets its credit note', async () => {
+    const buyer = await rider();
+    await buyer.add('4');
+    const placed = (await buyer.placeOrder({ paymentMethod: 'card' })).body.order as Order;
+    const session = fake.sessionOf(placed.number);
+    if (!session) throw new Error('no session');
+    expect((await fake.deliver(fake.pay(session.id))).status).toBe(204);
+    const cancelled = await owner.json('POST', `/api/admin/orders/${placed.number}/moves`, {
+      to: 'cancelled',
+      from: 'paid',
+    });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.order.card.refundId).toEqual(expect.any(String));
+    expect(await documentRows(placed.number)).toEqual([
+      { number: cancelled.body.order.creditNote, kind: 'credit-note' },
+      { number: cancelled.body.order.invoice, kind: 'invoice' },
+    ]);
+  });
+
   it('an order cancelled before it was paid has neither', async () => {
     const buyer = await rider();
     const placed = await buyer.order('5');
