@@ -121,6 +121,32 @@ const screens: Screen[] = [
     },
   },
   {
+    name: 'paid order with its invoice',
+    open: async (page) => {
+      makeOwner(await signUpConfirmed(page));
+      await addToCart(page, 'Anky Bridle');
+      const number = await placeOrder(page);
+      await page.goto(`/admin/orders/${number}`);
+      await page.getByRole('button', { name: 'Mark paid' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'marked paid' })).toBeVisible();
+      await page.goto(`/orders/${number}`);
+      await expect(page.getByRole('link', { name: 'Download invoice (PDF)' })).toBeVisible();
+    },
+  },
+  {
+    name: 'admin invoices',
+    open: async (page) => {
+      makeOwner(await signUpConfirmed(page));
+      await addToCart(page, 'Anky Bridle');
+      const number = await placeOrder(page);
+      await page.goto(`/admin/orders/${number}`);
+      await page.getByRole('button', { name: 'Mark paid' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'marked paid' })).toBeVisible();
+      await page.goto('/admin/invoices');
+      await expect(page.getByRole('table', { name: /^Invoices and credit notes of / })).toBeVisible();
+    },
+  },
+  {
     name: '404',
     open: async (page) => {
       await page.goto('/nowhere');

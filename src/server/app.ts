@@ -31,6 +31,8 @@ import type { LiveStreams } from './http/live-streams';
 import { createMetrics } from './http/metrics';
 import { requestLog } from './http/request-log';
 import { sameOriginOnly } from './http/security';
+import type { Invoices } from './invoices/invoicing';
+import { invoiceRoutes } from './invoices/routes';
 import type { Logger } from './log';
 import type { Outbox } from './mail/outbox';
 import type { OrderStore } from './orders/order-store';
@@ -60,6 +62,7 @@ export interface AppParts {
   stock: StockStore;
   orders: OrderStore;
   discounts: DiscountStore;
+  invoices: Invoices;
   payments: CardPayments;
   outbox: Outbox;
   streams: LiveStreams;
@@ -71,7 +74,7 @@ export interface AppParts {
 export function buildApp(parts: AppParts) {
   const { config, log, auth, db, sessions, devices, throttle, roles, accounts, resets, cart, stock, orders, outbox } =
     parts;
-  const { catalogue, settings, discounts, payments, streams, confirmations, isClosing } = parts;
+  const { catalogue, settings, discounts, invoices, payments, streams, confirmations, isClosing } = parts;
   const hashPassword = async (password: string) => (await auth.$context).password.hash(password);
 
   const app = new Hono<AppEnv>();
@@ -115,6 +118,7 @@ export function buildApp(parts: AppParts) {
   app.route('/', cartRoutes({ sessions, cart, catalogue, stock, streams }));
   app.route('/', orderRoutes({ sessions, orders, payments, settings, streams, throttle, trustProxy }));
   app.route('/', adminRoutes({ sessions, roles, orders, outbox, payments, streams }));
+  app.route('/', invoiceRoutes({ sessions, invoices }));
   app.route('/', productRoutes({ sessions, catalogue }));
   app.route('/', settingsRoutes({ sessions, settings, takesCards: payments.offered }));
   app.route('/', discountRoutes({ sessions, discounts }));

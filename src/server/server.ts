@@ -27,6 +27,7 @@ import { answerClientErrors } from './http/client-errors';
 import { requestPace } from './http/input';
 import { LiveStreams } from './http/live-streams';
 import { isHttps, presetHeaders, securityHeaders } from './http/security';
+import { createInvoices } from './invoices/invoicing';
 import { createLogger, type Logger } from './log';
 import { createOutbox } from './mail/outbox';
 import { createSeal } from './mail/seal';
@@ -86,6 +87,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     stock,
     outbox,
     discounts,
+    settings,
     cardPaymentMs: config.cardPaymentMs,
     beforeCancel,
   });
@@ -135,6 +137,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     stock,
     orders,
     discounts,
+    invoices: createInvoices(db),
     payments,
     outbox,
     streams,

@@ -16,6 +16,7 @@ import {
 } from './admin';
 import { deliveries } from './delivery';
 import { discountSchema, discountSwitchSchema, newDiscountSchema } from './discounts';
+import { documentMonthSchema, documentPaths, documentsQuery, monthQuery } from './invoices';
 import { type EventName, type LiveStreamName, liveStreams } from './live-streams';
 import { orderMoneySchema, orderPageSchema, orderSchema, placeOrderSchema } from './orders';
 import { pageNumber } from './paging';
@@ -296,6 +297,10 @@ export const endpoints = {
   cancelOrder: { method: 'POST', path: '/api/orders/:number/cancel', reply: orderReply },
   /** 'Pay now': a new Stripe Checkout Session for a card order still waiting for its payment; `url` is its page. */
   payOrder: { method: 'POST', path: '/api/orders/:number/pay', reply: z.object({ url: z.string() }) },
+  /** `application/pdf`: the order's invoice, once paid (404 invoice/not-found before, or for another rider's order). */
+  orderInvoice: { method: 'GET', path: documentPaths.orderInvoice },
+  /** `application/pdf`: the credit note of an order cancelled after it was invoiced. */
+  orderCreditNote: { method: 'GET', path: documentPaths.orderCreditNote },
   /** Stripe's webhook: signed by Stripe (Stripe-Signature), not by a browser; answers 204 once acted on. */
   stripeWebhook: { method: 'POST', path: '/api/payments/stripe/webhook' },
   // The back office: owners only (403 auth/forbidden for a rider).
@@ -306,6 +311,12 @@ export const endpoints = {
   adminExport: { method: 'GET', path: '/api/admin/orders.csv', query: exportQuery },
   adminOrder: { method: 'GET', path: '/api/admin/orders/:number', reply: orderReply },
   adminMoveOrder: { method: 'POST', path: '/api/admin/orders/:number/moves', body: orderMoveSchema, reply: orderReply },
+  /** The invoices and credit notes of a month (by default the shop's current one), in the order issued. */
+  adminInvoices: { method: 'GET', path: '/api/admin/invoices', query: documentsQuery, reply: documentMonthSchema },
+  /** `application/zip`, streamed: every PDF of the month and `summary.csv`. */
+  adminInvoicesZip: { method: 'GET', path: documentPaths.adminInvoicesZip, query: monthQuery },
+  /** `application/pdf`: one invoice or credit note, by its number. */
+  adminInvoice: { method: 'GET', path: documentPaths.adminInvoice },
   /** Stripe's webhook events that did not match an order, newest first. */
   adminPaymentProblems: {
     method: 'GET',

@@ -8,9 +8,12 @@ export function formatDateTime(iso: string, locale: string): string {
   return new Date(iso).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** An ISO 8601 moment as a date in the reader's time zone, e.g. "Nov 24, 2026" in en-US. */
-export function formatDate(iso: string, locale: string): string {
-  return new Date(iso).toLocaleDateString(locale, { dateStyle: 'medium' });
+/**
+ * An ISO 8601 moment as a date in the reader's time zone, or in `timeZone` (an invoice's date is the shop's), e.g.
+ * "Nov 24, 2026" in en-US.
+ */
+export function formatDate(iso: string, locale: string, timeZone?: string): string {
+  return new Date(iso).toLocaleDateString(locale, { dateStyle: 'medium', ...(timeZone ? { timeZone } : {}) });
 }
 
 /**

@@ -96,6 +96,7 @@ export const errorCatalogue = {
   'order/invalid-address': { status: 400, message: 'The delivery address is not complete.' },
   'order/invalid-payment-method': { status: 400, message: 'Choose one of the payment methods offered.' },
   'order/not-found': { status: 404, message: 'There is no such order.' },
+  'invoice/not-found': { status: 404, message: 'There is no such invoice or credit note.' },
   'order/invalid-transition': { status: 409, message: 'This order cannot be changed that way.' },
   'order/status-changed': { status: 409, message: 'Someone else has just changed this order.' },
   'order/too-many': {

@@ -202,6 +202,10 @@ export const orderSchema = orderSummarySchema.extend({
     })
     .nullable(),
   history: z.array(historyEntrySchema),
+  /** Its invoice's number, once paid (docs/product.md §20); left out while it has none. */
+  invoice: z.string().optional(),
+  /** The number of the credit note that cancelled its invoice, once cancelled after it was paid. */
+  creditNote: z.string().optional(),
 });
 export type Order = z.infer<typeof orderSchema>;
 

@@ -35,6 +35,7 @@ export const pages = {
   adminOrder: { path: '/admin/orders/:number', title: 'Order · Back office', access: 'owner' },
   adminOutbox: { path: '/admin/outbox', title: 'Outbox · Back office', access: 'owner' },
   adminPayments: { path: '/admin/payments', title: 'Payments · Back office', access: 'owner' },
+  adminInvoices: { path: '/admin/invoices', title: 'Invoices · Back office', access: 'owner' },
   adminProducts: { path: '/admin/products', title: 'Products · Back office', access: 'owner' },
   adminNewProduct: { path: '/admin/products/new', title: 'New product · Back office', access: 'owner' },
   adminProduct: { path: '/admin/products/:itemid', title: 'Product · Back office', access: 'owner' },

@@ -330,6 +330,12 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     return client.placeOrder({ paymentMethod: 'card' });
   },
   'order/not-found': async () => (await signedIn()).json('GET', '/api/orders/PF-99999999'),
+  // An order not yet paid has no invoice.
+  'invoice/not-found': async () => {
+    const rider = await signedIn();
+    const order = await rider.order('1');
+    return rider.json('GET', `/api/orders/${order.number}/invoice`);
+  },
   'order/invalid-transition': async () => {
     const client = await signedIn();
     const { number } = await client.order('1');

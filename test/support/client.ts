@@ -52,6 +52,11 @@ export interface Reply {
   body: any;
 }
 
+/** A reply of the client's, with its body's bytes as sent (a PDF, a ZIP). */
+export interface ClientReply extends Reply {
+  bytes: Buffer;
+}
+
 /**
  * A browser-like API client: keeps its cookies, sends JSON, and reads any reply without throwing. Each client
  * connects from an address of its own (`address`, a loopback address by default), as riders on their own
@@ -82,7 +87,7 @@ export class Client {
       body?: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>;
       headers?: Record<string, string>;
     } = {},
-  ): Promise<Reply> {
+  ): Promise<ClientReply> {
     const headers: Record<string, string> = { ...init.headers };
     if (this.cookies.size > 0 && !('cookie' in headers)) headers.cookie = this.cookieHeader;
     // A string body gets Content-Type text/plain unless one is given, as fetch would send it. A stream goes
@@ -98,14 +103,15 @@ export class Client {
       if (expired) this.cookies.delete(name.trim());
       else this.cookies.set(name.trim(), value);
     }
-    let body: unknown = response.text;
+    const text = response.bytes.toString('utf8');
+    let body: unknown = text;
     try {
-      body = response.text ? JSON.parse(response.text) : undefined;
+      body = text ? JSON.parse(text) : undefined;
     } catch {}
-    return { status: response.status, headers: response.headers, body };
+    return { status: response.status, headers: response.headers, body, bytes: response.bytes };
   }
 
-  json(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+  json(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ClientReply> {
     return this.raw(method, path, {
       body: body === undefined ? undefined : JSON.stringify(body),
       headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
@@ -307,14 +313,14 @@ export function loopbackAddress(): string {
   return `127.${1 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`;
 }
 
-/** One HTTP/1.1 request from `localAddress`, its whole answer read as text. */
+/** One HTTP/1.1 request from `localAddress`, its whole answer read. */
 function send(
   url: string,
   method: string,
   headers: Record<string, string>,
   body: string | Uint8Array | ReadableStream<Uint8Array> | undefined,
   localAddress: string,
-): Promise<{ status: number; headers: Headers; text: string }> {
+): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
   // Node frames a DELETE body only with a Content-Length (it sends GET, HEAD and DELETE unchunked).
   const length =
     typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.length : undefined;
@@ -329,7 +335,7 @@ function send(
         for (const [name, value] of Object.entries(res.headers)) {
           for (const v of Array.isArray(value) ? value : [value ?? '']) replyHeaders.append(name, v);
         }
-        resolve({ status: res.statusCode ?? 0, headers: replyHeaders, text: Buffer.concat(chunks).toString('utf8') });
+        resolve({ status: res.statusCode ?? 0, headers: replyHeaders, bytes: Buffer.concat(chunks) });
       });
     });
     outgoing.on('error', reject);

@@ -94,8 +94,26 @@ export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
   return parts;
 }
 
-/** Takes a stopped shop back to before migration 0016 (products' weights). */
+/** Takes a stopped shop back to before migration 0021 (discount codes). */
+export async function undoDiscountCodes(database: TestDatabase): Promise<void> {
+  for (const table of ['discount_use', 'discount_code']) await database.query(`drop table ${table}`);
+  await database.query("delete from piaffe_migration where name = '0021-discount-codes'");
+}
+
+/**
+ * Takes a stopped shop back to before migration 0019 (invoices): no documents, and no counters of a year's; and so
+ * before 0021.
+ */
+export async function undoInvoices(database: TestDatabase): Promise<void> {
+  await undoDiscountCodes(database);
+  await database.query('drop table invoice');
+  await database.query("delete from counter where name <> 'order_number'");
+  await database.query("delete from piaffe_migration where name = '0019-invoices'");
+}
+
+/** Takes a stopped shop back to before migration 0016 (products' weights), and so before 0019. */
 export async function undoProductWeights(database: TestDatabase): Promise<void> {
+  await undoInvoices(database);
   await database.query('alter table product drop column weight_grams');
   await database.query("delete from piaffe_migration where name = '0016-product-weights'");
 }

@@ -28,7 +28,7 @@ const columns = [
  * A text cell, quoted. One that a spreadsheet would run as a formula (it starts with = + - @, a tab or a carriage
  * return) gets a leading apostrophe, so it shows as the text it is (OWASP, "CSV injection").
  */
-function text(value: string): string {
+export function csvText(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return `"${safe.replace(/"/g, '""')}"`;
 }
@@ -43,14 +43,14 @@ export interface CsvShop {
  * An amount as a plain number of the currency (302.99): a spreadsheet can add it up. Written with a decimal point
  * whatever the shop's locale, since a decimal comma would split the cell.
  */
-function amount(cents: number, currency: string): string {
+export function csvAmount(cents: number, currency: string): string {
   return formatAmount(cents, { currency, locale: 'en-US' });
 }
 
 const localTimes = new Map<string, Intl.DateTimeFormat>();
 
 /** `2026-11-24 17:03`, in the shop's time zone. */
-function shopTime(iso: string, timeZone: string): string {
+export function shopTime(iso: string, timeZone: string): string {
   let localTime = localTimes.get(timeZone);
   if (localTime === undefined) {
     localTime = new Intl.DateTimeFormat('en-CA', {
@@ -71,7 +71,7 @@ function shopTime(iso: string, timeZone: string): string {
 /** What a discount code took off the goods (negative; 0 for free shipping), or nothing for an order without one. */
 function discountAmount(order: Order, currency: string): string {
   const discount = discountOf(order);
-  return discount ? amount(discount.amountCents, currency) : '';
+  return discount ? csvAmount(discount.amountCents, currency) : '';
 }
 
 /**
@@ -82,24 +82,29 @@ export function ordersCsv(orders: readonly Order[], { timeZone, currency }: CsvS
   const rows = orders.flatMap((order) =>
     order.lines.map((line, index) =>
       [
-        text(order.number),
-        text(shopTime(order.placedAt, timeZone)),
-        text(order.email),
-        text(order.address.fullName),
-        text(addressLines(order.address).slice(1).join(', ')),
-        text(line.itemid),
-        text(line.name),
-        text(line.size ?? ''),
-        amount(line.priceCents, currency),
-        index === 0 ? text(discountOf(order)?.code ?? '') : '',
+        csvText(order.number),
+        csvText(shopTime(order.placedAt, timeZone)),
+        csvText(order.email),
+        csvText(order.address.fullName),
+        csvText(addressLines(order.address).slice(1).join(', ')),
+        csvText(line.itemid),
+        csvText(line.name),
+        csvText(line.size ?? ''),
+        csvAmount(line.priceCents, currency),
+        index === 0 ? csvText(discountOf(order)?.code ?? '') : '',
         index === 0 ? discountAmount(order, currency) : '',
-        index === 0 ? amount(order.shippingCents, currency) : '',
-        index === 0 ? amount(order.totalCents, currency) : '',
-        text(statusLabels[order.status]),
+        index === 0 ? csvAmount(order.shippingCents, currency) : '',
+        index === 0 ? csvAmount(order.totalCents, currency) : '',
+        csvText(statusLabels[order.status]),
       ].join(','),
     ),
   );
-  return `\uFEFF${[columns.map(text).join(','), ...rows].join('\r\n')}\r\n`;
+  return csvFile(columns, rows);
+}
+
+/** A spreadsheet's CSV of the `columns` and the `rows` (each already written cell by cell, comma-separated). */
+export function csvFile(columns: readonly string[], rows: readonly string[]): string {
+  return `\uFEFF${[columns.map(csvText).join(','), ...rows].join('\r\n')}\r\n`;
 }
 
 /** The UTC offset of `timeZone` at `instant`, in ms (negative west of Greenwich). */

@@ -62,14 +62,29 @@ interface DialectParts {
   close(): Promise<void>;
 }
 
-/** Bumps the sequence's counter row in the unit's transaction, on either database. */
+/**
+ * Bumps the sequence's counter row in the unit's transaction, on either database. A sequence without a row yet (a
+ * year's first invoice) gets one starting at 0: an insert that does nothing when another unit made the row first
+ * (on PostgreSQL it waits for that unit's end), then the bump, which waits for the row's lock.
+ */
 async function next(trx: Transaction<Tables>, sequence: Sequence): Promise<number> {
-  const row = await trx
-    .updateTable('counter')
-    .set((eb) => ({ value: eb('value', '+', 1) }))
-    .where('name', '=', sequence)
-    .returning('value')
-    .executeTakeFirstOrThrow();
+  const bump = () =>
+    trx
+      .updateTable('counter')
+      .set((eb) => ({ value: eb('value', '+', 1) }))
+      .where('name', '=', sequence)
+      .returning('value')
+      .executeTakeFirst();
+  let row = await bump();
+  if (!row) {
+    await trx
+      .insertInto('counter')
+      .values({ name: sequence, value: 0 })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    row = await bump();
+  }
+  if (!row) throw new Error(`The counter ${sequence} vanished inside the unit that made it.`);
   return Number(row.value);
 }
 

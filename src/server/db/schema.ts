@@ -178,7 +178,30 @@ export interface ProductSizeTable {
 
 /** Named number sequences: each a row of `counter`. */
 export const sequences = { orderNumber: 'order_number' } as const;
-export type Sequence = (typeof sequences)[keyof typeof sequences];
+
+/**
+ * The numbers of a kind of document (an invoice, a credit note) issued in `year`: a row of `counter` that the year's
+ * first document makes, so that each year's numbers start again from 1.
+ */
+export function yearlySequence(kind: 'invoice' | 'credit_note', year: number) {
+  return `${kind}_${year}` as const;
+}
+
+export type Sequence = (typeof sequences)[keyof typeof sequences] | ReturnType<typeof yearlySequence>;
+
+/** An invoice or a credit note (docs/product.md §20): what it states is kept when it is issued, and never changes. */
+export interface InvoiceTable {
+  /** `INV-2026-00001`, `CN-2026-00001`. */
+  number: string;
+  /** invoice or credit-note. */
+  kind: string;
+  order_number: number;
+  issued_at: number;
+  /** The month it was issued in, in the shop's time zone (`2026-11`): the back office lists and zips by it. */
+  month: string;
+  /** What it states (src/server/invoices/invoice-record.ts), as JSON. */
+  record: string;
+}
 
 export interface ProductTable {
   itemid: string;
@@ -293,6 +316,7 @@ export interface Tables {
   settings_change: SettingsChangeTable;
   discount_code: DiscountCodeTable;
   discount_use: DiscountUseTable;
+  invoice: InvoiceTable;
   // Better Auth's tables, as far as we read and write them. Its dates are ISO strings on SQLite and
   // timestamps on PostgreSQL: write them with `Db.timestamp`.
   // `emailVerified` is 0/1 on SQLite, a boolean on PostgreSQL: write it with `Db.flag`.

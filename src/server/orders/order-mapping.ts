@@ -13,6 +13,7 @@ import { card } from '../../shared/payment/card';
 import { deliveryOf } from '../../shared/payment/payment-methods';
 import type { OrderMoney } from '../../shared/pricing';
 import type { OrderEventTable, OrderLineTable, ShopOrderTable, Tables } from '../db/schema';
+import { documentsOf } from '../invoices/invoicing';
 
 /** An order's rows and the API's shapes of it, both ways (docs/product.md §8). */
 
@@ -110,5 +111,5 @@ export async function readOrder(
     .where('order_number', '=', number)
     .orderBy('seq')
     .execute();
-  return toOrder(row, lines, events, forOwner, cardPaymentMs);
+  return { ...toOrder(row, lines, events, forOwner, cardPaymentMs), ...(await documentsOf(executor, number)) };
 }

@@ -2,7 +2,10 @@ import type { Actor, Order, OrderStatus } from '../../shared/orders';
 import { canMove } from '../../shared/orders';
 import type { Db, UnitOfWork } from '../db/database';
 import type { DiscountStore } from '../discounts/discount-store';
+import { issueDocuments } from '../invoices/invoicing';
+import { legalDetailsOf } from '../invoices/legal-details';
 import type { Outbox } from '../mail/outbox';
+import type { SettingsStore } from '../settings/settings-store';
 import { returnedOf, type StockStore } from '../stock/stock-store';
 import { readOrder } from './order-mapping';
 import { ordersTopic } from './order-topic';
@@ -84,6 +87,8 @@ export interface MovesParts {
   stock: StockStore;
   outbox: Outbox;
   discounts: DiscountStore;
+  /** The shop's settings: an invoice states the seller's details as the move's unit reads them. */
+  settings: SettingsStore;
   cardPaymentMs: number;
   /** By payment method's id: what comes before a cancel of its orders (a card's refund). */
   beforeCancel: ReadonlyMap<string, BeforeCancel>;
@@ -93,7 +98,7 @@ export interface MovesParts {
  * Moving an order from status to status by the rules of src/shared/orders.ts: each move kept in the history, then
  * what follows it (the steps after a move, below), in one unit of work.
  */
-export function createMoves({ db, stock, outbox, discounts, cardPaymentMs, beforeCancel }: MovesParts) {
+export function createMoves({ db, stock, outbox, discounts, settings, cardPaymentMs, beforeCancel }: MovesParts) {
   /** Where e-mails about an order go: the account's address, or the one it was placed with once the account is gone. */
   async function recipientOf(uow: UnitOfWork, order: { uid: string | null; email: string }): Promise<string> {
     if (order.uid === null) return order.email;
@@ -128,7 +133,7 @@ export function createMoves({ db, stock, outbox, discounts, cardPaymentMs, befor
       await outbox.enqueue(uow, 'order-cancelled', recipient, { order, note, by: actor.role });
   }
 
-  /** What follows a move, in its unit of work, in order: the hook where an invoice (paid) will go. */
+  /** What follows a move, in its unit of work, in order (after its invoice or credit note). */
   const afterMove: readonly AfterMove[] = [giveBackStock, giveBackDiscount, tellRider];
 
   async function moveWithin(
@@ -193,8 +198,11 @@ export function createMoves({ db, stock, outbox, discounts, cardPaymentMs, befor
         note: note || null,
       })
       .execute();
-    const order = await readOrder(uow.trx, number, { forOwner: actor.role === 'owner', cardPaymentMs });
-    if (!order) throw new Error(`Order ${number} vanished inside the transaction that moved it.`);
+    const read = await readOrder(uow.trx, number, { forOwner: actor.role === 'owner', cardPaymentMs });
+    if (!read) throw new Error(`Order ${number} vanished inside the transaction that moved it.`);
+    // Its invoice (paid) or credit note (an invoiced order cancelled), before the steps that tell of the move.
+    const seller = async () => legalDetailsOf(await settings.current(uow));
+    const order = { ...read, ...(await issueDocuments(uow, number, to, read, seller)) };
     // Once only: of two moves at once, the second moved nothing above and never gets here.
     const move: Move = { number, to, order, actor, note, placedBy: row };
     for (const step of afterMove) await step(uow, move);

@@ -2,6 +2,7 @@ import type { CartStore } from '../cart/cart-store';
 import type { Db } from '../db/database';
 import type { DiscountStore } from '../discounts/discount-store';
 import type { Outbox } from '../mail/outbox';
+import type { SettingsStore } from '../settings/settings-store';
 import type { StockStore } from '../stock/stock-store';
 import { type BeforeCancel, createMoves } from './order-moves';
 import { createPlacing } from './order-placing';
@@ -15,6 +16,8 @@ export interface OrderStoreParts {
   stock: StockStore;
   outbox: Outbox;
   discounts: DiscountStore;
+  /** The shop's settings, as each unit reads them (an invoice's seller). */
+  settings: SettingsStore;
   /** How long a card order waits for its payment (CARD_PAYMENT_MINUTES). */
   cardPaymentMs: number;
   /** By payment method's id: what comes before a cancel of its orders (a card's refund). */

@@ -10,6 +10,9 @@ export function AdminNav() {
       <Link to={pages.admin.path} aria-current={current(pages.admin.path)}>
         Orders
       </Link>
+      <Link to={pages.adminInvoices.path} aria-current={current(pages.adminInvoices.path)}>
+        Invoices
+      </Link>
       <Link to={pages.adminProducts.path} aria-current={current(pages.adminProducts.path)}>
         Products
       </Link>

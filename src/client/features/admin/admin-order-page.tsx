@@ -2,9 +2,11 @@ import { type FormEvent, useId, useState } from 'react';
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator } from 'react-router';
 import { brand } from '../../../shared/brand';
 import { formatDateTime } from '../../../shared/dates';
+import { documentFileName, documentPaths } from '../../../shared/invoices';
 import { limits } from '../../../shared/limits';
 import { type Actor, movesFrom, type Order, type OrderStatus, statusLabels } from '../../../shared/orders';
 import { pages } from '../../../shared/pages';
+import { fillPath } from '../../../shared/paths';
 import { Alert } from '../../components/alert';
 import { DocumentTitle } from '../../components/document-title';
 import { OrderDetails } from '../../components/order-details';
@@ -103,6 +105,27 @@ export default function AdminOrderPage() {
         Placed by <strong>{order.email}</strong>.
       </p>
       <OrderDetails order={order} />
+      {order.invoice && (
+        <div className="card">
+          <h2>Invoice</h2>
+          <ul className="documents">
+            {[
+              ['Invoice', order.invoice],
+              ['Credit note', order.creditNote],
+            ].map(
+              ([label, number]) =>
+                number && (
+                  <li key={number}>
+                    {label} <strong>{number}</strong>{' '}
+                    <a href={fillPath(documentPaths.adminInvoice, { number })} download={documentFileName(number)}>
+                      Download {number} (PDF)
+                    </a>
+                  </li>
+                ),
+            )}
+          </ul>
+        </div>
+      )}
       {moves.length > 0 && (
         <div className="card moves">
           <h2>Move this order</h2>

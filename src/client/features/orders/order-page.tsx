@@ -9,9 +9,11 @@ import {
 } from 'react-router';
 import { brand } from '../../../shared/brand';
 import { formatDateTime } from '../../../shared/dates';
+import { documentFileName, documentPaths } from '../../../shared/invoices';
 import { liveStreams } from '../../../shared/live-streams';
 import { statusLabels } from '../../../shared/orders';
 import { pages } from '../../../shared/pages';
+import { fillPath } from '../../../shared/paths';
 import { Alert } from '../../components/alert';
 import { DocumentTitle } from '../../components/document-title';
 import { OrderDetails } from '../../components/order-details';
@@ -110,6 +112,29 @@ export default function OrderPage() {
         </div>
       )}
       <OrderDetails order={order} />
+      {order.invoice && (
+        <div className="card">
+          <h2>Invoice</h2>
+          <p className="actions">
+            <a
+              className="button"
+              href={fillPath(documentPaths.orderInvoice, { number: order.number })}
+              download={documentFileName(order.invoice)}
+            >
+              Download invoice (PDF)
+            </a>
+            {order.creditNote && (
+              <a
+                className="button button-quiet"
+                href={fillPath(documentPaths.orderCreditNote, { number: order.number })}
+                download={documentFileName(order.creditNote)}
+              >
+                Download credit note (PDF)
+              </a>
+            )}
+          </p>
+        </div>
+      )}
       <div className="card">
         <h2>History</h2>
         <ol className="history">

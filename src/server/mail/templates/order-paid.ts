@@ -10,6 +10,12 @@ export function orderPaid({ order }: { order: Order }, site: Site): Letter {
     blocks: [
       `Thank you: your payment for order ${order.number} has arrived. We are packing your order now and will write again when it is on its way.`,
       { link: links.order(site, order.number), label: 'See your order' },
+      ...(order.invoice
+        ? [
+            `Your invoice ${order.invoice} is ready.`,
+            { link: links.invoice(site, order.number), label: 'Download invoice (PDF)' },
+          ]
+        : []),
     ],
   };
 }

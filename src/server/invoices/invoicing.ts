@@ -1,0 +1,188 @@
+import { brand } from '../../shared/brand';
+import { type DocumentKind, type DocumentSummary, formatDocumentNumber } from '../../shared/invoices';
+import type { Order, OrderStatus } from '../../shared/orders';
+import { shopTime } from '../admin/csv';
+import type { Db, UnitOfWork } from '../db/database';
+import { yearlySequence } from '../db/schema';
+import { creditNoteOf, type InvoiceRecord, invoiceOf, readRecord } from './invoice-record';
+import type { LegalDetails } from './legal-details';
+
+/** The numbers of an order's documents, as the order carries them (left out while it has none). */
+export interface OrderDocuments {
+  invoice?: string;
+  creditNote?: string;
+}
+
+const sequenceNames = { invoice: 'invoice', 'credit-note': 'credit_note' } as const;
+
+/**
+ * The next number of `kind` for a document issued at `at`, in the year of the shop's time zone: from that year's
+ * counter row, bumped in the unit that issues the document (docs/decisions/0038-invoices.md).
+ */
+export async function nextDocumentNumber(
+  uow: UnitOfWork,
+  kind: DocumentKind,
+  at: number,
+  timeZone: string,
+): Promise<{ number: string; month: string }> {
+  const month = shopTime(new Date(at).toISOString(), timeZone).slice(0, 7);
+  const year = Number(month.slice(0, 4));
+  const number = await uow.next(yearlySequence(sequenceNames[kind], year));
+  return { number: formatDocumentNumber(kind, year, number), month };
+}
+
+async function store(uow: UnitOfWork, record: InvoiceRecord, orderNumber: number, at: number, month: string) {
+  await uow.trx
+    .insertInto('invoice')
+    .values({
+      number: record.number,
+      kind: record.kind,
+      order_number: orderNumber,
+      issued_at: at,
+      month,
+      record: JSON.stringify(record),
+    })
+    .execute();
+}
+
+/**
+ * The documents a move issues, in its unit of work (docs/product.md §20): an invoice when the order becomes paid, and
+ * a credit note when an invoiced order is cancelled. A move happens once (order-moves.ts), so each is issued once;
+ * the unique index on (order, kind) is the last guard. The order given is the order as just moved.
+ */
+export async function issueDocuments(
+  uow: UnitOfWork,
+  orderNumber: number,
+  to: OrderStatus,
+  order: Order,
+  seller: () => Promise<LegalDetails>,
+): Promise<OrderDocuments> {
+  const at = Date.now();
+  const issuedAt = new Date(at).toISOString();
+  const { timeZone } = brand;
+  if (to === 'paid') {
+    const { number, month } = await nextDocumentNumber(uow, 'invoice', at, timeZone);
+    const format = { currency: brand.currency, locale: brand.locale, timeZone };
+    await store(uow, invoiceOf(order, { number, issuedAt, seller: await seller(), format }), orderNumber, at, month);
+    return { invoice: number };
+  }
+  if (to === 'cancelled' && order.invoice !== undefined) {
+    const invoice = await readDocument(uow.trx, order.invoice);
+    if (!invoice) throw new Error(`The invoice ${order.invoice} of order ${order.number} vanished.`);
+    const { number, month } = await nextDocumentNumber(uow, 'credit-note', at, timeZone);
+    await store(uow, creditNoteOf(invoice, { number, issuedAt, seller: await seller() }), orderNumber, at, month);
+    return { creditNote: number };
+  }
+  return {};
+}
+
+/** The numbers of an order's documents. */
+export async function documentsOf(executor: Db['kysely'], orderNumber: number): Promise<OrderDocuments> {
+  const rows = await executor
+    .selectFrom('invoice')
+    .select(['number', 'kind'])
+    .where('order_number', '=', orderNumber)
+    .execute();
+  const of = (kind: DocumentKind) => rows.find((row) => row.kind === kind)?.number;
+  const invoice = of('invoice');
+  const creditNote = of('credit-note');
+  return { ...(invoice ? { invoice } : {}), ...(creditNote ? { creditNote } : {}) };
+}
+
+/** A document's record by its number, if the shop issued it. */
+export async function readDocument(executor: Db['kysely'], number: string): Promise<InvoiceRecord | undefined> {
+  const row = await executor.selectFrom('invoice').select('record').where('number', '=', number).executeTakeFirst();
+  return row ? readRecord(row.record) : undefined;
+}
+
+function summaryOf(record: InvoiceRecord): DocumentSummary {
+  return {
+    number: record.number,
+    kind: record.kind,
+    issuedAt: record.issuedAt,
+    order: record.order,
+    rider: record.buyer.address.fullName,
+    totalCents: record.money.totalCents,
+    cancels: record.cancels,
+  };
+}
+
+/** How many records a month's ZIP reads from the database at a time. */
+const batchSize = 50;
+
+/** The shop's invoices and credit notes, as the back office reads them. */
+export function createInvoices(db: Db) {
+  return {
+    /** The record of one of a rider's orders' documents (`uid` null: any order's, for an owner). */
+    async ofOrder(orderNumber: number, kind: DocumentKind, uid: string | null): Promise<InvoiceRecord | undefined> {
+      let query = db.kysely
+        .selectFrom('invoice')
+        .innerJoin('shop_order', 'shop_order.number', 'invoice.order_number')
+        .select('invoice.record')
+        .where('invoice.order_number', '=', orderNumber)
+        .where('invoice.kind', '=', kind);
+      if (uid !== null) query = query.where('shop_order.uid', '=', uid);
+      const row = await query.executeTakeFirst();
+      return row ? readRecord(row.record) : undefined;
+    },
+
+    /** One document by its number. */
+    byNumber: (number: string) => readDocument(db.kysely, number),
+
+    /** The month's documents in the order issued, and every month that has any, newest first. */
+    async month(month: string): Promise<{ months: string[]; documents: DocumentSummary[] }> {
+      const months = await db.kysely
+        .selectFrom('invoice')
+        .select('month')
+        .distinct()
+        .orderBy('month', 'desc')
+        .execute();
+      const rows = await db.kysely
+        .selectFrom('invoice')
+        .select('record')
+        .where('month', '=', month)
+        .orderBy('issued_at')
+        .orderBy('number')
+        .execute();
+      return {
+        months: months.map((row) => row.month),
+        documents: rows.map((row) => summaryOf(readRecord(row.record))),
+      };
+    },
+
+    /** The month's records in the order issued, a batch at a time: a busy month is never read whole. */
+    async *records(month: string): AsyncGenerator<InvoiceRecord> {
+      let after: { issuedAt: number; number: string } | undefined;
+      for (;;) {
+        let query = db.kysely
+          .selectFrom('invoice')
+          .select(['record', 'issued_at', 'number'])
+          .where('month', '=', month)
+          .orderBy('issued_at')
+          .orderBy('number')
+          .limit(batchSize);
+        if (after) {
+          const { issuedAt, number } = after;
+          query = query.where((eb) =>
+            eb.or([
+              eb('issued_at', '>', issuedAt),
+              eb.and([eb('issued_at', '=', issuedAt), eb('number', '>', number)]),
+            ]),
+          );
+        }
+        const rows = await query.execute();
+        for (const row of rows) yield readRecord(row.record);
+        const last = rows.at(-1);
+        if (!last || rows.length < batchSize) return;
+        after = { issuedAt: Number(last.issued_at), number: last.number };
+      }
+    },
+  };
+}
+
+export type Invoices = ReturnType<typeof createInvoices>;
+
+/** The shop's month now (`2026-11`), in its time zone. */
+export function currentMonth(timeZone: string, now = Date.now()): string {
+  return shopTime(new Date(now).toISOString(), timeZone).slice(0, 7);
+}
