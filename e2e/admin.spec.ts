@@ -85,7 +85,7 @@ test('an owner filters the orders and downloads them as CSV', async ({ page }) =
   const file = await (await download).path();
   const csv = readFileSync(file, 'utf8');
   expect(csv).toContain(`"${number}"`);
-  expect(csv).toContain('"Dakota Barn Jacket","M",379.00,25.00,404.00,"Placed"');
+  expect(csv).toContain('"Dakota Barn Jacket","M",379.00,"",,25.00,404.00,"Placed"');
 });
 
 test('a rider who opens the back office sees the Snap! page; a visitor is sent to log in', async ({
