@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { productQuery } from '../shared/finding';
 import { type PageData, pageDataElementId } from '../shared/page-data';
 import { type Page, pages } from '../shared/pages';
 import type { AppEnv } from './app-env';
@@ -20,8 +21,12 @@ export function pageData({ sessions, roles, catalogue }: PageDataParts) {
     if (!session) return { session: null };
     const data: PageData = { session: await sessionReply(roles, session.user) };
     if (page === pages.home) {
-      const products = await catalogue.shown();
-      data.catalogue = { products, version: catalogueVersion(products) };
+      // An address the list refuses gets no data: the page asks, and shows why.
+      const query = productQuery.safeParse(c.req.query());
+      if (query.success) {
+        const [list, products] = await Promise.all([catalogue.list(query.data), catalogue.shown()]);
+        data.catalogue = { list, version: catalogueVersion(products) };
+      }
     }
     return data;
   };

@@ -1,13 +1,15 @@
-import type { CatalogueProduct, ReplyOf } from './api';
+import type { ReplyOf } from './api';
+import type { ProductPage } from './finding';
 
 /**
  * What the server writes into a page's HTML for its first view (ADR 0028), so that the page paints without asking:
- * who is signed in (as GET /api/auth/session answers, or null), and for a rider's home page the products with their
- * stock, and the version of them the live stock stream compares with (`knownCatalogueParam`).
+ * who is signed in (as GET /api/auth/session answers, or null), and for a rider's home page the page of the list its
+ * address asks for (as GET /api/products answers), and the version of the products the live stock stream compares
+ * with (`knownCatalogueParam`).
  */
 export interface PageData {
   session: ReplyOf<'session'> | null;
-  catalogue?: { products: CatalogueProduct[]; version: string };
+  catalogue?: { list: ProductPage; version: string };
 }
 
 /** The id of the `<script type="application/json">` element that carries it. */

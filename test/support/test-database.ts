@@ -94,8 +94,28 @@ export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
   return parts;
 }
 
-/** Takes a stopped shop back to before migration 0014 (outbox attachments). */
+/** The statements that take a stopped shop back to before migration 0017 (categories, slugs, search index...). */
+export function undoFindingStatements(backend: Backend): string[] {
+  return [
+    'drop table product_search',
+    ...(backend === 'sqlite' ? ['drop table search_variant'] : []),
+    'drop table search_word',
+    'drop table product_picture',
+    'drop table product_category',
+    'drop table category',
+    'drop table product_slug',
+    'drop index product_slug_unique',
+    'drop index product_shown_position',
+    'drop index product_size_size',
+    'alter table product drop column slug',
+    'alter table product drop column size_guide',
+    "delete from piaffe_migration where name = '0017-finding-products'",
+  ];
+}
+
+/** Takes a stopped shop back to before migration 0014 (outbox attachments), and so before 0017. */
 export async function undoOutboxAttachments(database: TestDatabase): Promise<void> {
+  for (const statement of undoFindingStatements(database.backend)) await database.query(statement);
   for (const column of ['attachment_name', 'attachment_type', 'attachment_bytes']) {
     await database.query(`alter table outbox drop column ${column}`);
   }

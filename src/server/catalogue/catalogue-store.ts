@@ -9,11 +9,16 @@ import type { Db, UnitOfWork } from '../db/database';
 import type { ProductTable } from '../db/schema';
 import type { SizeStock, StockStore } from '../stock/stock-store';
 import { catalogueTopic } from './changes';
+import { createFinding } from './finding';
 import type { PictureFile } from './pictures';
+import { indexProduct } from './search-index';
+import { freeSlug, slugOf } from './slugs';
 
 /** A product as the shop sells it (its sizes and their stock are the stock store's). */
 export interface Product {
   itemid: string;
+  /** Its page's address: `/products/<slug>`. */
+  slug: string;
   name: string;
   details: string;
   priceCents: number;
@@ -51,6 +56,7 @@ const historyShown = 200;
 function toProduct(row: ProductTable): Product {
   return {
     itemid: row.itemid,
+    slug: row.slug,
     name: row.name,
     details: row.details,
     priceCents: Number(row.price_cents),
@@ -197,6 +203,33 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
       .execute();
   }
 
+  /**
+   * The slug the product's name makes: the first free one (a slug it had before is its own). `keepSlug` keeps it among
+   * its slugs once the product has it, so that every address it ever had leads to it.
+   */
+  async function nameSlug(uow: UnitOfWork, itemid: string, name: string): Promise<string> {
+    const base = slugOf(name);
+    // Two products named alike at once take different slugs.
+    await uow.lock('product-slug', base);
+    return freeSlug(base, async (candidate) => {
+      const row = await uow.trx
+        .selectFrom('product_slug')
+        .select('itemid')
+        .where('slug', '=', candidate)
+        .executeTakeFirst();
+      return row !== undefined && row.itemid !== itemid;
+    });
+  }
+
+  async function keepSlug(uow: UnitOfWork, itemid: string): Promise<void> {
+    await uow.trx
+      .insertInto('product_slug')
+      .columns(['slug', 'itemid'])
+      .expression((eb) => eb.selectFrom('product').select(['slug', 'itemid']).where('itemid', '=', itemid))
+      .onConflict((oc) => oc.column('slug').doNothing())
+      .execute();
+  }
+
   /** Tells every open cart holding the product to read itself again (a new price, a size renamed, hidden). */
   async function nudgeCarts(uow: UnitOfWork, itemid: string): Promise<void> {
     const riders = await uow.trx
@@ -278,8 +311,13 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
     return was.find((name) => !before.some((s) => s.size === name));
   }
 
+  const finding = createFinding(db);
+
   return {
     products,
+
+    /** A page of the shown products, searched and filtered (docs/product.md §22). */
+    list: finding.list,
 
     /** One product, shown or not. */
     async find(itemid: string): Promise<Product | undefined> {
@@ -290,8 +328,9 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
     async shown(): Promise<CatalogueProduct[]> {
       const list = (await products()).filter((p) => p.shown);
       const sizes = await withSizes(list);
-      return list.map(({ itemid, name, priceCents, details, pic, largepic }) => ({
+      return list.map(({ itemid, slug, name, priceCents, details, pic, largepic }) => ({
         itemid,
+        slug,
         name,
         priceCents,
         details,
@@ -347,6 +386,7 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
           .updateTable('product')
           .set({
             name: edit.name,
+            ...(edit.name === before.name ? {} : { slug: await nameSlug(uow, itemid, edit.name) }),
             details: edit.details,
             price_cents: edit.priceCents,
             shown: edit.shown ? 1 : 0,
@@ -356,6 +396,10 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
           .where('itemid', '=', itemid)
           .execute();
         await applySizes(uow, itemid, sizes, pairs);
+        if (edit.name !== before.name) await keepSlug(uow, itemid);
+        if (edit.name !== before.name || edit.details !== before.details) {
+          await indexProduct(uow.trx, db.dialect, itemid);
+        }
         if (edit.name !== before.name || edit.details !== before.details || edit.priceCents !== before.priceCents) {
           await uow.trx
             .updateTable('cart_item')
@@ -389,6 +433,7 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
             itemid,
             position: Number(last?.position ?? 0) + 1,
             name: input.name,
+            slug: await nameSlug(uow, itemid, input.name),
             details: input.details,
             price_cents: input.priceCents,
             ...noPicture,
@@ -398,6 +443,12 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
           })
           .execute();
         await applySizes(uow, itemid, [], pairSizes([], input.sizes));
+        await keepSlug(uow, itemid);
+        await uow.trx
+          .insertInto('product_picture')
+          .values({ itemid, position: 1, ...noPicture })
+          .execute();
+        await indexProduct(uow.trx, db.dialect, itemid);
         await record(uow, owner, itemid, ['Added']);
         uow.publish(catalogueTopic, { type: 'products' });
         return productNow(uow, itemid);
