@@ -132,3 +132,76 @@ testOnFreshShop("'In stock only' follows a sell-out live", async ({ page, browse
   await expect(productCard(rider, 'Albion SLK Saddle').getByText('Sold out', { exact: true })).toBeVisible();
   await rider.context().close();
 });
+
+test("a product's page: its pictures, the size guide and 'Add to Cart', by keyboard alone, on a phone", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await signUp(page);
+  const card = productCard(page, 'Anky Bridle');
+  await card.getByRole('link', { name: 'Details' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/products\/anky-bridle$/);
+  await expect(page).toHaveTitle('Anky Bridle · Piaffe');
+  await expect(page.getByRole('heading', { level: 1, name: 'Anky Bridle' })).toBeVisible();
+  await expect(page.getByText('$302.99', { exact: true })).toBeVisible();
+  const picture = page.getByRole('list', { name: 'Pictures' }).getByRole('link', { name: 'Anky Bridle' });
+  await expect(picture).toHaveAttribute('href', '/pictures/anky-bridle.svg');
+  await expect(picture).toHaveAttribute('target', '_blank');
+
+  await page.getByRole('button', { name: 'Size guide' }).focus();
+  await page.keyboard.press('Enter');
+  const guide = page.getByRole('dialog', { name: 'Size guide' });
+  await expect(guide.getByRole('table', { name: 'Sizes of the Anky Bridle' })).toBeVisible();
+  await expect(guide.getByRole('row', { name: 'Cob 40 cm 60 cm' })).toBeVisible();
+  await expect(guide.getByRole('columnheader')).toHaveText(['Size', 'Browband', 'Noseband']);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await expectNoSevereAxeViolation(page);
+  await page.keyboard.press('Escape');
+  await expect(guide).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Size guide' })).toBeFocused();
+
+  // On to the size and 'Add to cart'.
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Size', { exact: true })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Add to cart: Anky Bridle' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('alert')).toHaveText('Please choose a size.');
+  await expect(page.getByLabel('Size', { exact: true })).toBeFocused();
+  await page.getByLabel('Size', { exact: true }).selectOption('Cob');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/cart$/);
+  await expect(page.getByRole('table', { name: 'Your cart' })).toContainText('Anky Bridle');
+});
+
+testOnFreshShop(
+  "a product's page follows its stock and price live; hidden, it is not found",
+  async ({ page, browser, shop }) => {
+    const rider = await pageOnAnotherDevice(browser, shop.baseURL);
+    await signUp(rider);
+    await rider.goto('/products/fellmore-bridle');
+    await expect(rider.getByRole('heading', { level: 1, name: 'Fellmore Bridle' })).toBeVisible();
+
+    const owner = await signUpConfirmed(page);
+    makeOwnerOf(shop.databaseUrl, owner);
+    await page.goto('/admin/products/8');
+    const form = page.getByRole('form', { name: 'Name, price and sizes' });
+    await form.getByLabel('Price', { exact: true }).fill('350.00');
+    await form.getByRole('group', { name: 'Size 2', exact: true }).getByLabel('Stock', { exact: true }).fill('2');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(form.getByRole('status')).toHaveText(/^Saved\./);
+
+    await expect(rider.getByText('$350.00', { exact: true })).toBeVisible();
+    await expect(rider.getByLabel('Size', { exact: true }).getByRole('option', { name: 'Cob (only 2 left)' })).toBeAttached();
+
+    await form.getByLabel('Shown on the home page').uncheck();
+    await form.getByRole('button', { name: 'Save' }).click();
+    await expect(form.getByRole('status')).toHaveText(/^Saved\./);
+    await expect(rider.getByRole('heading', { name: 'Snap!' })).toBeVisible();
+    await rider.goto('/products/no-such-product');
+    await expect(rider.getByRole('heading', { name: 'Snap!' })).toBeVisible();
+    await rider.context().close();
+  },
+);

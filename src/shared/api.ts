@@ -15,7 +15,13 @@ import {
   paymentProblemPageSchema,
 } from './admin';
 import { deliveries } from './delivery';
-import { type CatalogueProduct, catalogueProductSchema, productPageSchema, productQuery } from './finding';
+import {
+  type CatalogueProduct,
+  catalogueProductSchema,
+  productDetailsSchema,
+  productPageSchema,
+  productQuery,
+} from './finding';
 import { type EventName, type LiveStreamName, liveStreams } from './live-streams';
 import { orderMoneySchema, orderPageSchema, orderSchema, placeOrderSchema } from './orders';
 import { pageNumber } from './paging';
@@ -252,6 +258,8 @@ export const endpoints = {
   catalogue: { method: 'GET', path: '/api/catalogue', reply: z.object({ products: z.array(catalogueProductSchema) }) },
   /** A page of the shown products, searched and filtered (docs/product.md §22); open to everyone. */
   products: { method: 'GET', path: '/api/products', query: productQuery, reply: productPageSchema },
+  /** A shown product's page by any slug it has had (`product.slug` is its current one); 404 `product/no-page`. */
+  product: { method: 'GET', path: '/api/products/:slug', reply: z.object({ product: productDetailsSchema }) },
   /** Server-Sent Events: `stockEventSchemas`. */
   catalogueStream: { method: 'GET', path: liveStreams.catalogue.path },
   cart: { method: 'GET', path: '/api/cart', reply: z.object({ items: z.array(cartItemSchema) }) },

@@ -89,3 +89,18 @@ export const sizeGuideSchema = z
     path: ['rows'],
   });
 export type SizeGuide = z.infer<typeof sizeGuideSchema>;
+
+/** One of a product's pictures: its thumbnail and its large picture. */
+export const productPictureSchema = z.object({ pic: z.string(), largepic: z.string() });
+export type ProductPicture = z.infer<typeof productPictureSchema>;
+
+/**
+ * A product's page: what its card shows, its pictures in the owner's order (the first is the card's), and its size
+ * guide (its own, or else its first category's; null when neither has one). `slug` is its current one, which a page
+ * asked for by an older slug goes to.
+ */
+export const productDetailsSchema = catalogueProductSchema.extend({
+  pictures: z.array(productPictureSchema),
+  sizeGuide: z.lazy(() => sizeGuideSchema).nullable(),
+});
+export type ProductDetails = z.infer<typeof productDetailsSchema>;

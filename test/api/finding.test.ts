@@ -139,3 +139,71 @@ describe('filters and pages', () => {
     expect(reply.body.message).toContain(message);
   });
 });
+
+describe("a product's page", () => {
+  async function form(itemid: string) {
+    const { product } = (await owner.json('GET', `/api/admin/products/${itemid}`)).body;
+    return {
+      name: product.name,
+      details: product.details,
+      priceCents: product.priceCents,
+      shown: product.shown,
+      sizes: product.sizes.map((s: { size: string; stock: number }) => ({ ...s, stockShown: s.stock })),
+      version: product.version,
+    };
+  }
+
+  it('has its pictures, sizes and the size guide of its category', async () => {
+    const reply = await visitor.json('GET', '/api/products/anky-bridle');
+    expect(reply.status).toBe(200);
+    expect(reply.body.product).toMatchObject({
+      itemid: '1',
+      slug: 'anky-bridle',
+      name: 'Anky Bridle',
+      pictures: [{ pic: '/pictures/anky-bridle-thumb.svg', largepic: '/pictures/anky-bridle.svg' }],
+      sizeGuide: { columns: ['Size', 'Browband', 'Noseband'] },
+    });
+    expect(reply.body.product.sizes.map((s: { size: string }) => s.size)).toEqual(['Pony', 'Cob', 'Full', 'Warmblood']);
+  });
+
+  it('keeps every slug a product had: a rename gives a new one, the old one still finds it; names alike get -2', async () => {
+    const before = await form('7');
+    expect(
+      (await owner.json('PUT', '/api/admin/products/7', { ...before, name: 'Dakota Quilted Jacket' })).status,
+    ).toBe(200);
+    const old = await visitor.json('GET', '/api/products/dakota-barn-jacket');
+    expect(old.status).toBe(200);
+    expect(old.body.product).toMatchObject({ itemid: '7', slug: 'dakota-quilted-jacket' });
+    expect((await visitor.json('GET', '/api/products/dakota-quilted-jacket')).body.product.itemid).toBe('7');
+    // Another product may never take a slug product 7 had, nor its current one.
+    const twin = await owner.json('POST', '/api/admin/products', {
+      name: 'Dakota Barn Jacket',
+      details: '',
+      priceCents: 100,
+      shown: true,
+      sizes: [{ size: 'M', stock: 1 }],
+    });
+    expect(twin.status).toBe(201);
+    expect((await list('q=dakota')).products.map((p) => p.slug)).toEqual([
+      'dakota-quilted-jacket',
+      'dakota-barn-jacket-2',
+    ]);
+    // Named back, product 7 has its first slug again.
+    const now = await form('7');
+    expect((await owner.json('PUT', '/api/admin/products/7', { ...now, name: 'Dakota Barn Jacket' })).status).toBe(200);
+    expect((await visitor.json('GET', '/api/products/dakota-quilted-jacket')).body.product.slug).toBe(
+      'dakota-barn-jacket',
+    );
+  });
+
+  it('is not found for a hidden product or an unknown slug', async () => {
+    const before = await form('5');
+    expect((await owner.json('PUT', '/api/admin/products/5', { ...before, shown: false })).status).toBe(200);
+    expectError(await visitor.json('GET', '/api/products/carlson-tall-boots'), 404, 'product/no-page');
+    expectError(await visitor.json('GET', '/api/products/no-such-thing'), 404, 'product/no-page');
+    expect(names(await list('q=carlson'))).toEqual(['Carlson Barn Jacket']);
+    const now = await form('5');
+    expect((await owner.json('PUT', '/api/admin/products/5', { ...now, shown: true })).status).toBe(200);
+    expect((await visitor.json('GET', '/api/products/carlson-tall-boots')).status).toBe(200);
+  });
+});

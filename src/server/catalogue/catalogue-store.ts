@@ -29,9 +29,9 @@ export interface Product {
   version: number;
 }
 
-/** The owner making a change, as the product's history keeps them. */
+/** The owner making a change, as the product's history keeps them; `uid` null for the shop's own command line. */
 export interface Owner {
-  uid: string;
+  uid: string | null;
   email: string;
 }
 
@@ -43,6 +43,8 @@ export type ChangeResult =
   | { ok: false; reason: 'unknown-size'; size: string };
 
 export type OrderResult = { ok: true } | { ok: false; reason: 'not-every-product' };
+
+export type CategoriesResult = ChangeResult | { ok: false; reason: 'unknown-category'; category: string };
 
 /** What a new product shows until its picture is uploaded. */
 export const noPicture = { pic: '/pictures/no-picture-thumb.svg', largepic: '/pictures/no-picture.svg' } as const;
@@ -319,6 +321,9 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
     /** A page of the shown products, searched and filtered (docs/product.md §22). */
     list: finding.list,
 
+    /** A shown product's page by any slug it has had (docs/product.md §22). */
+    details: finding.details,
+
     /** One product, shown or not. */
     async find(itemid: string): Promise<Product | undefined> {
       return (await products()).find((p) => p.itemid === itemid);
@@ -477,6 +482,54 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
         }
         uow.publish(catalogueTopic, { type: 'products' });
         return { ok: true } as const;
+      });
+    },
+
+    /**
+     * Puts the product in the categories (their slugs, in any order): its search index follows in the same unit of
+     * work, its history says which it is in now.
+     */
+    setCategories(owner: Owner, itemid: string, slugs: readonly string[]): Promise<CategoriesResult> {
+      return db.run(async (uow) => {
+        await uow.lock('product', itemid);
+        const before = await readProduct(uow, itemid);
+        if (!before) return { ok: false, reason: 'not-found' } as const;
+        const wanted = [...new Set(slugs)];
+        const known =
+          wanted.length === 0
+            ? []
+            : await uow.trx
+                .selectFrom('category')
+                .select(['slug', 'name'])
+                .where('slug', 'in', wanted)
+                .orderBy('position')
+                .execute();
+        const unknown = wanted.find((slug) => !known.some((c) => c.slug === slug));
+        if (unknown !== undefined) return { ok: false, reason: 'unknown-category', category: unknown } as const;
+        const current = await uow.trx
+          .selectFrom('product_category')
+          .select('category')
+          .where('itemid', '=', itemid)
+          .execute();
+        const same = current.length === known.length && current.every((c) => wanted.includes(c.category));
+        if (same) return { ok: true, product: await productNow(uow, itemid) } as const;
+        await uow.trx.deleteFrom('product_category').where('itemid', '=', itemid).execute();
+        if (known.length > 0) {
+          await uow.trx
+            .insertInto('product_category')
+            .values(known.map((c) => ({ category: c.slug, itemid })))
+            .execute();
+        }
+        await uow.trx
+          .updateTable('product')
+          .set({ version: before.version + 1, updated_at: Date.now() })
+          .where('itemid', '=', itemid)
+          .execute();
+        await indexProduct(uow.trx, db.dialect, itemid);
+        const names = known.map((c) => quoted(c.name)).join(', ');
+        await record(uow, owner, itemid, [known.length > 0 ? `Categories: ${names}` : 'In no category']);
+        uow.publish(catalogueTopic, { type: 'products' });
+        return { ok: true, product: await productNow(uow, itemid) } as const;
       });
     },
 

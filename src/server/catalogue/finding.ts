@@ -1,5 +1,5 @@
 import type { CatalogueProduct } from '../../shared/api';
-import type { Category, ProductPage, ProductQuery } from '../../shared/finding';
+import type { Category, ProductDetails, ProductPage, ProductQuery, SizeGuide } from '../../shared/finding';
 import { findingLimits } from '../../shared/limits';
 import type { Db } from '../db/database';
 import { catalogueTopic } from './changes';
@@ -56,6 +56,63 @@ export function createFinding(db: Db) {
   }
 
   return {
+    /** A shown product's page by any slug it has had; undefined for a hidden product or an unknown slug. */
+    async details(slug: string): Promise<ProductDetails | undefined> {
+      const row = await db.kysely
+        .selectFrom('product_slug as ps')
+        .innerJoin('product', 'product.itemid', 'ps.itemid')
+        .select([
+          'product.itemid',
+          'product.slug',
+          'product.name',
+          'product.price_cents',
+          'product.details',
+          'product.pic',
+          'product.largepic',
+          'product.shown',
+          'product.size_guide',
+        ])
+        .where('ps.slug', '=', slug)
+        .executeTakeFirst();
+      if (!row || Number(row.shown) !== 1) return undefined;
+      const [pictures, sizes, category] = await Promise.all([
+        db.kysely
+          .selectFrom('product_picture')
+          .select(['pic', 'largepic'])
+          .where('itemid', '=', row.itemid)
+          .orderBy('position')
+          .execute(),
+        db.kysely
+          .selectFrom('product_size')
+          .select(['size', 'stock'])
+          .where('itemid', '=', row.itemid)
+          .orderBy('position')
+          .execute(),
+        db.kysely
+          .selectFrom('product_category as pc')
+          .innerJoin('category as c', 'c.slug', 'pc.category')
+          .select('c.size_guide')
+          .where('pc.itemid', '=', row.itemid)
+          .where('c.size_guide', 'is not', null)
+          .orderBy('c.position')
+          .limit(1)
+          .executeTakeFirst(),
+      ]);
+      const guide = row.size_guide ?? category?.size_guide ?? null;
+      return {
+        itemid: row.itemid,
+        slug: row.slug,
+        name: row.name,
+        priceCents: Number(row.price_cents),
+        details: row.details,
+        pic: row.pic,
+        largepic: row.largepic,
+        sizes: sizes.map((s) => ({ size: s.size, stock: Number(s.stock) })),
+        pictures,
+        sizeGuide: guide === null ? null : (JSON.parse(guide) as SizeGuide),
+      };
+    },
+
     async list(query: ProductQuery): Promise<ProductPage> {
       const search = query.q === undefined ? undefined : await searchCondition(db.kysely, db.dialect, query.q);
       const filtered = db.kysely

@@ -1,22 +1,12 @@
-import { useRef, useState } from 'react';
-import {
-  Link,
-  type LoaderFunctionArgs,
-  useLoaderData,
-  useLocation,
-  useNavigate,
-  useNavigation,
-  useRevalidator,
-} from 'react-router';
-import type { CatalogueProduct } from '../../../shared/api';
-import { notices } from '../../../shared/notices';
+import { Link, type LoaderFunctionArgs, useLoaderData, useLocation, useNavigation, useRevalidator } from 'react-router';
 import { pages, pageTitle } from '../../../shared/pages';
 import { Pagination } from '../../components/pagination';
-import { ApiError, call } from '../../lib/api';
+import { call } from '../../lib/api';
 import { orNotFound } from '../../lib/not-found';
 import { takeCatalogueFromPage } from '../../lib/page-data';
 import { choicesOf, Finder } from './finder';
 import { ProductCard } from './product-card';
+import { useAddToCart } from './use-add-to-cart';
 import { useLiveCatalogue } from './use-live-catalogue';
 
 /**
@@ -37,14 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { list: await orNotFound(call('products', { query }), 'request/invalid-query') };
 }
 
-/** What the rider is told when an add fails: a sold-out size or a hidden product says so; anything else is the add error. */
-function addFailure(error: unknown): string {
-  const told = error instanceof ApiError && (error.code === 'cart/sold-out' || error.code === 'cart/unavailable');
-  return told ? error.message : notices.addFailed;
-}
-
 export default function HomePage() {
-  const navigate = useNavigate();
   const loaded = useLoaderData<typeof loader>();
   const { list } = loaded;
   const location = useLocation();
@@ -59,22 +42,7 @@ export default function HomePage() {
     inStockOnly: shownChoices.instock,
     reload: () => void revalidate(),
   });
-  // A double click must not add two rows.
-  const adding = useRef(false);
-  const [failure, setFailure] = useState<{ itemid: string; message: string } | null>(null);
-
-  async function add(product: CatalogueProduct, size: string) {
-    if (adding.current) return;
-    adding.current = true;
-    setFailure(null);
-    try {
-      await call('addToCart', { body: { itemid: product.itemid, size } });
-      navigate(pages.cart.path);
-    } catch (error) {
-      adding.current = false;
-      setFailure({ itemid: product.itemid, message: addFailure(error) });
-    }
-  }
+  const { add, failureOf } = useAddToCart();
 
   return (
     <section className="page" aria-labelledby="home-title">
@@ -89,12 +57,7 @@ export default function HomePage() {
       ) : (
         <div className="product-grid">
           {products.map((product) => (
-            <ProductCard
-              key={product.itemid}
-              product={product}
-              onAdd={add}
-              failure={failure?.itemid === product.itemid ? failure.message : null}
-            />
+            <ProductCard key={product.itemid} product={product} onAdd={add} failure={failureOf(product.itemid)} />
           ))}
         </div>
       )}
