@@ -194,7 +194,9 @@ testOnFreshShop(
     await expect(form.getByRole('status')).toHaveText(/^Saved\./);
 
     await expect(rider.getByText('$350.00', { exact: true })).toBeVisible();
-    await expect(rider.getByLabel('Size', { exact: true }).getByRole('option', { name: 'Cob (only 2 left)' })).toBeAttached();
+    await expect(
+      rider.getByLabel('Size', { exact: true }).getByRole('option', { name: 'Cob (only 2 left)' }),
+    ).toBeAttached();
 
     await form.getByLabel('Shown on the home page').uncheck();
     await form.getByRole('button', { name: 'Save' }).click();
