@@ -561,6 +561,13 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
           })
           .where('itemid', '=', itemid)
           .execute();
+        // The first of its pictures, on its page as on its card.
+        await uow.trx
+          .updateTable('product_picture')
+          .set({ pic: urls[0] as string, largepic: urls[1] as string })
+          .where('itemid', '=', itemid)
+          .where('position', '=', 1)
+          .execute();
         await record(uow, owner, itemid, ['New picture']);
         uow.publish(catalogueTopic, { type: 'products' });
         return { ok: true, product: await productNow(uow, itemid) } as const;
