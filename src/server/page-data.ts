@@ -28,6 +28,11 @@ export function pageData({ sessions, roles, catalogue }: PageDataParts) {
         data.catalogue = { list, version: catalogueVersion(products) };
       }
     }
+    if (page === pages.product) {
+      // Its slug as the address has it; an unknown one, or a hidden product, gets no data: the page asks, and is told.
+      const product = await catalogue.details(decodeURIComponent(c.req.path.split('/')[2] ?? ''));
+      if (product) data.product = { product, version: catalogueVersion(await catalogue.shown()) };
+    }
     return data;
   };
 }

@@ -1,15 +1,16 @@
 import type { ReplyOf } from './api';
-import type { ProductPage } from './finding';
+import type { ProductDetails, ProductPage } from './finding';
 
 /**
  * What the server writes into a page's HTML for its first view (ADR 0028), so that the page paints without asking:
  * who is signed in (as GET /api/auth/session answers, or null), and for a rider's home page the page of the list its
  * address asks for (as GET /api/products answers), and the version of the products the live stock stream compares
- * with (`knownCatalogueParam`).
+ * with (`knownCatalogueParam`); for a rider's product page, the product (as GET /api/products/:slug answers) and that version.
  */
 export interface PageData {
   session: ReplyOf<'session'> | null;
   catalogue?: { list: ProductPage; version: string };
+  product?: { product: ProductDetails; version: string };
 }
 
 /** The id of the `<script type="application/json">` element that carries it. */

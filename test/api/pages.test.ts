@@ -98,6 +98,10 @@ describe('pages', () => {
     expect(home.session).toEqual(session);
     expect(home.catalogue?.list).toEqual(list);
     expect(home.catalogue?.version).toMatch(/^[\w-]{22}$/);
+    // A product's page carries its product, and the same version (docs/product.md §22).
+    const productPage = pageDataOf(String((await rider.raw('GET', '/products/anky-bridle')).body)).data as PageData;
+    expect(productPage.product?.product).toEqual((await rider.json('GET', '/api/products/anky-bridle')).body.product);
+    expect(productPage.product?.version).toBe(home.catalogue?.version);
     for (const path of [pages.cart.path, pages.manageAccount.path, '/nope']) {
       expect(pageDataOf(String((await rider.raw('GET', path)).body)).data, path).toEqual({ session });
     }

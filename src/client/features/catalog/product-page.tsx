@@ -6,18 +6,22 @@ import { formatCents } from '../../../shared/money';
 import { pageTitle } from '../../../shared/pages';
 import { call } from '../../lib/api';
 import { orNotFound } from '../../lib/not-found';
+import { takeProductFromPage } from '../../lib/page-data';
 import { Purchase, productPath } from './product-card';
 import { useAddToCart } from './use-add-to-cart';
 import { useLiveCatalogue } from './use-live-catalogue';
 
 /**
- * A shown product's page by its slug (docs/product.md §22); an older slug of the product goes to its current one, and
+ * A shown product's page by its slug (docs/product.md §22), on the first view from the page's HTML; an older slug of the product goes to its current one, and
  * a hidden product or an unknown slug is the Snap! page.
  */
 export async function loader({ params }: LoaderFunctionArgs) {
-  const { product } = await orNotFound(call('product', { params: { slug: params.slug ?? '' } }), 'product/no-page');
+  const fromPage = takeProductFromPage();
+  const product =
+    fromPage?.product ??
+    (await orNotFound(call('product', { params: { slug: params.slug ?? '' } }), 'product/no-page')).product;
   if (product.slug !== params.slug) throw redirect(productPath(product.slug));
-  return product;
+  return { product, version: fromPage?.version };
 }
 
 /** The owner's size guide in a dialog: a table of text, its first row the headings. */
@@ -72,9 +76,13 @@ function SizeGuideDialog({ name, guide }: { name: string; guide: SizeGuide }) {
 }
 
 export default function ProductPage() {
-  const loaded = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  const loaded = data.product;
   const { revalidate } = useRevalidator();
-  const [product] = useLiveCatalogue([loaded], { reload: () => void revalidate() });
+  const [product] = useLiveCatalogue([loaded], {
+    version: data.version,
+    reload: () => void revalidate(),
+  });
   const { add, failureOf } = useAddToCart();
   const shown = product ?? loaded;
   const count = loaded.pictures.length;
