@@ -10,8 +10,8 @@ import { pathToFileURL } from 'node:url';
 const inputs = ['src', 'public', 'index.html', 'vite.config.ts', 'package-lock.json'];
 export const serverDir = 'dist-server';
 export const serverEntry = join(serverDir, 'main.js');
-/** The shop's command lines: `npm run owner`, `stock`, `backup` and `restore` (src/server/<name>-cli.ts). */
-const cliNames = ['owner', 'stock', 'backup'];
+/** The shop's command lines: `npm run owner`, `stock`, `backup`, `restore` and `demo-data` (src/server/<name>-cli.ts). */
+const cliNames = ['owner', 'stock', 'backup', 'demo-data'];
 export const cliEntry = (name) => join(serverDir, `${name}-cli.js`);
 /** Written after a successful build: the hash of the inputs it was built from. */
 const stampFile = join(serverDir, '.sources');

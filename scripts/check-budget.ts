@@ -1,6 +1,7 @@
 // `npm run check:budget` (after `npm run build`): the JavaScript a browser fetches on the first load of /home (as a
-// visitor and as a rider), /cart and /checkout, counted in Chromium as the server sends it, and a failure when /home is
-// over its budget (ADR 0028). The build manifest's view of each route follows, as the explanation of those files.
+// visitor and as a rider), a product's page, /cart and /checkout, counted in Chromium as the server sends it, and a
+// failure when /home or the product's page is over its budget (ADR 0028). The build manifest's view of each route
+// follows, as the explanation of those files.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,8 +13,11 @@ import { type PageName, pages } from '../src/shared/pages';
 import { startChild } from '../test/support/child-server';
 import { type FirstLoad, firstLoad, gzipBytesOf, riderWithItems } from './first-load';
 
+/** A product's page as the budget check opens it: the first product's. */
+const productPagePath = pages.product.path.replace(':slug', 'anky-bridle');
+
 /** Budgets in KB (1 KB = 1000 bytes, as Vite reports sizes) of JavaScript a browser fetches on a page's first load. */
-export const budgetsKb: Readonly<Record<string, number>> = { [pages.home.path]: 100 };
+export const budgetsKb: Readonly<Record<string, number>> = { [pages.home.path]: 100, [productPagePath]: 100 };
 
 export const kb = (bytes: number) => (bytes / 1000).toFixed(1);
 
@@ -31,6 +35,7 @@ export async function measureFirstLoads(distDir = 'dist'): Promise<FirstLoad[]> 
     return [
       await visit(`${pages.home.path} (visitor)`, pages.home.path),
       await visit(`${pages.home.path} (rider)`, pages.home.path, rider),
+      await visit(`${productPagePath} (rider)`, productPagePath, rider),
       await visit(`${pages.cart.path} (rider)`, pages.cart.path, rider),
       await visit(`${pages.checkout.path} (rider)`, pages.checkout.path, rider),
     ];

@@ -21,12 +21,18 @@ describe('page data', () => {
 
   it("keeps the owner's words as they are, $ patterns and all", () => {
     for (const name of ['Gloves $` 2-pack', "$& $' $$ $1 $<x>", '$$$']) {
-      const product = { itemid: '1', name, priceCents: 100, details: name, pic: '', largepic: '', sizes: [] };
-      const data = {
-        session: null,
-        shop: publicShopOf(firstSettings),
-        catalogue: { products: [product], version: 'v' },
+      const product = {
+        itemid: '1',
+        slug: 'a',
+        name,
+        priceCents: 100,
+        details: name,
+        pic: '',
+        largepic: '',
+        sizes: [],
       };
+      const list = { products: [product], page: 1, pages: 1, total: 1, categories: [], sizes: [] };
+      const data = { session: null, shop: publicShopOf(firstSettings), catalogue: { list, version: 'v' } };
       const page = pageHtml(html, data);
       const json = new RegExp(`<script type="application/json" id="${pageDataElementId}">(.*?)</script></head>`).exec(
         page,
@@ -47,7 +53,9 @@ describe('page data', () => {
   });
 
   it('versions the products by what the page shows of them', () => {
-    const products = [{ itemid: '1', name: 'A', priceCents: 100, details: '', pic: '', largepic: '', sizes: [] }];
+    const products = [
+      { itemid: '1', slug: 'a', name: 'A', priceCents: 100, details: '', pic: '', largepic: '', sizes: [] },
+    ];
     expect(catalogueVersion(products)).toBe(catalogueVersion(structuredClone(products)));
     expect(catalogueVersion(products)).not.toBe(
       catalogueVersion([{ ...products[0], sizes: [{ size: 'M', stock: 1 }] } as (typeof products)[0]]),

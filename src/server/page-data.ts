@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { productQuery } from '../shared/finding';
 import { type PageData, pageDataElementId } from '../shared/page-data';
 import { type Page, pages } from '../shared/pages';
 import { publicShopOf } from '../shared/settings';
@@ -24,8 +25,17 @@ export function pageData({ sessions, roles, catalogue, settings }: PageDataParts
     if (!session) return { session: null, shop };
     const data: PageData = { session: await sessionReply(roles, session.user), shop };
     if (page === pages.home) {
-      const products = await catalogue.shown();
-      data.catalogue = { products, version: catalogueVersion(products) };
+      // An address the list refuses gets no data: the page asks, and shows why.
+      const query = productQuery.safeParse(c.req.query());
+      if (query.success) {
+        const [list, products] = await Promise.all([catalogue.list(query.data), catalogue.shown()]);
+        data.catalogue = { list, version: catalogueVersion(products) };
+      }
+    }
+    if (page === pages.product) {
+      // Its slug as the address has it; an unknown one, or a hidden product, gets no data: the page asks, and is told.
+      const product = await catalogue.details(decodeURIComponent(c.req.path.split('/')[2] ?? ''));
+      if (product) data.product = { product, version: catalogueVersion(await catalogue.shown()) };
     }
     return data;
   };

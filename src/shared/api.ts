@@ -16,6 +16,13 @@ import {
 } from './admin';
 import { deliveries } from './delivery';
 import { discountSchema, discountSwitchSchema, newDiscountSchema } from './discounts';
+import {
+  type CatalogueProduct,
+  catalogueProductSchema,
+  productDetailsSchema,
+  productPageSchema,
+  productQuery,
+} from './finding';
 import { documentMonthSchema, documentPaths, documentsQuery, monthQuery } from './invoices';
 import { type EventName, type LiveStreamName, liveStreams } from './live-streams';
 import { orderMoneySchema, orderPageSchema, orderSchema, placeOrderSchema } from './orders';
@@ -65,6 +72,8 @@ export const accountSessionSchema = z.object({
   current: z.boolean(),
 });
 export type AccountSession = z.infer<typeof accountSessionSchema>;
+
+export { type CatalogueProduct, catalogueProductSchema };
 
 export const cartItemSchema = z.object({
   id: z.string(),
@@ -137,19 +146,6 @@ export type CartEvent = {
 /** How many of one size of a product are on the shelf. */
 export const stockSchema = z.object({ itemid: z.string(), size: z.string(), stock: z.number().int() });
 export type Stock = z.infer<typeof stockSchema>;
-
-/** A product as the home page shows it: the catalogue's facts, and its sizes in order with their stock. */
-export const catalogueProductSchema = z.object({
-  itemid: z.string(),
-  name: z.string(),
-  /** Integer cents. */
-  priceCents: z.number().int(),
-  details: z.string(),
-  pic: z.string(),
-  largepic: z.string(),
-  sizes: z.array(z.object({ size: z.string(), stock: z.number().int() })),
-});
-export type CatalogueProduct = z.infer<typeof catalogueProductSchema>;
 
 /**
  * The events of the live stock stream (GET /api/catalogue/stream): every size's stock and the products first, then
@@ -267,6 +263,10 @@ export const endpoints = {
   removePasskey: { method: 'DELETE', path: '/api/account/passkeys/:id' },
   /** The products with their sizes and stock; open to everyone. */
   catalogue: { method: 'GET', path: '/api/catalogue', reply: z.object({ products: z.array(catalogueProductSchema) }) },
+  /** A page of the shown products, searched and filtered (docs/product.md §22); open to everyone. */
+  products: { method: 'GET', path: '/api/products', query: productQuery, reply: productPageSchema },
+  /** A shown product's page by any slug it has had (`product.slug` is its current one); 404 `product/no-page`. */
+  product: { method: 'GET', path: '/api/products/:slug', reply: z.object({ product: productDetailsSchema }) },
   /** Server-Sent Events: `stockEventSchemas`. */
   catalogueStream: { method: 'GET', path: liveStreams.catalogue.path },
   cart: { method: 'GET', path: '/api/cart', reply: z.object({ items: z.array(cartItemSchema) }) },

@@ -144,6 +144,7 @@ export const errorCatalogue = {
     message: 'Too many live pages are open for this log-in. Close some and try again.',
   },
   'product/not-found': { status: 404, message: 'There is no product with this item number.' },
+  'product/no-page': { status: 404, message: 'There is no such product in the shop.' },
   'product/invalid': { status: 400, message: 'The product is not valid.' },
   'product/changed': {
     status: 409,

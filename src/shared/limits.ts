@@ -38,3 +38,18 @@ export const productLimits = {
   /** The largest picture an owner may upload (JPEG, PNG or WebP), in bytes. */
   pictureMaxBytes: 5 * 1024 * 1024,
 } as const;
+
+/** Finding products (docs/product.md §22). */
+export const findingLimits = {
+  /** Products to a page of the list. */
+  pageSize: 24,
+  queryMax: 100,
+  slugMax: 80,
+  sizeMax: productLimits.sizeMax,
+  categoryNameMax: 40,
+  categoriesMax: 100,
+  picturesMax: 8,
+  guideCellMax: 40,
+  guideColumnsMax: 6,
+  guideRowsMax: 30,
+} as const;

@@ -23,6 +23,7 @@ export interface Page {
  */
 export const pages = {
   home: { path: '/home', title: 'Shop', access: 'session', stream: true },
+  product: { path: '/products/:slug', title: 'Product', access: 'session', stream: true },
   cart: { path: '/cart', title: 'Your cart', access: 'session', stream: true },
   signupLogin: { path: '/signup-login', title: 'Sign up or log in', access: 'open' },
   manageAccount: { path: '/manage-account', title: 'Your account', access: 'session' },

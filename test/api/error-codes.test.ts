@@ -250,6 +250,7 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     return client.placeOrder();
   },
   'product/not-found': async () => (await ownerClient()).json('GET', '/api/admin/products/99999'),
+  'product/no-page': () => new Client(server.url).json('GET', '/api/products/no-such-product'),
   'product/invalid': async () =>
     (await ownerClient()).json('POST', '/api/admin/products', {
       ...productForm({ version: 1 }),

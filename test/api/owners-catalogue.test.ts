@@ -564,6 +564,9 @@ describe("the owner's catalogue: pictures", () => {
     const shown = (await shownProducts()).find((p) => p.itemid === product.itemid);
     expect(shown?.pic).toMatch(/^\/media\//);
     expect((await productOf(product.itemid)).history[0]?.what).toBe('New picture');
+    // Its page shows the new picture first, as its card does (docs/product.md §22).
+    const page = await new Client(server.url).json('GET', `/api/products/${shown?.slug}`);
+    expect(page.body.product.pictures).toEqual([{ pic: shown?.pic, largepic: shown?.largepic }]);
   });
 
   it("strips the picture's metadata (a camera's EXIF, a place)", async () => {

@@ -99,10 +99,14 @@ describe('pages', () => {
     // The page's own module, named for the browser to fetch beside the entry.
     expect(homePage.preloads.some((path) => /^\/assets\/home-page-[\w-]+\.js$/.test(path))).toBe(true);
     for (const path of homePage.preloads) expect((await rider.raw('GET', path)).status, path).toBe(200);
-    const { products } = (await rider.json('GET', '/api/catalogue')).body as { products: unknown[] };
+    const list = (await rider.json('GET', '/api/products')).body;
     expect(home.session).toEqual(session);
-    expect(home.catalogue?.products).toEqual(products);
+    expect(home.catalogue?.list).toEqual(list);
     expect(home.catalogue?.version).toMatch(/^[\w-]{22}$/);
+    // A product's page carries its product, and the same version (docs/product.md §22).
+    const productPage = pageDataOf(String((await rider.raw('GET', '/products/anky-bridle')).body)).data as PageData;
+    expect(productPage.product?.product).toEqual((await rider.json('GET', '/api/products/anky-bridle')).body.product);
+    expect(productPage.product?.version).toBe(home.catalogue?.version);
     for (const path of [pages.cart.path, pages.manageAccount.path, '/nope']) {
       expect(pageDataOf(String((await rider.raw('GET', path)).body)).data, path).toEqual({ session, shop });
     }
@@ -208,7 +212,7 @@ describe('compression', () => {
     });
     expect(page.encoding).toBe('br');
     const { data } = pageDataOf(brotliDecompressSync(page.bytes).toString('utf8'));
-    expect((data as PageData).catalogue?.products.length).toBeGreaterThan(0);
+    expect((data as PageData).catalogue?.list.products.length).toBeGreaterThan(0);
   });
 
   it("never serves the build's Brotli copies as files of their own", async () => {

@@ -23,7 +23,7 @@ it('keeps the carts and orders of a shop from before sizes: readable, without a 
   const row = await rider.add('3');
   await before.stop();
 
-  // Back before the later migrations first (0019, invoices; 0016, products' weights; 0015, the shop's settings; 0014, outbox attachments; 0013, gapless counters, and 0012, an order's money; 0011, passkeys; 0010, confirmed addresses; 0009,
+  // Back before the later migrations first (0019, invoices; 0017, finding products; 0016, products' weights; 0015, the shop's settings; 0014, outbox attachments; 0013, gapless counters, and 0012, an order's money; 0011, passkeys; 0010, confirmed addresses; 0009,
   // the owner's catalogue; 0008, card payments), then before 0007.
   await undoOrderMoney(database, [order]);
   await database.query('drop index passkey_credential_id_unique');

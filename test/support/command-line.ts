@@ -13,7 +13,7 @@ export interface CommandResult {
  * on the database `databaseUrl` names, with the server's other settings from `env`.
  */
 export async function runCommand(
-  name: 'owner' | 'stock' | 'backup',
+  name: 'owner' | 'stock' | 'backup' | 'demo-data',
   databaseUrl: string,
   args: readonly string[],
   env: Record<string, string> = {},

@@ -111,9 +111,34 @@ export async function undoInvoices(database: TestDatabase): Promise<void> {
   await database.query("delete from piaffe_migration where name = '0019-invoices'");
 }
 
-/** Takes a stopped shop back to before migration 0016 (products' weights), and so before 0019. */
-export async function undoProductWeights(database: TestDatabase): Promise<void> {
+/** The statements that take a stopped shop back to before migration 0017 (categories, slugs, search index...). */
+export function undoFindingStatements(backend: Backend): string[] {
+  return [
+    'drop table product_search',
+    ...(backend === 'sqlite' ? ['drop table search_variant'] : []),
+    'drop table search_word',
+    'drop table product_picture',
+    'drop table product_category',
+    'drop table category',
+    'drop table product_slug',
+    'drop index product_slug_unique',
+    'drop index product_shown_position',
+    'drop index product_size_size',
+    'alter table product drop column slug',
+    'alter table product drop column size_guide',
+    "delete from piaffe_migration where name = '0017-finding-products'",
+  ];
+}
+
+/** Takes a stopped shop back to before migration 0017 (finding products), and so before 0019. */
+export async function undoFinding(database: TestDatabase): Promise<void> {
   await undoInvoices(database);
+  for (const statement of undoFindingStatements(database.backend)) await database.query(statement);
+}
+
+/** Takes a stopped shop back to before migration 0016 (products' weights), and so before 0017. */
+export async function undoProductWeights(database: TestDatabase): Promise<void> {
+  await undoFinding(database);
   await database.query('alter table product drop column weight_grams');
   await database.query("delete from piaffe_migration where name = '0016-product-weights'");
 }

@@ -35,3 +35,12 @@ export function takeCatalogueFromPage(): PageData['catalogue'] {
   catalogue = undefined;
   return taken;
 }
+
+let product = pageData?.product;
+
+/** The product page's product from the page's HTML, once: a later visit of a product's page asks the server anew. */
+export function takeProductFromPage(): PageData['product'] {
+  const taken = product;
+  product = undefined;
+  return taken;
+}

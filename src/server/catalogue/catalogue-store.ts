@@ -9,11 +9,16 @@ import type { Db, UnitOfWork } from '../db/database';
 import type { ProductTable } from '../db/schema';
 import type { SizeStock, StockStore } from '../stock/stock-store';
 import { catalogueTopic } from './changes';
+import { createFinding } from './finding';
 import type { PictureFile } from './pictures';
+import { indexProduct } from './search-index';
+import { freeSlug, slugOf } from './slugs';
 
 /** A product as the shop sells it (its sizes and their stock are the stock store's). */
 export interface Product {
   itemid: string;
+  /** Its page's address: `/products/<slug>`. */
+  slug: string;
   name: string;
   details: string;
   priceCents: number;
@@ -25,9 +30,9 @@ export interface Product {
   version: number;
 }
 
-/** The owner making a change, as the product's history keeps them. */
+/** The owner making a change, as the product's history keeps them; `uid` null for the shop's own command line. */
 export interface Owner {
-  uid: string;
+  uid: string | null;
   email: string;
 }
 
@@ -39,6 +44,8 @@ export type ChangeResult =
   | { ok: false; reason: 'unknown-size'; size: string };
 
 export type OrderResult = { ok: true } | { ok: false; reason: 'not-every-product' };
+
+export type CategoriesResult = ChangeResult | { ok: false; reason: 'unknown-category'; category: string };
 
 /** What a new product shows until its picture is uploaded. */
 export const noPicture = { pic: '/pictures/no-picture-thumb.svg', largepic: '/pictures/no-picture.svg' } as const;
@@ -52,6 +59,7 @@ const historyShown = 200;
 function toProduct(row: ProductTable): Product {
   return {
     itemid: row.itemid,
+    slug: row.slug,
     name: row.name,
     details: row.details,
     priceCents: Number(row.price_cents),
@@ -202,6 +210,33 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
       .execute();
   }
 
+  /**
+   * The slug the product's name makes: the first free one (a slug it had before is its own). `keepSlug` keeps it among
+   * its slugs once the product has it, so that every address it ever had leads to it.
+   */
+  async function nameSlug(uow: UnitOfWork, itemid: string, name: string): Promise<string> {
+    const base = slugOf(name);
+    // Two products named alike at once take different slugs.
+    await uow.lock('product-slug', base);
+    return freeSlug(base, async (candidate) => {
+      const row = await uow.trx
+        .selectFrom('product_slug')
+        .select('itemid')
+        .where('slug', '=', candidate)
+        .executeTakeFirst();
+      return row !== undefined && row.itemid !== itemid;
+    });
+  }
+
+  async function keepSlug(uow: UnitOfWork, itemid: string): Promise<void> {
+    await uow.trx
+      .insertInto('product_slug')
+      .columns(['slug', 'itemid'])
+      .expression((eb) => eb.selectFrom('product').select(['slug', 'itemid']).where('itemid', '=', itemid))
+      .onConflict((oc) => oc.column('slug').doNothing())
+      .execute();
+  }
+
   /** Tells every open cart holding the product to read itself again (a new price, a size renamed, hidden). */
   async function nudgeCarts(uow: UnitOfWork, itemid: string): Promise<void> {
     const riders = await uow.trx
@@ -283,8 +318,16 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
     return was.find((name) => !before.some((s) => s.size === name));
   }
 
+  const finding = createFinding(db);
+
   return {
     products,
+
+    /** A page of the shown products, searched and filtered (docs/product.md §22). */
+    list: finding.list,
+
+    /** A shown product's page by any slug it has had (docs/product.md §22). */
+    details: finding.details,
 
     /** One product, shown or not. */
     async find(itemid: string): Promise<Product | undefined> {
@@ -295,8 +338,9 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
     async shown(): Promise<CatalogueProduct[]> {
       const list = (await products()).filter((p) => p.shown);
       const sizes = await withSizes(list);
-      return list.map(({ itemid, name, priceCents, details, pic, largepic }) => ({
+      return list.map(({ itemid, slug, name, priceCents, details, pic, largepic }) => ({
         itemid,
+        slug,
         name,
         priceCents,
         details,
@@ -352,6 +396,7 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
           .updateTable('product')
           .set({
             name: edit.name,
+            ...(edit.name === before.name ? {} : { slug: await nameSlug(uow, itemid, edit.name) }),
             details: edit.details,
             price_cents: edit.priceCents,
             weight_grams: edit.weightGrams ?? before.weightGrams,
@@ -362,6 +407,10 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
           .where('itemid', '=', itemid)
           .execute();
         await applySizes(uow, itemid, sizes, pairs);
+        if (edit.name !== before.name) await keepSlug(uow, itemid);
+        if (edit.name !== before.name || edit.details !== before.details) {
+          await indexProduct(uow.trx, db.dialect, itemid);
+        }
         if (edit.name !== before.name || edit.details !== before.details || edit.priceCents !== before.priceCents) {
           await uow.trx
             .updateTable('cart_item')
@@ -395,6 +444,7 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
             itemid,
             position: Number(last?.position ?? 0) + 1,
             name: input.name,
+            slug: await nameSlug(uow, itemid, input.name),
             details: input.details,
             price_cents: input.priceCents,
             weight_grams: input.weightGrams ?? 0,
@@ -405,6 +455,12 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
           })
           .execute();
         await applySizes(uow, itemid, [], pairSizes([], input.sizes));
+        await keepSlug(uow, itemid);
+        await uow.trx
+          .insertInto('product_picture')
+          .values({ itemid, position: 1, ...noPicture })
+          .execute();
+        await indexProduct(uow.trx, db.dialect, itemid);
         await record(uow, owner, itemid, ['Added']);
         uow.publish(catalogueTopic, { type: 'products' });
         return productNow(uow, itemid);
@@ -436,6 +492,54 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
       });
     },
 
+    /**
+     * Puts the product in the categories (their slugs, in any order): its search index follows in the same unit of
+     * work, its history says which it is in now.
+     */
+    setCategories(owner: Owner, itemid: string, slugs: readonly string[]): Promise<CategoriesResult> {
+      return db.run(async (uow) => {
+        await uow.lock('product', itemid);
+        const before = await readProduct(uow, itemid);
+        if (!before) return { ok: false, reason: 'not-found' } as const;
+        const wanted = [...new Set(slugs)];
+        const known =
+          wanted.length === 0
+            ? []
+            : await uow.trx
+                .selectFrom('category')
+                .select(['slug', 'name'])
+                .where('slug', 'in', wanted)
+                .orderBy('position')
+                .execute();
+        const unknown = wanted.find((slug) => !known.some((c) => c.slug === slug));
+        if (unknown !== undefined) return { ok: false, reason: 'unknown-category', category: unknown } as const;
+        const current = await uow.trx
+          .selectFrom('product_category')
+          .select('category')
+          .where('itemid', '=', itemid)
+          .execute();
+        const same = current.length === known.length && current.every((c) => wanted.includes(c.category));
+        if (same) return { ok: true, product: await productNow(uow, itemid) } as const;
+        await uow.trx.deleteFrom('product_category').where('itemid', '=', itemid).execute();
+        if (known.length > 0) {
+          await uow.trx
+            .insertInto('product_category')
+            .values(known.map((c) => ({ category: c.slug, itemid })))
+            .execute();
+        }
+        await uow.trx
+          .updateTable('product')
+          .set({ version: before.version + 1, updated_at: Date.now() })
+          .where('itemid', '=', itemid)
+          .execute();
+        await indexProduct(uow.trx, db.dialect, itemid);
+        const names = known.map((c) => quoted(c.name)).join(', ');
+        await record(uow, owner, itemid, [known.length > 0 ? `Categories: ${names}` : 'In no category']);
+        uow.publish(catalogueTopic, { type: 'products' });
+        return { ok: true, product: await productNow(uow, itemid) } as const;
+      });
+    },
+
     /** Gives the product the new picture: both files kept by their hash, the product's URLs changed with them. */
     setPicture(owner: Owner, itemid: string, thumb: PictureFile, large: PictureFile): Promise<ChangeResult> {
       return db.run(async (uow) => {
@@ -463,6 +567,13 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
             updated_at: Date.now(),
           })
           .where('itemid', '=', itemid)
+          .execute();
+        // The first of its pictures, on its page as on its card.
+        await uow.trx
+          .updateTable('product_picture')
+          .set({ pic: urls[0] as string, largepic: urls[1] as string })
+          .where('itemid', '=', itemid)
+          .where('position', '=', 1)
           .execute();
         await record(uow, owner, itemid, ['New picture']);
         uow.publish(catalogueTopic, { type: 'products' });

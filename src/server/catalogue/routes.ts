@@ -3,6 +3,8 @@ import { endpoints, type StockEvent } from '../../shared/api';
 import { knownCatalogueParam } from '../../shared/live-streams';
 import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
+import { HttpError } from '../http/errors';
+import { readQuery } from '../http/input';
 import type { LiveStreams, StreamSource } from '../http/live-streams';
 import { sseFrame } from '../http/live-streams';
 import type { StockStore } from '../stock/stock-store';
@@ -76,6 +78,14 @@ export function catalogueRoutes({ sessions, catalogue, stock, streams }: Catalog
   const productsAfter = productsFrames(catalogue);
   return new Hono<AppEnv>()
     .get(endpoints.catalogue.path, async (c) => c.json({ products: await catalogue.shown() }))
+
+    .get(endpoints.products.path, async (c) => c.json(await catalogue.list(readQuery(c, endpoints.products.query))))
+
+    .get(endpoints.product.path, async (c) => {
+      const product = await catalogue.details(c.req.param('slug'));
+      if (!product) throw new HttpError('product/no-page');
+      return c.json({ product });
+    })
 
     .get(endpoints.catalogueStream.path, session, (c) =>
       streams.open(c, c.get('session'), () =>

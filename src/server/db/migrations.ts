@@ -1,5 +1,8 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { createSearchTables, indexProduct } from '../catalogue/search-index';
+import { freeSlug, slugOf } from '../catalogue/slugs';
 import { firstCatalogue } from './first-catalogue';
+import { firstCategories } from './first-categories';
 import { firstSettings } from './first-settings';
 import type { Dialect } from './open';
 import { sequences, type Tables } from './schema';
@@ -435,6 +438,75 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
       for (const [itemid, grams] of Object.entries(firstWeights)) {
         await db.updateTable('product').set({ weight_grams: grams }).where('itemid', '=', itemid).execute();
       }
+    },
+  },
+  '0017-finding-products': {
+    async up(db) {
+      // Categories, slugs, pictures, size guides and the search index (docs/decisions/0036-finding-products.md).
+      await db.schema
+        .createTable('category')
+        .addColumn('slug', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('size_guide', 'text')
+        .execute();
+      await db.schema
+        .createTable('product_category')
+        .addColumn('category', 'text', (c) => c.notNull().references('category.slug').onDelete('cascade'))
+        .addColumn('itemid', 'text', (c) => c.notNull().references('product.itemid'))
+        .addPrimaryKeyConstraint('product_category_pk', ['category', 'itemid'])
+        .execute();
+      await db.schema.createIndex('product_category_itemid').on('product_category').column('itemid').execute();
+      // A product's slug is its address; every slug it ever had stays its own, so that old links lead to it.
+      await db.schema.alterTable('product').addColumn('slug', 'text').execute();
+      await db.schema.alterTable('product').addColumn('size_guide', 'text').execute();
+      await db.schema
+        .createTable('product_slug')
+        .addColumn('slug', 'text', (c) => c.primaryKey())
+        .addColumn('itemid', 'text', (c) => c.notNull().references('product.itemid'))
+        .execute();
+      await db.schema.createIndex('product_shown_position').on('product').columns(['shown', 'position']).execute();
+      await db.schema.createIndex('product_size_size').on('product_size').columns(['size', 'itemid']).execute();
+      // A product's pictures in the owner's order: the first is the card's (product.pic and largepic, kept in step).
+      await db.schema
+        .createTable('product_picture')
+        .addColumn('itemid', 'text', (c) => c.notNull().references('product.itemid'))
+        .addColumn('position', 'integer', (c) => c.notNull())
+        .addColumn('pic', 'text', (c) => c.notNull())
+        .addColumn('largepic', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('product_picture_pk', ['itemid', 'position'])
+        .execute();
+      await sql`insert into product_picture (itemid, position, pic, largepic) select itemid, 1, pic, largepic from product`.execute(
+        db,
+      );
+      const products = await db.selectFrom('product').select(['itemid', 'name']).execute();
+      const taken = new Set<string>();
+      for (const { itemid, name } of products) {
+        const slug = await freeSlug(slugOf(name), (s) => taken.has(s));
+        taken.add(slug);
+        await db.updateTable('product').set({ slug }).where('itemid', '=', itemid).execute();
+        await db.insertInto('product_slug').values({ slug, itemid }).execute();
+      }
+      await db.schema.createIndex('product_slug_unique').on('product').column('slug').unique().execute();
+      await db
+        .insertInto('category')
+        .values(
+          firstCategories.map((category, index) => ({
+            slug: category.slug,
+            name: category.name,
+            position: index + 1,
+            size_guide: JSON.stringify(category.sizeGuide),
+          })),
+        )
+        .execute();
+      const itemids = new Set(products.map((p) => p.itemid));
+      const placed = firstCategories.flatMap((category) =>
+        category.itemids.filter((itemid) => itemids.has(itemid)).map((itemid) => ({ category: category.slug, itemid })),
+      );
+      if (placed.length > 0) await db.insertInto('product_category').values(placed).execute();
+      await createSearchTables(db, dialect);
+      const rows = await db.selectFrom('product').select('itemid').execute();
+      for (const { itemid } of rows) await indexProduct(db, dialect, itemid);
     },
   },
   '0019-invoices': {

@@ -219,6 +219,50 @@ export interface ProductTable {
   shown: number;
   version: number;
   updated_at: number;
+  /** Its address, `/products/<slug>`, made from its name; the ones it had before lead to it too (`product_slug`). */
+  slug: string;
+  /** The owner's size guide for it (`SizeGuide` as JSON), or null: its first category's then. */
+  size_guide: string | null;
+}
+
+/** Every slug a product has had, its current one included: each is one product's for ever. */
+export interface ProductSlugTable {
+  slug: string;
+  itemid: string;
+}
+
+/** A category of products (docs/product.md §22), known in addresses by its slug. */
+export interface CategoryTable {
+  slug: string;
+  name: string;
+  /** Its place among the categories, from 1. */
+  position: number;
+  /** The size guide of its products (`SizeGuide` as JSON), or null. */
+  size_guide: string | null;
+}
+
+export interface ProductCategoryTable {
+  category: string;
+  itemid: string;
+}
+
+/** A product's pictures in the owner's order, from 1; the first is also `product.pic` and `product.largepic`. */
+export interface ProductPictureTable {
+  itemid: string;
+  position: number;
+  pic: string;
+  largepic: string;
+}
+
+/** The words of the search index, for forgiving a wrong letter (src/server/catalogue/search-index.ts). */
+export interface SearchWordTable {
+  word: string;
+}
+
+/** SQLite: each word of the vocabulary under itself and each of its one-letter deletions. */
+export interface SearchVariantTable {
+  variant: string;
+  word: string;
 }
 
 export interface ProductChangeTable {
@@ -317,6 +361,12 @@ export interface Tables {
   discount_code: DiscountCodeTable;
   discount_use: DiscountUseTable;
   invoice: InvoiceTable;
+  product_slug: ProductSlugTable;
+  category: CategoryTable;
+  product_category: ProductCategoryTable;
+  product_picture: ProductPictureTable;
+  search_word: SearchWordTable;
+  search_variant: SearchVariantTable;
   // Better Auth's tables, as far as we read and write them. Its dates are ISO strings on SQLite and
   // timestamps on PostgreSQL: write them with `Db.timestamp`.
   // `emailVerified` is 0/1 on SQLite, a boolean on PostgreSQL: write it with `Db.flag`.

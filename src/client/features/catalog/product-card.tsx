@@ -1,7 +1,9 @@
 import { useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
 import type { CatalogueProduct } from '../../../shared/api';
 import { brand } from '../../../shared/brand';
 import { formatCents } from '../../../shared/money';
+import { pages } from '../../../shared/pages';
 import { fewLeft } from '../../../shared/sizes';
 import { Alert } from '../../components/alert';
 
@@ -14,14 +16,19 @@ interface ProductCardProps {
 
 const chooseSize = 'Please choose a size.';
 
+/** A product's page. */
+export const productPath = (slug: string) => pages.product.path.replace(':slug', encodeURIComponent(slug));
+
 /** A size as the list shows it: sold out, or only a few left, says so. */
 function sizeOption({ size, stock }: CatalogueProduct['sizes'][number]): string {
   if (stock <= 0) return `${size} (sold out)`;
   return stock <= fewLeft ? `${size} (only ${stock} left)` : size;
 }
 
-export function ProductCard({ product, onAdd, failure }: ProductCardProps) {
-  const titleId = `product-${product.itemid}`;
+/**
+ * The size select with its stock and 'Add to Cart' (docs/product.md §12): the same on a product's card and on its page.
+ */
+export function Purchase({ product, onAdd, failure }: ProductCardProps) {
   const selectId = useId();
   const select = useRef<HTMLSelectElement>(null);
   const { sizes } = product;
@@ -47,6 +54,57 @@ export function ProductCard({ product, onAdd, failure }: ProductCardProps) {
   }
 
   return (
+    <>
+      {sizes.length > 1 && (
+        <div className="field product-size">
+          <label htmlFor={selectId}>Size</label>
+          <select
+            id={selectId}
+            ref={select}
+            value={size}
+            disabled={!inStock}
+            aria-invalid={missing ? true : undefined}
+            aria-describedby={missing ? `${selectId}-error` : undefined}
+            onChange={(event) => {
+              setSize(event.target.value);
+              setMissing(false);
+            }}
+          >
+            <option value="">Choose a size</option>
+            {sizes.map((s) => (
+              <option key={s.size} value={s.size} disabled={s.stock <= 0}>
+                {sizeOption(s)}
+              </option>
+            ))}
+          </select>
+          {missing && (
+            <p id={`${selectId}-error`} className="field-error" role="alert">
+              {chooseSize}
+            </p>
+          )}
+        </div>
+      )}
+      {/* Polite: a rider who has chosen a size hears when its stock runs low or out. */}
+      <p className="product-stock" aria-live="polite">
+        {note}
+      </p>
+      {failure && <Alert kind="alert">{failure}</Alert>}
+      <button
+        type="button"
+        className="button"
+        aria-label={`Add to cart: ${product.name}`}
+        disabled={!inStock}
+        onClick={add}
+      >
+        Add to cart
+      </button>
+    </>
+  );
+}
+
+export function ProductCard({ product, onAdd, failure }: ProductCardProps) {
+  const titleId = `product-${product.itemid}`;
+  return (
     <article className="product card" aria-labelledby={titleId}>
       <a className="product-picture" href={product.largepic} target="_blank" rel="noopener">
         <img src={product.pic} alt={product.name} width={160} height={160} />
@@ -60,49 +118,12 @@ export function ProductCard({ product, onAdd, failure }: ProductCardProps) {
         </h2>
         <p className="product-price">{formatCents(product.priceCents, brand)}</p>
         <p className="product-details">{product.details}</p>
-        {sizes.length > 1 && (
-          <div className="field product-size">
-            <label htmlFor={selectId}>Size</label>
-            <select
-              id={selectId}
-              ref={select}
-              value={size}
-              disabled={!inStock}
-              aria-invalid={missing ? true : undefined}
-              aria-describedby={missing ? `${selectId}-error` : undefined}
-              onChange={(event) => {
-                setSize(event.target.value);
-                setMissing(false);
-              }}
-            >
-              <option value="">Choose a size</option>
-              {sizes.map((s) => (
-                <option key={s.size} value={s.size} disabled={s.stock <= 0}>
-                  {sizeOption(s)}
-                </option>
-              ))}
-            </select>
-            {missing && (
-              <p id={`${selectId}-error`} className="field-error" role="alert">
-                {chooseSize}
-              </p>
-            )}
-          </div>
-        )}
-        {/* Polite: a rider who has chosen a size hears when its stock runs low or out. */}
-        <p className="product-stock" aria-live="polite">
-          {note}
+        <p className="product-more">
+          <Link to={productPath(product.slug)} aria-describedby={titleId}>
+            Details
+          </Link>
         </p>
-        {failure && <Alert kind="alert">{failure}</Alert>}
-        <button
-          type="button"
-          className="button"
-          aria-label={`Add to cart: ${product.name}`}
-          disabled={!inStock}
-          onClick={add}
-        >
-          Add to cart
-        </button>
+        <Purchase product={product} onAdd={onAdd} failure={failure} />
       </div>
     </article>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CatalogueProduct } from '../../../shared/api';
 import { knownCatalogueParam, liveStreams } from '../../../shared/live-streams';
 import { loadContract } from '../../lib/api';
@@ -8,20 +8,28 @@ const catalogueStream = { ...liveStreams.catalogue, schemas: async () => (await 
 
 const keyOf = (itemid: string, size: string) => `${itemid}\u0000${size}`;
 
+export interface LiveOptions {
+  /** The version of the loaded products (those the page's HTML came with): the first connection then sends nothing. */
+  version?: string;
+  /** The list shows only products in stock: a change of stock may take one out of it or bring one in. */
+  inStockOnly?: boolean;
+  /** Asks for the page's products again (its page of the list, never the whole catalogue). */
+  reload(): void;
+}
+
 /**
- * The products as the server streams them (docs/API.md, "The live stock"): the ones the page was loaded with until
- * the stream says otherwise; then the owner's products (their order, names, prices, pictures and sizes) whenever the
- * owner changes them, and every change of stock, each within a second. The stream, sending the products again each
- * time it connects, stays the word on them even when the page's data is loaded again. Given the `version` of the
- * loaded products (those the page's HTML came with), its first connection sends nothing while they are still the
- * shop's.
+ * The page's products as they change (docs/API.md, "The live stock"): every change of stock, each within a second,
+ * on the products shown; the page asked again whenever the owner changes the catalogue, and, for a list of products
+ * in stock only, whenever a shown product sells out or another comes back.
  */
-export function useLiveCatalogue(loaded: readonly CatalogueProduct[], version?: string): CatalogueProduct[] {
-  const [products, setProducts] = useState(loaded);
+export function useLiveCatalogue(loaded: readonly CatalogueProduct[], options: LiveOptions): CatalogueProduct[] {
   // The stream is opened once per page: with the version the page was first loaded with.
-  const [firstVersion] = useState(version);
-  // Stock heard of since the products were last given whole: it wins over theirs.
+  const [firstVersion] = useState(options.version);
+  // Stock heard of since the page opened: newer than what a page read before it, as new as what a page read after.
   const [stock, setStock] = useState<ReadonlyMap<string, number>>(() => new Map());
+  // What the events are checked against: the products shown now and the choices, without opening the stream anew.
+  const now = useRef({ loaded, options });
+  now.current = { loaded, options };
 
   useEffect(
     () =>
@@ -30,14 +38,15 @@ export function useLiveCatalogue(loaded: readonly CatalogueProduct[], version?: 
           ? { ...catalogueStream, firstQuery: `${knownCatalogueParam}=${encodeURIComponent(firstVersion)}` }
           : catalogueStream,
         (event) => {
+          const { loaded: shown, options: current } = now.current;
           if (event.type === 'products') {
-            // The products come with their stock as it was when they were read, after every stock event before them.
-            setProducts(event.products);
-            setStock(new Map());
+            current.reload();
           } else if (event.type === 'snapshot') {
             setStock(new Map(event.stock.map((size) => [keyOf(size.itemid, size.size), size.stock])));
           } else if (event.type === 'stock') {
-            setStock((current) => new Map(current).set(keyOf(event.itemid, event.size), event.stock));
+            setStock((map) => new Map(map).set(keyOf(event.itemid, event.size), event.stock));
+            const isShown = shown.some((p) => p.itemid === event.itemid);
+            if (current.inStockOnly && (isShown ? event.stock === 0 : event.stock > 0)) current.reload();
           }
         },
       ),
@@ -46,13 +55,13 @@ export function useLiveCatalogue(loaded: readonly CatalogueProduct[], version?: 
 
   return useMemo(
     () =>
-      products.map((product) => ({
+      loaded.map((product) => ({
         ...product,
         sizes: product.sizes.map(({ size, stock: given }) => ({
           size,
           stock: stock.get(keyOf(product.itemid, size)) ?? given,
         })),
       })),
-    [products, stock],
+    [loaded, stock],
   );
 }

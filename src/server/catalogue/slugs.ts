@@ -1,0 +1,25 @@
+/** The longest slug made from a name (a suffix such as `-2` may follow). */
+const slugMax = 60;
+
+/**
+ * The slug a name makes (docs/decisions/0036-finding-products.md): its letters and digits without their accents, in
+ * lower case, the runs between them one `-`; 'product' for a name that has none.
+ */
+export function slugOf(name: string): string {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .slice(0, slugMax)
+    .replace(/^-+|-+$/g, '');
+  return slug || 'product';
+}
+
+/** `base`, or the first of `base-2`, `base-3`... that `taken` says is free. */
+export async function freeSlug(base: string, taken: (slug: string) => boolean | Promise<boolean>): Promise<string> {
+  for (let n = 1; ; n += 1) {
+    const slug = n === 1 ? base : `${base}-${n}`;
+    if (!(await taken(slug))) return slug;
+  }
+}
