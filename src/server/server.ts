@@ -77,7 +77,15 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const lease = createCardLease(db);
   // A card order's cancel closes its sessions at Stripe, or refunds it, first.
   const beforeCancel = new Map([[card.id, cardBeforeCancel({ db, stripe, lease, log })]]);
-  const orders = createOrderStore({ db, cart, stock, outbox, cardPaymentMs: config.cardPaymentMs, beforeCancel });
+  const orders = createOrderStore({
+    db,
+    cart,
+    stock,
+    outbox,
+    settings,
+    cardPaymentMs: config.cardPaymentMs,
+    beforeCancel,
+  });
   const payments = createCardPayments({
     db,
     orders,

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstShipping } from '../../src/server/db/first-settings';
 import { migrationNames } from '../../src/server/db/migrations';
 import { Client } from '../support/client';
 import { runCommand } from '../support/command-line';
@@ -291,13 +292,13 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
     });
 
     it('restores a backup from before the last migration, brought up to date, readable by the shop alone', async () => {
-      // As Piaffe made it before its last migration, '0016-product-weights': products without a weight.
+      // As Piaffe made it before its last migration, '0023-shipping-zones': settings without their shipping section.
       // (A new migration changes what this takes back.)
       const last = migrationNames.at(-1);
-      expect(last).toBe('0016-product-weights');
+      expect(last).toBe('0023-shipping-zones');
       const older = changedBackup(
         'older.db',
-        `alter table product drop column weight_grams; delete from piaffe_migration where name = '${last}'`,
+        `update shop_settings set document = json_remove(document, '$.shipping'); delete from piaffe_migration where name = '${last}'`,
       );
 
       const url = target();
@@ -311,8 +312,8 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
       const shop = new SQLite(path, { readonly: true });
       try {
         expect(shop.prepare('select name from piaffe_migration where name = ?').get(last)).toEqual({ name: last });
-        const weights = shop.prepare("select weight_grams from product where itemid = '1'").all();
-        expect(weights).toEqual([{ weight_grams: 900 }]);
+        const { document } = shop.prepare('select document from shop_settings').get() as { document: string };
+        expect(JSON.parse(document).shipping).toEqual(firstShipping);
       } finally {
         shop.close();
       }

@@ -1,6 +1,6 @@
 import { addressLines } from '../../shared/address';
 import { formatAmount } from '../../shared/money';
-import { type Order, statusLabels } from '../../shared/orders';
+import { deliveryText, type Order, statusLabels } from '../../shared/orders';
 
 /**
  * The orders for the books (docs/product.md §11): one row per order line, a spreadsheet's CSV (RFC 4180: quoted
@@ -19,6 +19,7 @@ const columns = [
   'Shipping',
   'Total',
   'Status',
+  'Delivery',
 ];
 
 /**
@@ -66,7 +67,7 @@ function shopTime(iso: string, timeZone: string): string {
 }
 
 /**
- * The orders as CSV. The order's own amounts (shipping, total) are on its first row only, so that summing a column
+ * The orders as CSV. The order's own amounts (shipping, total) and delivery are on its first row only, so that summing a column
  * counts each order once; its other rows leave them empty.
  */
 export function ordersCsv(orders: readonly Order[], { timeZone, currency }: CsvShop): string {
@@ -85,6 +86,7 @@ export function ordersCsv(orders: readonly Order[], { timeZone, currency }: CsvS
         index === 0 ? amount(order.shippingCents, currency) : '',
         index === 0 ? amount(order.totalCents, currency) : '',
         text(statusLabels[order.status]),
+        text(index === 0 ? deliveryText(order) : ''),
       ].join(','),
     ),
   );

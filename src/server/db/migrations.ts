@@ -1,6 +1,6 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import { firstCatalogue } from './first-catalogue';
-import { firstSettings } from './first-settings';
+import { firstSettings, firstShipping } from './first-settings';
 import type { Dialect } from './open';
 import { sequences, type Tables } from './schema';
 
@@ -435,6 +435,20 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
       for (const [itemid, grams] of Object.entries(firstWeights)) {
         await db.updateTable('product').set({ weight_grams: grams }).where('itemid', '=', itemid).execute();
       }
+    },
+  },
+  '0023-shipping-zones': {
+    async up(db) {
+      // The settings gain their shipping section (docs/decisions/0035-shipping-zones.md), started from the rule that
+      // was fixed in code: a shop saved since keeps every other section as the owner left it.
+      const row = await db.selectFrom('shop_settings').select('document').where('id', '=', 1).executeTakeFirst();
+      if (!row) return;
+      const document = { ...JSON.parse(row.document), shipping: firstShipping };
+      await db
+        .updateTable('shop_settings')
+        .set({ document: JSON.stringify(document) })
+        .where('id', '=', 1)
+        .execute();
     },
   },
 });

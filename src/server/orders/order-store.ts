@@ -1,6 +1,7 @@
 import type { CartStore } from '../cart/cart-store';
 import type { Db } from '../db/database';
 import type { Outbox } from '../mail/outbox';
+import type { SettingsStore } from '../settings/settings-store';
 import type { StockStore } from '../stock/stock-store';
 import { type BeforeCancel, createMoves } from './order-moves';
 import { createPlacing } from './order-placing';
@@ -13,6 +14,8 @@ export interface OrderStoreParts {
   cart: CartStore;
   stock: StockStore;
   outbox: Outbox;
+  /** The shop's settings: shipping is priced by their zones, read in the order's own transaction. */
+  settings: SettingsStore;
   /** How long a card order waits for its payment (CARD_PAYMENT_MINUTES). */
   cardPaymentMs: number;
   /** By payment method's id: what comes before a cancel of its orders (a card's refund). */

@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
 import { endpoints } from '../../shared/api';
+import { brand } from '../../shared/brand';
 import type { ErrorCode } from '../../shared/errors';
 import { formatOrderNumber, type OrderStatus, parseOrderNumber, statusLabels } from '../../shared/orders';
 import { card } from '../../shared/payment/card';
+import { notShippedMessage, shippingChangedMessage } from '../../shared/shipping';
 import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
 import { HttpError } from '../http/errors';
@@ -19,10 +21,14 @@ import { ordersTopic } from './order-topic';
 type Refusal = Extract<PlaceResult, { ok: false }>;
 
 const placeRefusals: Record<
-  Exclude<Refusal['reason'], 'too-many' | 'sold-out' | 'size-missing' | 'unavailable'>,
+  Exclude<
+    Refusal['reason'],
+    'too-many' | 'sold-out' | 'size-missing' | 'unavailable' | 'not-shipped' | 'shipping-changed'
+  >,
   ErrorCode
 > = {
   'cart-empty': 'order/cart-empty',
+  'no-such-method': 'order/invalid-shipping-method',
   'cart-changed': 'order/cart-changed',
   'no-user': 'auth/unauthenticated',
   'email-not-confirmed': 'auth/email-not-confirmed',
@@ -31,6 +37,10 @@ const placeRefusals: Record<
 function placeRefusal(result: Refusal): HttpError {
   if (result.reason === 'too-many') {
     return new HttpError('order/too-many', undefined, { 'Retry-After': String(result.retryAfter) });
+  }
+  if (result.reason === 'not-shipped') return new HttpError('order/not-shipped', notShippedMessage(result.country));
+  if (result.reason === 'shipping-changed') {
+    return new HttpError('order/shipping-changed', shippingChangedMessage(result.option, brand));
   }
   if (result.reason === 'sold-out' || result.reason === 'size-missing' || result.reason === 'unavailable') {
     return new HttpError(`order/${result.reason}`, undefined, {}, { rows: result.rows });
@@ -107,14 +117,14 @@ export function orderRoutes({ sessions, orders, payments, settings, streams }: O
       .get(endpoints.paymentMethods.path, async (c) => c.json({ methods: await offered() }))
 
       .get(endpoints.quote.path, session, async (c) => {
-        const { delivery } = readQuery(c, endpoints.quote.query);
-        return c.json(await orders.quote(c.get('session').user.uid, delivery));
+        return c.json(await orders.quote(c.get('session').user.uid, readQuery(c, endpoints.quote.query)));
       })
 
       .post(endpoints.placeOrder.path, session, async (c) => {
         const input = await readJson(c, endpoints.placeOrder.body, {
           address: 'order/invalid-address',
           paymentMethod: 'order/invalid-payment-method',
+          shippingMethod: 'order/invalid-shipping-method',
         });
         if (!(await offered()).includes(input.paymentMethod)) throw new HttpError('order/invalid-payment-method');
         c.set('paymentMethod', input.paymentMethod);
