@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import {
   Link,
   type LoaderFunctionArgs,
@@ -9,7 +9,9 @@ import {
   useSearchParams,
 } from 'react-router';
 import { addressFields, addressSchema, countryCodes, countryName, emptyAddress } from '../../../shared/address';
+import { brand } from '../../../shared/brand';
 import { type Delivery, deliveries, deliveryLabels } from '../../../shared/delivery';
+import { formatCents } from '../../../shared/money';
 import { notices } from '../../../shared/notices';
 import { pages } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
@@ -29,13 +31,24 @@ import { useForm } from '../../lib/use-form';
  * methods it offers. The page computes no amount of its own.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const chosen = new URL(request.url).searchParams.get('delivery');
+  const search = new URL(request.url).searchParams;
+  const chosen = search.get('delivery');
   const delivery = deliveries.find((d) => d === chosen) ?? 'shipping';
-  const [{ items, money }, { methods }] = await Promise.all([
-    call('quote', { query: { delivery } }),
+  // The address's country and region, and the delivery method chosen: the quote lists the methods for them.
+  const place = { country: search.get('country') ?? emptyAddress.country, region: search.get('region') ?? '' };
+  const method = search.get('method') ?? undefined;
+  const [{ items, money, shipping }, { methods }] = await Promise.all([
+    call('quote', { query: { delivery, ...place, ...(method === undefined ? {} : { method }) } }),
     call('paymentMethods'),
   ]);
-  return { items, money, delivery, methods: methodsOf(methods) };
+  return { items, money, shipping, place, delivery, methods: methodsOf(methods) };
+}
+
+/** The page's address as the quote's query: what the loader reads back. */
+function quoteParams(choice: { delivery: Delivery; country: string; region: string; method?: string | null }) {
+  const params: Record<string, string> = { delivery: choice.delivery, country: choice.country, region: choice.region };
+  if (choice.method) params.method = choice.method;
+  return params;
 }
 
 const autoComplete = {
@@ -68,7 +81,7 @@ function idempotencyKey(): string {
 }
 
 export default function CheckoutPage() {
-  const { items, money, delivery, methods } = useLoaderData<typeof loader>();
+  const { items, money, shipping, place, delivery, methods } = useLoaderData<typeof loader>();
   const shop = useShop();
   const [, setSearchParams] = useSearchParams();
   // A new delivery asks the server for a new quote; the order waits for it.
@@ -89,9 +102,21 @@ export default function CheckoutPage() {
   // The rows the server refused (sold out, without a size, no longer available), with what to say about each.
   const [problems, setProblems] = useState<ReadonlyMap<string, string>>(new Map());
   const summaryId = useId();
+  const { country, region } = form.values;
+  const chosenOption = shipping.options.find((option) => option.id === shipping.chosen);
+
+  // The address's country or region changed: the quote lists the methods for the new one.
+  useEffect(() => {
+    if (country === place.country && region === place.region) return;
+    setSearchParams(quoteParams({ delivery, country, region, method: shipping.chosen }), { replace: true });
+  }, [country, region, place, delivery, shipping.chosen, setSearchParams]);
+
+  function chooseShipping(id: string) {
+    setSearchParams(quoteParams({ delivery, country, region, method: id }), { replace: true });
+  }
 
   function chooseDelivery(chosen: Delivery) {
-    setSearchParams({ delivery: chosen }, { replace: true });
+    setSearchParams(quoteParams({ delivery: chosen, country, region }), { replace: true });
     // A payment method that goes with one delivery only (Pay on collection) gives way to the first of the others.
     const needs = methods.find((m) => m.id === method)?.delivery;
     if (needs !== undefined && needs !== chosen) setMethod(methods.find((m) => m.delivery === undefined)?.id ?? '');
@@ -100,7 +125,9 @@ export default function CheckoutPage() {
   function chooseMethod(id: string) {
     setMethod(id);
     const needs = methods.find((m) => m.id === id)?.delivery;
-    if (needs !== undefined && needs !== delivery) setSearchParams({ delivery: needs }, { replace: true });
+    if (needs !== undefined && needs !== delivery) {
+      setSearchParams(quoteParams({ delivery: needs, country, region }), { replace: true });
+    }
   }
 
   async function removeRow(id: string) {
@@ -138,6 +165,8 @@ export default function CheckoutPage() {
           delivery,
           idempotencyKey: key,
           cartItemIds: items.map((i) => i.id),
+          // The method chosen and its price as this page shows it: another price now is refused (shipping-changed).
+          ...(chosenOption ? { shippingMethod: chosenOption.id, shippingCents: chosenOption.cents } : {}),
           // The total of the server's quote this page shows: a price changed meanwhile is refused (order/cart-changed).
           totalCents: money.totalCents,
         },
@@ -153,7 +182,8 @@ export default function CheckoutPage() {
         setProblems(new Map(error.rows.map((id) => [id, problem])));
       }
       // The cart is not what this page showed: show it as it is now.
-      if (error instanceof ApiError && (error.code === 'order/cart-changed' || error.code === 'order/cart-empty')) {
+      const stale = ['order/cart-changed', 'order/cart-empty', 'order/shipping-changed'];
+      if (error instanceof ApiError && stale.includes(error.code)) {
         await revalidator.revalidate();
       }
       sending.current = false;
@@ -236,6 +266,29 @@ export default function CheckoutPage() {
               onBlur={() => {}}
             />
           </div>
+          <fieldset className="card form shipping-methods">
+            <legend>Delivery method</legend>
+            {shipping.refusal !== undefined && <Alert kind="status">{shipping.refusal}</Alert>}
+            {shipping.options.map((option) => (
+              <div className="choice" key={option.id}>
+                <input
+                  type="radio"
+                  id={`shipping-${option.id}`}
+                  name="shippingMethod"
+                  value={option.id}
+                  checked={shipping.chosen === option.id}
+                  onChange={() => chooseShipping(option.id)}
+                  aria-describedby={`shipping-${option.id}-price`}
+                />
+                <label htmlFor={`shipping-${option.id}`}>{option.name}</label>
+                <p id={`shipping-${option.id}-price`} className="field-hint">
+                  {[option.cents === 0 ? 'Free' : formatCents(option.cents, brand), option.estimate]
+                    .filter(Boolean)
+                    .join(' · ')}
+                </p>
+              </div>
+            ))}
+          </fieldset>
           <fieldset className="card form payment-methods">
             <legend>Payment</legend>
             {methods.map((offered) => (
@@ -257,7 +310,11 @@ export default function CheckoutPage() {
             ))}
           </fieldset>
           <p>
-            <button type="submit" className="button" disabled={!form.isValid || busy || quoting || problems.size > 0}>
+            <button
+              type="submit"
+              className="button"
+              disabled={!form.isValid || busy || quoting || problems.size > 0 || chosenOption === undefined}
+            >
               Place order
             </button>
           </p>
