@@ -16,6 +16,7 @@ import { notices } from '../../../shared/notices';
 import { pages } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
 import { methodsOf } from '../../../shared/payment/payment-methods';
+import type { ShippingOption } from '../../../shared/shipping';
 import { itemWithSize } from '../../../shared/sizes';
 import { Alert } from '../../components/alert';
 import { DocumentTitle } from '../../components/document-title';
@@ -74,6 +75,11 @@ const rowProblems: Readonly<Record<string, string>> = {
   'order/size-missing': 'No size chosen.',
   'order/unavailable': 'No longer available.',
 };
+
+/** A delivery method's price ('Free' when none) and its estimate, as the choice shows them. */
+function priceAndEstimate(option: ShippingOption): string {
+  return [option.cents === 0 ? 'Free' : formatCents(option.cents, brand), option.estimate].filter(Boolean).join(' · ');
+}
 
 /** A key made once per checkout page: the same key never makes a second order (crypto.randomUUID needs https). */
 function idempotencyKey(): string {
@@ -269,25 +275,30 @@ export default function CheckoutPage() {
           <fieldset className="card form shipping-methods">
             <legend>Delivery method</legend>
             {shipping.refusal !== undefined && <Alert kind="status">{shipping.refusal}</Alert>}
-            {shipping.options.map((option) => (
-              <div className="choice" key={option.id}>
-                <input
-                  type="radio"
-                  id={`shipping-${option.id}`}
-                  name="shippingMethod"
-                  value={option.id}
-                  checked={shipping.chosen === option.id}
-                  onChange={() => chooseShipping(option.id)}
-                  aria-describedby={`shipping-${option.id}-price`}
-                />
-                <label htmlFor={`shipping-${option.id}`}>{option.name}</label>
-                <p id={`shipping-${option.id}-price`} className="field-hint">
-                  {[option.cents === 0 ? 'Free' : formatCents(option.cents, brand), option.estimate]
-                    .filter(Boolean)
-                    .join(' · ')}
-                </p>
-              </div>
-            ))}
+            {shipping.options.length === 1 && chosenOption !== undefined ? (
+              // One method: nothing to choose, it is said.
+              <p>
+                {chosenOption.name}: {priceAndEstimate(chosenOption)}
+              </p>
+            ) : (
+              shipping.options.map((option) => (
+                <div className="choice" key={option.id}>
+                  <input
+                    type="radio"
+                    id={`shipping-${option.id}`}
+                    name="shippingMethod"
+                    value={option.id}
+                    checked={shipping.chosen === option.id}
+                    onChange={() => chooseShipping(option.id)}
+                    aria-describedby={`shipping-${option.id}-price`}
+                  />
+                  <label htmlFor={`shipping-${option.id}`}>{option.name}</label>
+                  <p id={`shipping-${option.id}-price`} className="field-hint">
+                    {priceAndEstimate(option)}
+                  </p>
+                </div>
+              ))
+            )}
           </fieldset>
           <fieldset className="card form payment-methods">
             <legend>Payment</legend>
