@@ -43,8 +43,8 @@ function nameOf(field: AddressField): string {
   return addressFields[field].label.replace(' (optional)', '');
 }
 
-function text(field: AddressField) {
-  const { required, max } = addressFields[field];
+function text(field: AddressField, required: boolean = addressFields[field].required) {
+  const { max } = addressFields[field];
   const name = nameOf(field);
   const schema = z
     .string({ error: `${name} must be text.` })
@@ -59,22 +59,45 @@ function optionalText(field: AddressField) {
   return text(field).default('');
 }
 
+function postalCode(required: boolean) {
+  return text('postalCode', required).regex(
+    /^[\p{L}\p{N}][\p{L}\p{N} -]*$|^$/u,
+    'Postal code may have only letters, digits, spaces and hyphens.',
+  );
+}
+
 export const addressSchema = z.strictObject({
   fullName: text('fullName'),
   line1: text('line1'),
   line2: optionalText('line2'),
   city: text('city'),
   region: text('region'),
-  postalCode: text('postalCode').regex(
-    /^[\p{L}\p{N}][\p{L}\p{N} -]*$|^$/u,
-    'Postal code may have only letters, digits, spaces and hyphens.',
-  ),
+  postalCode: postalCode(true),
   country: z.enum(countryCodes, { error: 'Choose a country from the list.' }),
   phone: text('phone')
     .regex(/^[0-9+()./ -]*$/, 'Phone may have only digits, spaces and + ( ) - . /')
     .default(''),
 });
 export type Address = z.infer<typeof addressSchema>;
+
+/** The fields only shipping needs: an order collected at the yard may leave them out (DECISIONS.md §18). */
+export const shippingOnlyFields = ['line1', 'city', 'region', 'postalCode'] as const satisfies readonly AddressField[];
+
+/**
+ * An order's address as the place body takes it: the fields only shipping needs may be empty, the order's delivery
+ * says which it needs (orders.ts's `placeOrderSchema`); the country stays, for the tax and the books.
+ */
+export const orderAddressSchema = addressSchema.extend({
+  line1: text('line1', false),
+  city: text('city', false),
+  region: text('region', false),
+  postalCode: postalCode(false),
+});
+
+/** The message for a field left empty that the delivery needs. */
+export function requiredMessage(field: AddressField): string {
+  return `${nameOf(field)} is required.`;
+}
 
 export const emptyAddress: Address = {
   fullName: '',
@@ -93,7 +116,8 @@ export function addressLines(address: Address): string[] {
     address.fullName,
     address.line1,
     address.line2,
-    `${address.city}, ${address.region} ${address.postalCode}`,
+    // An order collected at the yard may have no town.
+    address.city ? `${address.city}, ${address.region} ${address.postalCode}` : '',
     countryName(address.country),
     address.phone ? `Phone: ${address.phone}` : '',
   ].filter(Boolean);

@@ -5,6 +5,7 @@
  */
 import './zod-config';
 import { z } from 'zod';
+import { addressFields, defaultCountry } from './address';
 import {
   adminOrdersQuery,
   exportQuery,
@@ -43,6 +44,7 @@ import {
 } from './products';
 import { roles } from './roles';
 import { publicShopSchema, settingsChangeSchema, settingsEditSchema, versionedSettingsSchema } from './settings';
+import type { ShippingOption } from './shipping';
 import {
   addToCartSchema,
   credentialsSchema,
@@ -91,17 +93,50 @@ export const cartItemSchema = z.object({
 export type CartItem = z.infer<typeof cartItemSchema>;
 
 /**
- * The checkout's quote: the rider's cart rows and what the shop charges for them. The page shows it and sends its
- * total back with the order; `place` refuses another (`order/cart-changed`).
+ * The choices a quote is for: the delivery (shipping when left out), the address's country and region (ISO 3166-1
+ * alpha-2 and 3166-2: the shop's country and none when left out) and the delivery method (the zone's first).
  */
-/** The choices a quote is for: the delivery (shipping when left out), and a discount code. */
 export const quoteQuery = z.strictObject({
   delivery: z.enum(deliveries, { error: 'delivery must be shipping or collection.' }).default('shipping'),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'country must be a code such as US.')
+    .default(defaultCountry),
+  region: z.string().max(addressFields.region.max).default(''),
+  method: z.string().max(64).optional(),
   /** 'Apply': the quote with this discount code, or why it cannot be used (`discount/...`). */
   discountCode: z.string().max(64).optional(),
 });
+export type QuoteQuery = z.infer<typeof quoteQuery>;
 
-export const quoteSchema = z.object({ items: z.array(cartItemSchema), money: orderMoneySchema });
+/** A delivery method as the checkout lists it (src/shared/shipping.ts's ShippingOption). */
+export const shippingOptionSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  cents: z.number().int(),
+  estimate: z.string(),
+}) satisfies z.ZodType<ShippingOption>;
+
+/** A country or one of its subdivisions (ISO 3166): its code and English name. */
+export const placeSchema = z.object({ code: z.string(), name: z.string() });
+export type Place = z.infer<typeof placeSchema>;
+
+/**
+ * The checkout's quote: the rider's cart rows and what the shop charges for them. The page shows it and sends its
+ * total back with the order; `place` refuses another (`order/cart-changed`).
+ */
+export const quoteSchema = z.object({
+  items: z.array(cartItemSchema),
+  /** With the chosen method's price; the goods alone when there is none. */
+  money: orderMoneySchema,
+  shipping: z.object({
+    /** The methods for the address (or collection), in the owner's order, each priced for this cart. */
+    options: z.array(shippingOptionSchema),
+    /** The id of the method priced in `money`; null when there is none, and `refusal` says why. */
+    chosen: z.string().nullable(),
+    refusal: z.string().optional(),
+  }),
+});
 export type Quote = z.infer<typeof quoteSchema>;
 
 /** A stream's event schemas: one for each event name of src/shared/live-streams.ts, and no other. */
@@ -278,6 +313,10 @@ export const endpoints = {
   quote: { method: 'GET', path: '/api/checkout/quote', query: quoteQuery, reply: quoteSchema },
   /** The payment methods this shop offers at checkout, by id, in order (Card only with Stripe's keys). */
   paymentMethods: { method: 'GET', path: '/api/payment-methods', reply: z.object({ methods: z.array(z.string()) }) },
+  /** The countries an address may be in (ISO 3166-1), by name: the address form's and the shipping zones' list. */
+  countries: { method: 'GET', path: '/api/places', reply: z.object({ countries: z.array(placeSchema) }) },
+  /** A country's subdivisions (ISO 3166-2, 'US-FL'), by name: its state field's list; 404 places/unknown-country. */
+  regions: { method: 'GET', path: '/api/places/:country', reply: z.object({ regions: z.array(placeSchema) }) },
   /** What every page shows of the shop's settings (the footer's address and phone): for anyone, signed in or not. */
   shop: { method: 'GET', path: '/api/shop', reply: publicShopSchema },
   /**

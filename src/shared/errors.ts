@@ -95,6 +95,16 @@ export const errorCatalogue = {
   },
   'order/invalid-address': { status: 400, message: 'The delivery address is not complete.' },
   'order/invalid-payment-method': { status: 400, message: 'Choose one of the payment methods offered.' },
+  'order/invalid-shipping-method': {
+    status: 400,
+    message: 'Choose one of the delivery methods offered for this address.',
+  },
+  'order/not-shipped': { status: 400, message: 'We do not ship to this country yet.' },
+  'order/shipping-changed': {
+    status: 409,
+    message: 'The price of delivery has changed since this page showed it. Please check your order and place it again.',
+  },
+  'places/unknown-country': { status: 404, message: 'There is no such country.' },
   'order/not-found': { status: 404, message: 'There is no such order.' },
   'invoice/not-found': { status: 404, message: 'There is no such invoice or credit note.' },
   'order/invalid-transition': { status: 409, message: 'This order cannot be changed that way.' },

@@ -4,7 +4,7 @@
  */
 import './zod-config';
 import { z } from 'zod';
-import { addressSchema } from './address';
+import { orderAddressSchema, requiredMessage, shippingOnlyFields } from './address';
 import { deliveries, deliveryLabels } from './delivery';
 import { limits } from './limits';
 import { pageFields } from './paging';
@@ -97,7 +97,8 @@ export const noteSchema = z
 
 export const placeOrderSchema = z
   .strictObject({
-    address: addressSchema,
+    /** Complete for shipping; for 'Collect at the yard', a name and either a phone or the whole address. */
+    address: orderAddressSchema,
     /** The id of a method the server offers (GET /api/payment-methods); the server checks which it offers. */
     paymentMethod: z.string({ error: 'Choose one of the payment methods offered.' }).max(64),
     /** Left out: the one the payment method goes with (deliveryOf). */
@@ -109,6 +110,16 @@ export const placeOrderSchema = z
     /** The cart rows the rider saw, by id. */
     cartItemIds: z.array(z.string().max(64)).max(limits.cartMaxRows),
     /**
+     * The delivery method chosen among the quote's `shippingOptions`, by id; left out: the first the address's zone
+     * offers (or collection, for 'Collect at the yard').
+     */
+    shippingMethod: z.string({ error: 'Choose one of the delivery methods offered.' }).max(64).optional(),
+    /**
+     * The method's price the page showed, in cents: when the shop's is another now (the owner changed it meanwhile),
+     * the order is refused with `order/shipping-changed`.
+     */
+    shippingCents: z.number().int().min(0).optional(),
+    /**
      * The total the page showed, in cents: when the cart's is another (the owner changed a price meanwhile), the order
      * is refused with `order/cart-changed`. The checkout page always sends it.
      */
@@ -116,7 +127,19 @@ export const placeOrderSchema = z
     /** The discount code the page applied: checked again and counted with the order (`order/discount-unavailable`). */
     discountCode: z.string().max(64).optional(),
   })
-  .superRefine(({ paymentMethod, delivery }, context) => {
+  .superRefine(({ paymentMethod, delivery, address }, context) => {
+    const missing = shippingOnlyFields.filter((field) => address[field] === '');
+    if (deliveryOf(paymentMethod, delivery) === 'shipping') {
+      for (const field of missing) {
+        context.addIssue({ code: 'custom', path: ['address', field], message: requiredMessage(field) });
+      }
+    } else if (missing.length > 0 && address.phone === '') {
+      context.addIssue({
+        code: 'custom',
+        path: ['address', 'phone'],
+        message: 'Phone is required to collect at the yard: the shop calls when the order is ready.',
+      });
+    }
     const method = findPaymentMethod(paymentMethod);
     if (method?.delivery !== undefined && deliveryOf(paymentMethod, delivery) !== method.delivery) {
       context.addIssue({
@@ -180,13 +203,15 @@ export const orderMoneySchema = z.object({
       }),
     )
     .optional(),
+  /** The delivery method chosen, as it was when the order was placed; left out of orders placed before zones. */
+  shippingMethod: z.object({ name: z.string(), estimate: z.string() }).optional(),
   totalCents: z.number().int(),
 }) satisfies z.ZodType<OrderMoney>;
 
 export const orderSchema = orderSummarySchema.extend({
   lines: z.array(orderLineSchema),
   ...orderMoneySchema.shape,
-  address: addressSchema,
+  address: orderAddressSchema,
   paymentMethod: z.string(),
   /** How the order reaches the rider; left out when it is the one its payment method goes with (deliveryOf). */
   delivery: z.enum(deliveries).optional(),
@@ -214,3 +239,13 @@ export const orderPageSchema = z.object({
   ...pageFields,
 });
 export type OrderPage = z.infer<typeof orderPageSchema>;
+
+/**
+ * How an order reaches the rider, in words, for its page, its e-mails and the CSV: the delivery method it was placed
+ * with and its estimate ('Standard, 3 to 5 working days'); for an order from before the zones, its delivery's name.
+ */
+export function deliveryText(order: Pick<Order, 'shippingMethod' | 'paymentMethod' | 'delivery'>): string {
+  const method = order.shippingMethod;
+  if (method === undefined) return deliveryLabels[deliveryOf(order.paymentMethod, order.delivery)];
+  return method.estimate === '' ? method.name : `${method.name}, ${method.estimate}`;
+}

@@ -1,6 +1,6 @@
 /**
  * What an order costs (docs/product.md §8): one pure function from explicit inputs to the whole breakdown. Nothing
- * here reads settings or the clock: the caller passes the lines, the shipping rate of the delivery chosen, and the
+ * here reads settings or the clock: the caller passes the lines, the price of the delivery method chosen (shipping.ts), and the
  * adjustments; the tax lines and adjustments have their place in the breakdown for the shop's tax and discount codes
  * (DECISIONS.md §19, §21), which will fill them.
  */
@@ -15,12 +15,6 @@ export interface Adjustment {
   code?: string;
 }
 
-/** How the delivery chosen is charged: a flat fee per order, free from a subtotal (null: never free). */
-export interface ShippingRate {
-  flatCents: number;
-  freeFromCents: number | null;
-}
-
 /**
  * What an order costs, as the order keeps it and the API sends it: the parts, and the total they add up to. A part an
  * order has none of (adjustments, tax lines) is left out, as for every order placed before there were any.
@@ -30,13 +24,16 @@ export interface OrderMoney {
   shippingCents: number;
   adjustments?: Adjustment[];
   taxLines?: TaxLine[];
+  /** The delivery method the order was placed with (its price is `shippingCents`); left out of older orders. */
+  shippingMethod?: { name: string; estimate: string };
   totalCents: number;
 }
 
 export interface PricingInput {
   /** Each line's price, in cents. */
   lineCents: readonly number[];
-  shipping: ShippingRate;
+  /** The delivery method's price for this order (src/shared/shipping.ts: its zone, the cart's weight and subtotal). */
+  shippingCents: number;
   /** Applied in order; a reduction lowers the goods to zero at most, and the breakdown keeps what it took. */
   adjustments: readonly Adjustment[];
   /** A discount code's free shipping: the delivery chosen costs nothing. */
@@ -45,17 +42,20 @@ export interface PricingInput {
   tax: TaxInput;
 }
 
-export interface Breakdown extends Required<OrderMoney> {
+export interface Breakdown extends Required<Omit<OrderMoney, 'shippingMethod'>> {
   lineCents: number[];
 }
 
 /** The whole breakdown of an order: its lines, the subtotal, shipping, adjustments, tax lines and the total. */
-export function priceOrder({ lineCents, shipping, adjustments, freeShipping, tax }: PricingInput): Breakdown {
+export function priceOrder({
+  lineCents,
+  shippingCents: methodCents,
+  adjustments,
+  freeShipping,
+  tax,
+}: PricingInput): Breakdown {
   const subtotalCents = sumCents(lineCents);
-  const shippingCents =
-    freeShipping || (shipping.freeFromCents !== null && subtotalCents >= shipping.freeFromCents)
-      ? 0
-      : shipping.flatCents;
+  const shippingCents = freeShipping ? 0 : methodCents;
   let goodsCents = subtotalCents;
   const applied = adjustments.map((adjustment) => {
     const taken = Math.max(adjustment.amountCents, -goodsCents);

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
-import { shopShipping } from '../../src/shared/delivery';
-import { Client } from '../support/client';
+import { Client, todaysShipping as shopShipping } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -34,6 +33,11 @@ describe("the checkout's quote", () => {
         subtotalCents: priceOf('3'),
         shippingCents: shopShipping.flatCents,
         totalCents: priceOf('3') + shopShipping.flatCents,
+      },
+      // The methods for the address (a new shop's one zone), each priced for this cart; the money is the chosen one's.
+      shipping: {
+        options: [{ id: 'standard', name: 'Standard', cents: shopShipping.flatCents, estimate: '' }],
+        chosen: 'standard',
       },
     });
     const placed = await client.placeOrder({ totalCents: quote.money.totalCents });

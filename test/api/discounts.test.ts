@@ -3,10 +3,9 @@ import { createRoles } from '../../src/server/auth/roles';
 import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
 import { shopDay } from '../../src/server/discounts/discount-store';
 import { brand } from '../../src/shared/brand';
-import { shopShipping } from '../../src/shared/delivery';
 import { discountLimits } from '../../src/shared/discounts';
 import { formatCents } from '../../src/shared/money';
-import { Client } from '../support/client';
+import { Client, todaysShipping } from '../support/client';
 import {
   createDiscount,
   freshCode,
@@ -32,7 +31,7 @@ afterAll(async () => {
 });
 
 const priceOf = (itemid: string) => catalogue.find((p) => p.itemid === itemid)?.priceCents ?? Number.NaN;
-const flat = shopShipping.flatCents;
+const flat = todaysShipping.flatCents;
 const dayOffset = (days: number) => shopDay(Date.now() + days * 24 * 60 * 60 * 1000, brand.timeZone);
 
 /** A rider with product 1 in the cart. */

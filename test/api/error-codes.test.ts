@@ -330,6 +330,22 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     await client.add('1');
     return client.placeOrder({ paymentMethod: 'card' });
   },
+  'order/invalid-shipping-method': async () => {
+    const client = await signedIn();
+    await client.add('1');
+    return client.placeOrder({ shippingMethod: 'drone' });
+  },
+  'order/not-shipped': async () => {
+    const client = await signedIn();
+    await client.add('1');
+    return client.placeOrder({ address: { ...address, country: 'CA', region: 'CA-ON' } });
+  },
+  'order/shipping-changed': async () => {
+    const client = await signedIn();
+    await client.add('3');
+    return client.placeOrder({ shippingMethod: 'standard', shippingCents: 2400 });
+  },
+  'places/unknown-country': () => new Client(server.url).json('GET', '/api/places/XX'),
   'order/not-found': async () => (await signedIn()).json('GET', '/api/orders/PF-99999999'),
   // An order not yet paid has no invoice.
   'invoice/not-found': async () => {

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
 import { firstOrderNumber } from '../../src/server/db/migrations';
-import { shopShipping } from '../../src/shared/delivery';
 import { limits } from '../../src/shared/limits';
 import type { Order } from '../../src/shared/orders';
-import { address, Client, orderKey } from '../support/client';
+import { address, Client, orderKey, todaysShipping as shopShipping } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
@@ -52,6 +51,8 @@ describe('placing an order', () => {
       itemCount: 2,
       subtotalCents: subtotal,
       shippingCents: 0,
+      // The delivery method, as it was when the order was placed (DECISIONS.md §18).
+      shippingMethod: { name: 'Collect at the yard', estimate: '' },
       totalCents: subtotal,
       email: client.user?.email,
       lines: [first, second].map(({ itemid, name, priceCents, size }) => ({ itemid, name, priceCents, size })),

@@ -75,6 +75,42 @@ describe("the shop's settings on two servers", () => {
     expect(mail?.parsed.text).toMatch(/Account number: +1111 2222 3333/);
   });
 
+  it("a shipping price saved through A prices B's quote within a second, and B's next order at once", async () => {
+    const rider = new Client(b.url);
+    await rider.signupConfirmed();
+    await rider.add('3');
+    // B has priced a quote (its cache is warm) before the save.
+    const shown = (await rider.json('GET', '/api/checkout/quote')).body;
+    expect(shown.shipping.options).toEqual([{ id: 'standard', name: 'Standard', cents: 2500, estimate: '' }]);
+    const page = await EventStream.open<AccountEvent>(rider, '/api/account/stream');
+    try {
+      await page.next('ready');
+      const before = await settingsNow();
+      const [zone] = before.shipping.zones;
+      if (zone === undefined) throw new Error('a new shop has a zone');
+      const methods = zone.methods.map((method) => ({ ...method, price: { kind: 'flat' as const, cents: 3100 } }));
+      const saved = await owner.json('PUT', '/api/admin/settings', {
+        ...before,
+        shipping: { ...before.shipping, zones: [{ ...zone, methods }] },
+      });
+      expect(saved.status).toBe(200);
+      // The order B places now is priced by what its own transaction reads, whether or not B has heard yet.
+      expectError(
+        await rider.placeOrder({ shippingMethod: 'standard', shippingCents: 2500 }),
+        409,
+        'order/shipping-changed',
+      );
+      await page.next('shop', 1000);
+    } finally {
+      page.close();
+    }
+    const now = (await rider.json('GET', '/api/checkout/quote')).body;
+    expect(now.money.shippingCents).toBe(3100);
+    const placed = await rider.placeOrder({ shippingMethod: 'standard', shippingCents: 3100 });
+    expect(placed.status).toBe(201);
+    expect(placed.body.order.shippingCents).toBe(3100);
+  });
+
   it('two owners saving at once on two servers: one save wins, the other is told the settings changed', async () => {
     const other = new Client(b.url);
     const { email } = await other.signupConfirmed();

@@ -18,6 +18,9 @@ export const address: Address = {
   phone: '',
 };
 
+/** What shipping cost before the owner could set zones, and what a new shop's one zone charges: $25.00, free from $500.00. */
+export const todaysShipping = { flatCents: 2500, freeFromCents: 50000 } as const;
+
 /** A fresh idempotency key, as a checkout page makes one. */
 export function orderKey(): string {
   return randomBytes(16).toString('base64url');

@@ -94,8 +94,17 @@ export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
   return parts;
 }
 
-/** Takes a stopped shop back to before migration 0021 (discount codes). */
+/** Takes a stopped shop back to before migration 0023 (shipping zones): its settings without their shipping section. */
+export async function undoShippingZones(database: TestDatabase): Promise<void> {
+  const [row] = await database.query<{ document: string }>('select document from shop_settings where id = 1');
+  const { shipping: _, ...document } = JSON.parse(row?.document ?? '{}');
+  await database.query('update shop_settings set document = $1 where id = 1', [JSON.stringify(document)]);
+  await database.query("delete from piaffe_migration where name = '0023-shipping-zones'");
+}
+
+/** Takes a stopped shop back to before migration 0021 (discount codes), and so before 0023. */
 export async function undoDiscountCodes(database: TestDatabase): Promise<void> {
+  await undoShippingZones(database);
   for (const table of ['discount_use', 'discount_code']) await database.query(`drop table ${table}`);
   await database.query("delete from piaffe_migration where name = '0021-discount-codes'");
 }

@@ -2,9 +2,8 @@ import { useId } from 'react';
 import { addressLines } from '../../shared/address';
 import { brand } from '../../shared/brand';
 import { formatDateTime } from '../../shared/dates';
-import { deliveryLabels } from '../../shared/delivery';
-import { type Order, statusLabels } from '../../shared/orders';
-import { deliveryOf, findPaymentMethod } from '../../shared/payment/payment-methods';
+import { deliveryText, type Order, statusLabels } from '../../shared/orders';
+import { findPaymentMethod } from '../../shared/payment/payment-methods';
 import { useShop } from '../lib/shop';
 import { OrderSummary } from './order-summary';
 
@@ -25,7 +24,7 @@ export function OrderDetails({ order }: { order: Order }) {
         <dt>Status</dt>
         <dd>{statusLabels[order.status]}</dd>
         <dt>Delivery</dt>
-        <dd>{deliveryLabels[deliveryOf(order.paymentMethod, order.delivery)]}</dd>
+        <dd>{deliveryText(order)}</dd>
         <dt>Payment</dt>
         <dd>{method?.label ?? order.paymentMethod}</dd>
         {order.card?.paymentId && (

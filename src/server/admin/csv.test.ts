@@ -46,11 +46,11 @@ describe('ordersCsv', () => {
   it("writes one row per order line, the order's amounts on its first, in the shop time zone, with a BOM and CRLF", () => {
     const lines = ordersCsv([order], brand).split('\r\n');
     expect(lines[0]).toBe(
-      '\uFEFF"Order","Date","E-mail","Name","Address","Item no.","Item","Size","Price","Discount code","Discount","Shipping","Total","Status"',
+      '\uFEFF"Order","Date","E-mail","Name","Address","Item no.","Item","Size","Price","Discount code","Discount","Shipping","Total","Status","Delivery"',
     );
     expect(lines[1]).toBe(
       '"PF-10001","2026-11-24 17:03","ada@example.com","\'=HYPERLINK(""http://evil.example"",""click"")",' +
-        '"\'+1 Stable ""Row"", Wellington, FL 33414, United States, Phone: @SUM(1)","1","Anky Bridle","Cob",302.99,"",,0.00,601.99,"Paid"',
+        '"\'+1 Stable ""Row"", Wellington, FL 33414, United States, Phone: @SUM(1)","1","Anky Bridle","Cob",302.99,"",,0.00,601.99,"Paid","Ship to my address"',
     );
     expect(lines[2]).toContain('"6","Crochet Saddle Blanket","",299.00,,,,,"Paid"');
     expect(lines).toHaveLength(4);

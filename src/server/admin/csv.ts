@@ -1,6 +1,6 @@
 import { addressLines } from '../../shared/address';
 import { formatAmount } from '../../shared/money';
-import { type Order, statusLabels } from '../../shared/orders';
+import { deliveryText, type Order, statusLabels } from '../../shared/orders';
 import { discountOf } from '../../shared/pricing';
 
 /**
@@ -22,6 +22,7 @@ const columns = [
   'Shipping',
   'Total',
   'Status',
+  'Delivery',
 ];
 
 /**
@@ -75,7 +76,7 @@ function discountAmount(order: Order, currency: string): string {
 }
 
 /**
- * The orders as CSV. The order's own amounts (its discount, shipping, total) are on its first row only, so that summing a column
+ * The orders as CSV. The order's own amounts (its discount, shipping, total) and delivery are on its first row only, so that summing a column
  * counts each order once; its other rows leave them empty.
  */
 export function ordersCsv(orders: readonly Order[], { timeZone, currency }: CsvShop): string {
@@ -96,6 +97,7 @@ export function ordersCsv(orders: readonly Order[], { timeZone, currency }: CsvS
         index === 0 ? csvAmount(order.shippingCents, currency) : '',
         index === 0 ? csvAmount(order.totalCents, currency) : '',
         csvText(statusLabels[order.status]),
+        csvText(index === 0 ? deliveryText(order) : ''),
       ].join(','),
     ),
   );

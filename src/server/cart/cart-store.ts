@@ -48,6 +48,8 @@ export function createCartStore(db: Db) {
         join.onRef('product_size.itemid', '=', 'cart_item.itemid').onRef('product_size.size', '=', 'cart_item.size'),
       )
       .selectAll('cart_item')
+      // Each row's weight as shipped, as the product has it now (a product removed weighs nothing).
+      .select(sql<number | string>`coalesce(product.weight_grams, 0)`.as('weight_grams'))
       .select(
         sql<number>`case when product.shown = 1 and (cart_item.size is null or product_size.size is not null) then 1 else 0 end`.as(
           'available',
@@ -86,11 +88,22 @@ export function createCartStore(db: Db) {
     return db.dialect === 'postgres' ? query.forShare() : query;
   });
 
+  /** The rider's rows, oldest first, and what they weigh together in grams (shipping by weight is priced on it). */
+  async function weighed(uid: string, uow?: UnitOfWork): Promise<{ items: CartItem[]; weightGrams: number }> {
+    const rows = await rowsOf(uow?.trx, uid);
+    return {
+      items: rows.map(({ available, weight_grams: _, ...row }) => toCartItem(row, Number(available) === 1)),
+      weightGrams: rows.reduce((grams, row) => grams + Number(row.weight_grams), 0),
+    };
+  }
+
   return {
     /** The rider's rows, oldest first; read inside `uow` when given. */
     async list(uid: string, uow?: UnitOfWork): Promise<CartItem[]> {
-      return (await rowsOf(uow?.trx, uid)).map(({ available, ...row }) => toCartItem(row, Number(available) === 1));
+      return (await weighed(uid, uow)).items;
     },
+
+    weighed,
 
     /**
      * Adds one row copied from the product as it is now, in `size`, unless the cart already holds `maxRows` or the

@@ -1,11 +1,11 @@
-import type { ShopSettings } from '../../shared/settings';
+import type { ShippingSettings, ShopSettings } from '../../shared/settings';
 
 /**
  * The settings a new shop starts with, as migration 0015 seeds them: the values that were fixed in code before the
  * owner could set them (docs/decisions/0034-the-shops-settings.md). Part of that migration: never edit it (the owner
  * changes the settings in the back office, not here). The address and bank account are fictitious.
  */
-export const firstSettings: ShopSettings = {
+export const firstSettings: Omit<ShopSettings, 'shipping'> = {
   shop: {
     name: 'Piaffe',
     legalName: 'Piaffe Saddlery LLC',
@@ -22,4 +22,29 @@ export const firstSettings: ShopSettings = {
     accountNumber: '0000 1234 5678',
   },
   paymentMethods: ['bank-transfer', 'collection', 'card'],
+};
+
+/**
+ * The shipping a shop starts with, as migration 0023 adds it to the stored document (docs/decisions/0035-shipping-zones.md):
+ * the rule that was fixed in code before the owner could set zones, $25.00 within the United States, free from $500.00,
+ * and collection at the yard. Part of that migration: never edit it.
+ */
+export const firstShipping: ShippingSettings = {
+  zones: [
+    {
+      id: 'united-states',
+      name: 'United States',
+      places: [{ country: 'US', regions: [] }],
+      methods: [
+        {
+          id: 'standard',
+          name: 'Standard',
+          price: { kind: 'flat', cents: 2500 },
+          freeFromCents: 50000,
+          estimate: '',
+        },
+      ],
+    },
+  ],
+  collection: { offered: true, estimate: '' },
 };

@@ -3,7 +3,7 @@ import { createSearchTables, indexProduct } from '../catalogue/search-index';
 import { freeSlug, slugOf } from '../catalogue/slugs';
 import { firstCatalogue } from './first-catalogue';
 import { firstCategories } from './first-categories';
-import { firstSettings } from './first-settings';
+import { firstSettings, firstShipping } from './first-settings';
 import type { Dialect } from './open';
 import { sequences, type Tables } from './schema';
 
@@ -572,6 +572,20 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
         .unique()
         .where(sql.ref('once_per_rider'), '=', 1)
         .where(sql.ref('given_back_at'), 'is', null)
+        .execute();
+    },
+  },
+  '0023-shipping-zones': {
+    async up(db) {
+      // The settings gain their shipping section (docs/decisions/0035-shipping-zones.md), started from the rule that
+      // was fixed in code: a shop saved since keeps every other section as the owner left it.
+      const row = await db.selectFrom('shop_settings').select('document').where('id', '=', 1).executeTakeFirst();
+      if (!row) return;
+      const document = { ...JSON.parse(row.document), shipping: firstShipping };
+      await db
+        .updateTable('shop_settings')
+        .set({ document: JSON.stringify(document) })
+        .where('id', '=', 1)
         .execute();
     },
   },

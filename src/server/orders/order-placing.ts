@@ -1,11 +1,20 @@
-import type { CartItem, Quote } from '../../shared/api';
-import { type Delivery, shippingRateOf, shopShipping } from '../../shared/delivery';
+import type { CartItem, Quote, QuoteQuery } from '../../shared/api';
+import type { Delivery } from '../../shared/delivery';
 import { type DiscountEffect, type DiscountRefusal, noDiscount } from '../../shared/discounts';
+import { errorCatalogue } from '../../shared/errors';
 import { limits } from '../../shared/limits';
 import { sumCents } from '../../shared/money';
 import type { Order, PlaceOrder } from '../../shared/orders';
 import { deliveryOf } from '../../shared/payment/payment-methods';
 import { type Breakdown, moneyOf, priceOrder } from '../../shared/pricing';
+import type { ShippingSettings } from '../../shared/settings';
+import {
+  collectionOption,
+  notShippedMessage,
+  type ShippingOption,
+  type ShippingPlace,
+  shippingOptions,
+} from '../../shared/shipping';
 import { noTax } from '../../shared/tax';
 import type { CartStore } from '../cart/cart-store';
 import type { Db } from '../db/database';
@@ -13,13 +22,18 @@ import { isConstraintViolation } from '../db/errors';
 import { type OrderEventTable, type OrderLineTable, sequences } from '../db/schema';
 import type { Check, DiscountStore } from '../discounts/discount-store';
 import type { Outbox } from '../mail/outbox';
+import type { SettingsStore } from '../settings/settings-store';
 import { type StockStore, sizeKey, unitsOf } from '../stock/stock-store';
 import { moneyColumns, type OrderRow, readOrder, toOrder } from './order-mapping';
 import { ordersTopic } from './order-topic';
 
 export type PlaceResult =
   | { ok: true; created: boolean; order: Order }
-  | { ok: false; reason: 'cart-empty' | 'cart-changed' | 'no-user' | 'email-not-confirmed' }
+  | { ok: false; reason: 'cart-empty' | 'cart-changed' | 'no-user' | 'email-not-confirmed' | 'no-such-method' }
+  /** The address is outside every shipping zone (`country`: its code). */
+  | { ok: false; reason: 'not-shipped'; country: string }
+  /** The chosen method's price is not the one the page showed: `option` is the method as it is now. */
+  | { ok: false; reason: 'shipping-changed'; option: ShippingOption }
   /** `rows`: the cart rows concerned (of a size sold out, without a size, or no longer sold). */
   | { ok: false; reason: 'sold-out' | 'size-missing' | 'unavailable'; rows: string[] }
   /** `retryAfter`: seconds until the oldest order of the last hour leaves the window. */
@@ -39,18 +53,40 @@ class Refused extends Error {
   }
 }
 
+/** The methods for an address and the one chosen, with the order's breakdown at its price. */
+export type Priced =
+  | { ok: true; options: ShippingOption[]; chosen: ShippingOption; totals: Breakdown }
+  | { ok: false; reason: 'not-shipped'; country: string }
+  | { ok: false; reason: 'no-such-method' };
+
 /**
- * What the shop charges for these cart rows so delivered, with a discount code's effect: the checkout's quote, and
- * the same again in `place`.
+ * What the shop charges for these cart rows so delivered: the methods that deliver them to `place` (or collection),
+ * the one chosen by id (the first when none is named), and the breakdown at its price with a discount code's effect. The checkout's quote, and the
+ * same again in `place` with the settings and the rows its transaction reads.
  */
-function quoteOf(items: readonly CartItem[], delivery: Delivery, discount: DiscountEffect): Breakdown {
-  return priceOrder({
-    lineCents: items.map((item) => item.priceCents),
-    shipping: shippingRateOf(delivery, shopShipping),
+function priceFor(
+  shipping: ShippingSettings,
+  { items, weightGrams }: { items: readonly CartItem[]; weightGrams: number },
+  delivery: Delivery,
+  place: ShippingPlace,
+  methodId: string | undefined,
+  discount: DiscountEffect,
+): Priced {
+  const lineCents = items.map((item) => item.priceCents);
+  const cart = { weightGrams, subtotalCents: sumCents(lineCents) };
+  const collected = collectionOption(shipping);
+  const options = delivery === 'collection' ? (collected ? [collected] : []) : shippingOptions(shipping, place, cart);
+  if (options === undefined) return { ok: false, reason: 'not-shipped', country: place.country };
+  const chosen = methodId === undefined ? options[0] : options.find((option) => option.id === methodId);
+  if (chosen === undefined) return { ok: false, reason: 'no-such-method' };
+  const totals = priceOrder({
+    lineCents,
+    shippingCents: chosen.cents,
     adjustments: discount.adjustments,
     freeShipping: discount.freeShipping,
     tax: noTax,
   });
+  return { ok: true, options, chosen, totals };
 }
 
 const subtotalOf = (items: readonly CartItem[]) => sumCents(items.map((item) => item.priceCents));
@@ -61,6 +97,7 @@ export interface PlacingParts {
   stock: StockStore;
   outbox: Outbox;
   discounts: DiscountStore;
+  settings: SettingsStore;
   cardPaymentMs: number;
 }
 
@@ -68,7 +105,7 @@ export interface PlacingParts {
  * Placing an order (docs/product.md §8): from the cart, in one unit of work with the stock taken, the emptied cart,
  * the change events and the confirmation e-mail; and the checkout's quote, priced as `place` prices it.
  */
-export function createPlacing({ db, cart, stock, outbox, discounts, cardPaymentMs }: PlacingParts) {
+export function createPlacing({ db, cart, stock, outbox, discounts, settings, cardPaymentMs }: PlacingParts) {
   // The placing's queries, compiled once (src/server/db/precompiled.ts): it is the busiest write of the shop.
   // In one look at the orders of the rider and of the rider's e-mail address: the one this key made, if any, and how
   // many were placed for the address since `since`. The hourly cap counts by address, not by account, so that
@@ -164,7 +201,8 @@ export function createPlacing({ db, cart, stock, outbox, discounts, cardPaymentM
         return { ok: false, reason: 'too-many', retryAfter } as const;
       }
 
-      const items = await cart.list(uid, uow);
+      const weighed = await cart.weighed(uid, uow);
+      const { items } = weighed;
       if (items.length === 0) return { ok: false, reason: 'cart-empty' } as const;
       const seen = new Set(input.cartItemIds);
       if (seen.size !== input.cartItemIds.length || seen.size !== items.length || items.some((i) => !seen.has(i.id))) {
@@ -180,7 +218,16 @@ export function createPlacing({ db, cart, stock, outbox, discounts, cardPaymentM
         return { ok: false, reason: 'discount-unavailable', why, minSubtotalCents } as const;
       }
       const delivery = deliveryOf(input.paymentMethod, input.delivery);
-      const totals = quoteOf(items, delivery, checked?.usable.effect ?? noDiscount);
+      // Shipping as the settings and the rows' weights are in this transaction, never as the browser says.
+      const { shipping } = await settings.inside(uow);
+      const effect = checked?.usable.effect ?? noDiscount;
+      const priced = priceFor(shipping, weighed, delivery, input.address, input.shippingMethod, effect);
+      if (!priced.ok) return priced;
+      const { chosen, totals } = priced;
+      // The owner changed the method's price since the page showed it: the rider sees the new price first.
+      if (input.shippingCents !== undefined && input.shippingCents !== chosen.cents) {
+        return { ok: false, reason: 'shipping-changed', option: chosen } as const;
+      }
       // The owner changed a price since the page showed its quote: the rider confirms the new total first.
       if (input.totalCents !== undefined && input.totalCents !== totals.totalCents) {
         return { ok: false, reason: 'cart-changed' } as const;
@@ -219,7 +266,7 @@ export function createPlacing({ db, cart, stock, outbox, discounts, cardPaymentM
         postal_code: address.postalCode,
         country: address.country,
         phone: address.phone,
-        ...moneyColumns(moneyOf(totals)),
+        ...moneyColumns({ ...moneyOf(totals), shippingMethod: { name: chosen.name, estimate: chosen.estimate } }),
         item_count: items.length,
         placed_at: now,
         payment_id: null,
@@ -281,20 +328,41 @@ export function createPlacing({ db, cart, stock, outbox, discounts, cardPaymentM
     },
 
     /**
-     * The rider's cart as the checkout shows it, with what it costs with the discount code given, if any: `place`
-     * charges exactly this; or why the code cannot be used.
+     * The rider's cart as the checkout shows it, with the delivery methods for the address and what the order costs
+     * with the one chosen (the first, when the one named is no longer offered) and the discount code given, if any:
+     * `place` charges exactly this. Outside every zone, or with no method for the cart, the goods alone and why; a
+     * code that cannot be used, why.
      */
     async quote(
       rider: { uid: string; email: string },
-      delivery: Delivery,
-      discountCode?: string,
+      { delivery, country, region, method, discountCode }: QuoteQuery,
     ): Promise<QuoteResult> {
-      const items = await cart.list(rider.uid);
+      const weighed = await cart.weighed(rider.uid);
+      const { items } = weighed;
       const checked =
         discountCode === undefined ? undefined : await discounts.check(discountCode, subtotalOf(items), rider.email);
       if (checked && !checked.ok) return checked;
-      const money = moneyOf(quoteOf(items, delivery, checked?.usable.effect ?? noDiscount));
-      return { ok: true, quote: { items, money } };
+      const effect = checked?.usable.effect ?? noDiscount;
+      const { shipping } = await settings.current();
+      const place = { country, region };
+      let priced = priceFor(shipping, weighed, delivery, place, method, effect);
+      if (!priced.ok && priced.reason === 'no-such-method')
+        priced = priceFor(shipping, weighed, delivery, place, undefined, effect);
+      if (priced.ok) {
+        const { options, chosen, totals } = priced;
+        return { ok: true, quote: { items, money: moneyOf(totals), shipping: { options, chosen: chosen.id } } };
+      }
+      const goods = priceOrder({
+        lineCents: items.map((item) => item.priceCents),
+        shippingCents: 0,
+        adjustments: effect.adjustments,
+        tax: noTax,
+      });
+      const refusal =
+        priced.reason === 'not-shipped'
+          ? notShippedMessage(country)
+          : errorCatalogue['order/invalid-shipping-method'].message;
+      return { ok: true, quote: { items, money: moneyOf(goods), shipping: { options: [], chosen: null, refusal } } };
     },
   };
 }

@@ -16,7 +16,7 @@ export interface OrderStoreParts {
   stock: StockStore;
   outbox: Outbox;
   discounts: DiscountStore;
-  /** The shop's settings, as each unit reads them (an invoice's seller). */
+  /** The shop's settings, as each unit reads them: shipping priced by their zones, an invoice's seller. */
   settings: SettingsStore;
   /** How long a card order waits for its payment (CARD_PAYMENT_MINUTES). */
   cardPaymentMs: number;

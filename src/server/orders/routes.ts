@@ -5,6 +5,7 @@ import { type DiscountRefusal, refusalText } from '../../shared/discounts';
 import type { ErrorCode } from '../../shared/errors';
 import { formatOrderNumber, type OrderStatus, parseOrderNumber, statusLabels } from '../../shared/orders';
 import { card } from '../../shared/payment/card';
+import { notShippedMessage, shippingChangedMessage } from '../../shared/shipping';
 import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
 import type { LoginThrottle } from '../auth/throttle';
@@ -23,10 +24,20 @@ import { ordersTopic } from './order-topic';
 type Refusal = Extract<PlaceResult, { ok: false }>;
 
 const placeRefusals: Record<
-  Exclude<Refusal['reason'], 'too-many' | 'sold-out' | 'size-missing' | 'unavailable' | 'discount-unavailable'>,
+  Exclude<
+    Refusal['reason'],
+    | 'too-many'
+    | 'sold-out'
+    | 'size-missing'
+    | 'unavailable'
+    | 'discount-unavailable'
+    | 'not-shipped'
+    | 'shipping-changed'
+  >,
   ErrorCode
 > = {
   'cart-empty': 'order/cart-empty',
+  'no-such-method': 'order/invalid-shipping-method',
   'cart-changed': 'order/cart-changed',
   'no-user': 'auth/unauthenticated',
   'email-not-confirmed': 'auth/email-not-confirmed',
@@ -50,6 +61,10 @@ function placeRefusal(result: Refusal): HttpError {
   }
   if (result.reason === 'too-many') {
     return new HttpError('order/too-many', undefined, { 'Retry-After': String(result.retryAfter) });
+  }
+  if (result.reason === 'not-shipped') return new HttpError('order/not-shipped', notShippedMessage(result.country));
+  if (result.reason === 'shipping-changed') {
+    return new HttpError('order/shipping-changed', shippingChangedMessage(result.option, brand));
   }
   if (result.reason === 'sold-out' || result.reason === 'size-missing' || result.reason === 'unavailable') {
     return new HttpError(`order/${result.reason}`, undefined, {}, { rows: result.rows });
@@ -152,11 +167,12 @@ export function orderRoutes({ sessions, orders, payments, settings, streams, thr
       .get(endpoints.paymentMethods.path, async (c) => c.json({ methods: await offered() }))
 
       .get(endpoints.quote.path, session, async (c) => {
-        const { delivery, discountCode } = readQuery(c, endpoints.quote.query);
+        const query = readQuery(c, endpoints.quote.query);
+        const { discountCode } = query;
         const result = await tryCode(
           c,
           discountCode,
-          () => orders.quote(c.get('session').user, delivery, discountCode),
+          () => orders.quote(c.get('session').user, query),
           (quoted) => quoted.ok || quoted.reason !== 'invalid',
         );
         if (!result.ok) {
@@ -169,6 +185,7 @@ export function orderRoutes({ sessions, orders, payments, settings, streams, thr
         const input = await readJson(c, endpoints.placeOrder.body, {
           address: 'order/invalid-address',
           paymentMethod: 'order/invalid-payment-method',
+          shippingMethod: 'order/invalid-shipping-method',
         });
         if (!(await offered()).includes(input.paymentMethod)) throw new HttpError('order/invalid-payment-method');
         c.set('paymentMethod', input.paymentMethod);

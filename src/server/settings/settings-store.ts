@@ -1,6 +1,7 @@
 import {
   type SettingsChange,
   type SettingsEdit,
+  type ShippingSettings,
   type ShopSettings,
   shopSettingsSchema,
   type VersionedSettings,
@@ -31,6 +32,37 @@ const fieldNames = {
 
 const quoted = (value: string | number) => `“${value}”`;
 
+/** The history's sentences for the shipping section: a zone added, removed, changed or moved; collection. */
+function describeShipping(before: ShippingSettings, after: ShippingSettings): string[] {
+  const what: string[] = [];
+  const old = new Map(before.zones.map((zone) => [zone.id, zone]));
+  const now = new Map(after.zones.map((zone) => [zone.id, zone]));
+  for (const zone of before.zones) if (!now.has(zone.id)) what.push(`Shipping zone ${quoted(zone.name)} removed`);
+  for (const zone of after.zones) {
+    const was = old.get(zone.id);
+    if (was === undefined) what.push(`Shipping zone ${quoted(zone.name)} added`);
+    else if (JSON.stringify(was) !== JSON.stringify(zone)) what.push(`Shipping zone ${quoted(zone.name)} changed`);
+  }
+  const order = (zones: readonly { id: string }[]) => zones.filter((zone) => old.has(zone.id) && now.has(zone.id));
+  if (
+    order(before.zones)
+      .map((zone) => zone.id)
+      .join() !==
+    order(after.zones)
+      .map((zone) => zone.id)
+      .join()
+  ) {
+    what.push(`Shipping zones reordered: ${after.zones.map((zone) => quoted(zone.name)).join(', ')}`);
+  }
+  if (before.collection.offered !== after.collection.offered) {
+    what.push(`Collect at the yard ${after.collection.offered ? 'offered' : 'no longer offered'}`);
+  }
+  if (before.collection.estimate !== after.collection.estimate) {
+    what.push(`Collection estimate ${quoted(before.collection.estimate)} → ${quoted(after.collection.estimate)}`);
+  }
+  return what;
+}
+
 /** The history's sentences for a save: one for each field it changes; none when it changes nothing. */
 function describeSave(before: ShopSettings, after: ShopSettings): string[] {
   const what: string[] = [];
@@ -42,6 +74,7 @@ function describeSave(before: ShopSettings, after: ShopSettings): string[] {
       if (old[field] !== now[field]) what.push(`${name} ${quoted(old[field] ?? '')} → ${quoted(now[field] ?? '')}`);
     }
   }
+  what.push(...describeShipping(before.shipping, after.shipping));
   if (before.paymentMethods.join() !== after.paymentMethods.join()) {
     what.push(
       `Payment methods ${quoted(before.paymentMethods.join(', '))} → ${quoted(after.paymentMethods.join(', '))}`,
@@ -97,6 +130,12 @@ export function createSettingsStore(db: Db) {
 
   return {
     current,
+
+    /**
+     * The settings as the database has them in `uow`, not from memory: what an order is priced with, so that a save
+     * committed on another server a moment ago counts even before its event arrives here.
+     */
+    inside: (uow: UnitOfWork): Promise<VersionedSettings> => read(uow),
 
     /** The settings for the owner's page, with the history of their saves, newest first. */
     async withHistory(): Promise<{ settings: VersionedSettings; history: SettingsChange[] }> {

@@ -5,6 +5,7 @@ import { methodsOf } from '../../../shared/payment/payment-methods';
 import {
   type PaymentMethodId,
   paymentMethodIds,
+  type ShippingSettings,
   type ShopSettings,
   shopSettingsSchema,
   type VersionedSettings,
@@ -67,6 +68,7 @@ type TextPath = keyof typeof textFields;
 interface Values {
   text: Record<TextPath, string>;
   paymentMethods: PaymentMethodId[];
+  shipping: ShippingSettings;
 }
 
 function valuesOf(settings: ShopSettings): Values {
@@ -76,11 +78,11 @@ function valuesOf(settings: ShopSettings): Values {
       return [path, String((settings[section] as Record<string, string | number>)[field] ?? '')];
     }),
   ) as Record<TextPath, string>;
-  return { text, paymentMethods: [...settings.paymentMethods] };
+  return { text, paymentMethods: [...settings.paymentMethods], shipping: settings.shipping };
 }
 
 /** The settings the values make, and each field's problem by the rules the server applies too. */
-function check({ text, paymentMethods }: Values): { input?: ShopSettings; problems: Record<string, string> } {
+function check({ text, paymentMethods, shipping }: Values): { input?: ShopSettings; problems: Record<string, string> } {
   const days = text['bankTransfer.payWithinDays'].trim();
   const document = {
     shop: {
@@ -99,6 +101,7 @@ function check({ text, paymentMethods }: Values): { input?: ShopSettings; proble
       accountNumber: text['bankTransfer.accountNumber'],
     },
     paymentMethods,
+    shipping,
   };
   const result = shopSettingsSchema.safeParse(document);
   if (result.success) return { input: result.data, problems: {} };

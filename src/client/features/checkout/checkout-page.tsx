@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import {
   Link,
   type LoaderFunctionArgs,
@@ -9,12 +9,15 @@ import {
   useSearchParams,
 } from 'react-router';
 import { addressFields, addressSchema, countryCodes, countryName, emptyAddress } from '../../../shared/address';
+import { brand } from '../../../shared/brand';
 import { type Delivery, deliveries, deliveryLabels } from '../../../shared/delivery';
+import { formatCents } from '../../../shared/money';
 import { notices } from '../../../shared/notices';
 import { pages } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
 import { methodsOf } from '../../../shared/payment/payment-methods';
 import { discountOf } from '../../../shared/pricing';
+import type { ShippingOption } from '../../../shared/shipping';
 import { itemWithSize } from '../../../shared/sizes';
 import { Alert } from '../../components/alert';
 import { DocumentTitle } from '../../components/document-title';
@@ -35,9 +38,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const search = new URL(request.url).searchParams;
   const chosen = search.get('delivery');
   const delivery = deliveries.find((d) => d === chosen) ?? 'shipping';
+  // The address's country and region, and the delivery method chosen: the quote lists the methods for them.
+  const place = { country: search.get('country') ?? emptyAddress.country, region: search.get('region') ?? '' };
+  const method = search.get('method') ?? undefined;
   const discountCode = search.get('code') ?? undefined;
-  const quoted = (code?: string) => call('quote', { query: { delivery, discountCode: code } });
-  const [[{ items, money }, discountProblem], { methods }] = await Promise.all([
+  const quoted = (code?: string) =>
+    call('quote', { query: { delivery, ...place, ...(method === undefined ? {} : { method }), discountCode: code } });
+  const [[{ items, money, shipping }, discountProblem], { methods }] = await Promise.all([
     quoted(discountCode).then(
       (quote) => [quote, null] as const,
       async (error: unknown) => {
@@ -47,7 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ),
     call('paymentMethods'),
   ]);
-  return { items, money, delivery, discountProblem, methods: methodsOf(methods) };
+  return { items, money, shipping, place, delivery, discountProblem, methods: methodsOf(methods) };
 }
 
 const autoComplete = {
@@ -74,13 +81,18 @@ const rowProblems: Readonly<Record<string, string>> = {
   'order/unavailable': 'No longer available.',
 };
 
+/** A delivery method's price ('Free' when none) and its estimate, as the choice shows them. */
+function priceAndEstimate(option: ShippingOption): string {
+  return [option.cents === 0 ? 'Free' : formatCents(option.cents, brand), option.estimate].filter(Boolean).join(' · ');
+}
+
 /** A key made once per checkout page: the same key never makes a second order (crypto.randomUUID needs https). */
 function idempotencyKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 export default function CheckoutPage() {
-  const { items, money, delivery, discountProblem, methods } = useLoaderData<typeof loader>();
+  const { items, money, shipping, place, delivery, discountProblem, methods } = useLoaderData<typeof loader>();
   const shop = useShop();
   const [, setSearchParams] = useSearchParams();
   const discountCode = discountOf(money)?.code;
@@ -102,23 +114,42 @@ export default function CheckoutPage() {
   // The rows the server refused (sold out, without a size, no longer available), with what to say about each.
   const [problems, setProblems] = useState<ReadonlyMap<string, string>>(new Map());
   const summaryId = useId();
+  const { country, region } = form.values;
+  const chosenOption = shipping.options.find((option) => option.id === shipping.chosen);
 
-  /** A new quote, for the delivery and the discount code chosen. */
-  function requote(changes: { delivery?: Delivery; code?: string | null }) {
-    setSearchParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (changes.delivery) next.set('delivery', changes.delivery);
-        if (changes.code === null) next.delete('code');
-        else if (changes.code !== undefined) next.set('code', changes.code);
-        return next;
-      },
-      { replace: true },
-    );
+  /**
+   * A new quote: the page's address (what the loader reads back) with these choices changed, null for one left out,
+   * and the others (the discount code among them) kept.
+   */
+  const requote = useCallback(
+    (changes: Partial<Record<'delivery' | 'country' | 'region' | 'method' | 'code', string | null>>) => {
+      setSearchParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          for (const [name, value] of Object.entries(changes)) {
+            if (value === null) next.delete(name);
+            else if (value !== undefined) next.set(name, value);
+          }
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [setSearchParams],
+  );
+
+  // The address's country or region changed: the quote lists the methods for the new one.
+  useEffect(() => {
+    if (country === place.country && region === place.region) return;
+    requote({ delivery, country, region, method: shipping.chosen });
+  }, [country, region, place, delivery, shipping.chosen, requote]);
+
+  function chooseShipping(id: string) {
+    requote({ delivery, country, region, method: id });
   }
 
   function chooseDelivery(chosen: Delivery) {
-    requote({ delivery: chosen });
+    requote({ delivery: chosen, country, region, method: null });
     // A payment method that goes with one delivery only (Pay on collection) gives way to the first of the others.
     const needs = methods.find((m) => m.id === method)?.delivery;
     if (needs !== undefined && needs !== chosen) setMethod(methods.find((m) => m.delivery === undefined)?.id ?? '');
@@ -127,7 +158,7 @@ export default function CheckoutPage() {
   function chooseMethod(id: string) {
     setMethod(id);
     const needs = methods.find((m) => m.id === id)?.delivery;
-    if (needs !== undefined && needs !== delivery) requote({ delivery: needs });
+    if (needs !== undefined && needs !== delivery) requote({ delivery: needs, country, region, method: null });
   }
 
   async function removeRow(id: string) {
@@ -165,6 +196,8 @@ export default function CheckoutPage() {
           delivery,
           idempotencyKey: key,
           cartItemIds: items.map((i) => i.id),
+          // The method chosen and its price as this page shows it: another price now is refused (shipping-changed).
+          ...(chosenOption ? { shippingMethod: chosenOption.id, shippingCents: chosenOption.cents } : {}),
           // The total of the server's quote this page shows: a price changed meanwhile is refused (order/cart-changed).
           totalCents: money.totalCents,
           discountCode,
@@ -181,7 +214,8 @@ export default function CheckoutPage() {
         setProblems(new Map(error.rows.map((id) => [id, problem])));
       }
       // The cart is not what this page showed: show it as it is now.
-      if (error instanceof ApiError && (error.code === 'order/cart-changed' || error.code === 'order/cart-empty')) {
+      const stale = ['order/cart-changed', 'order/cart-empty', 'order/shipping-changed'];
+      if (error instanceof ApiError && stale.includes(error.code)) {
         await revalidator.revalidate();
       }
       // The code stopped working since 'Apply': the quote without it, the cart as it was, and the page says why.
@@ -272,6 +306,34 @@ export default function CheckoutPage() {
               onBlur={() => {}}
             />
           </div>
+          <fieldset className="card form shipping-methods">
+            <legend>Delivery method</legend>
+            {shipping.refusal !== undefined && <Alert kind="status">{shipping.refusal}</Alert>}
+            {shipping.options.length === 1 && chosenOption !== undefined ? (
+              // One method: nothing to choose, it is said.
+              <p>
+                {chosenOption.name}: {priceAndEstimate(chosenOption)}
+              </p>
+            ) : (
+              shipping.options.map((option) => (
+                <div className="choice" key={option.id}>
+                  <input
+                    type="radio"
+                    id={`shipping-${option.id}`}
+                    name="shippingMethod"
+                    value={option.id}
+                    checked={shipping.chosen === option.id}
+                    onChange={() => chooseShipping(option.id)}
+                    aria-describedby={`shipping-${option.id}-price`}
+                  />
+                  <label htmlFor={`shipping-${option.id}`}>{option.name}</label>
+                  <p id={`shipping-${option.id}-price`} className="field-hint">
+                    {priceAndEstimate(option)}
+                  </p>
+                </div>
+              ))
+            )}
+          </fieldset>
           <fieldset className="card form payment-methods">
             <legend>Payment</legend>
             {methods.map((offered) => (
@@ -293,7 +355,11 @@ export default function CheckoutPage() {
             ))}
           </fieldset>
           <p>
-            <button type="submit" className="button" disabled={!form.isValid || busy || quoting || problems.size > 0}>
+            <button
+              type="submit"
+              className="button"
+              disabled={!form.isValid || busy || quoting || problems.size > 0 || chosenOption === undefined}
+            >
               Place order
             </button>
           </p>

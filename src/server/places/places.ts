@@ -1,0 +1,50 @@
+import { iso31662 } from 'iso-3166';
+import { countryCodes, countryName } from '../../shared/address';
+import type { Place } from '../../shared/api';
+import type { ShippingSettings } from '../../shared/settings';
+
+/**
+ * The countries an address may be in and each one's subdivisions (ISO 3166-1 and 3166-2), for the address form's
+ * country and state fields and the owner's shipping zones. The subdivisions come from a maintained package
+ * (`iso-3166`), read here on the server alone: the browser asks for one country's at a time (GET /api/places), so that
+ * none of them weighs on a page's script.
+ */
+const regionsByCountry = new Map<string, Place[]>();
+for (const { code, name, parent } of iso31662) {
+  const country = code.slice(0, 2);
+  // A subdivision of a subdivision (a Spanish province in its community) is listed with the country's others.
+  if (!parent.startsWith(country)) continue;
+  const list = regionsByCountry.get(country) ?? [];
+  list.push({ code, name });
+  regionsByCountry.set(country, list);
+}
+for (const list of regionsByCountry.values()) list.sort((a, b) => a.name.localeCompare(b.name, 'en'));
+
+const countries = new Set<string>(countryCodes);
+
+/** The countries an address may be in, by name. */
+export const countryPlaces: readonly Place[] = countryCodes
+  .map((code) => ({ code, name: countryName(code) }))
+  .sort((a, b) => a.name.localeCompare(b.name, 'en'));
+
+/** A country's subdivisions by name; undefined for a code that is no country an address may be in. */
+export function regionsOf(country: string): readonly Place[] | undefined {
+  return countries.has(country) ? (regionsByCountry.get(country) ?? []) : undefined;
+}
+
+/** A problem with the zones' places: a country or subdivision code that does not exist, with its field's path. */
+export function placeProblem(shipping: ShippingSettings): { field: string; message: string } | undefined {
+  for (const [z, zone] of shipping.zones.entries()) {
+    for (const [p, place] of zone.places.entries()) {
+      const regions = regionsOf(place.country);
+      const at = `shipping.zones.${z}.places.${p}`;
+      if (regions === undefined) return { field: `${at}.country`, message: `There is no country ${place.country}.` };
+      for (const [r, region] of place.regions.entries()) {
+        if (!regions.some((known) => known.code === region)) {
+          return { field: `${at}.regions.${r}`, message: `${countryName(place.country)} has no region ${region}.` };
+        }
+      }
+    }
+  }
+  return undefined;
+}
