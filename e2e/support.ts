@@ -247,16 +247,24 @@ export function makeOwnerOf(databaseUrl: string, rider: Rider): void {
  * running (E2E_BASE_URL): a fresh shop needs the suite's mailbox and fake of Stripe.
  */
 export const testOnFreshShop = test.extend<{ shop: FreshShop }>({
-  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern; it has none.
-  shop: async ({}, use, testInfo) => {
-    testInfo.skip(!!process.env.E2E_BASE_URL, 'fresh shops need the suite of playwright.config.ts (not E2E_BASE_URL)');
-    const shop = await startFreshShop(testInfo.parallelIndex);
-    try {
-      await use(shop);
-    } finally {
-      await shop.stop();
-    }
-  },
+  // Its own timeout: starting a shop (a server, a new database, its migrations) is not the test's time. On a loaded
+  // machine it took 20 s of a test's 60, and four tests of a `--repeat-each 3` ran out of time for it.
+  shop: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern; it has none.
+    async ({}, use, testInfo) => {
+      testInfo.skip(
+        !!process.env.E2E_BASE_URL,
+        'fresh shops need the suite of playwright.config.ts (not E2E_BASE_URL)',
+      );
+      const shop = await startFreshShop(testInfo.parallelIndex);
+      try {
+        await use(shop);
+      } finally {
+        await shop.stop();
+      }
+    },
+    { timeout: 60_000 },
+  ],
   baseURL: async ({ shop }, use) => use(shop.baseURL),
 });
 
