@@ -25,6 +25,15 @@ export function countryName(code: string): string {
   return name;
 }
 
+let countryList: ReadonlyArray<readonly [code: string, name: string]> | undefined;
+/** Every country an address may be in, by name, as a list to choose from gives them: [code, name] pairs. */
+export function countryChoices(): ReadonlyArray<readonly [code: string, name: string]> {
+  countryList ??= countryCodes
+    .map((code) => [code, countryName(code)] as const)
+    .sort((a, b) => a[1].localeCompare(b[1]));
+  return countryList;
+}
+
 /** Each field of the delivery address: its label, whether it is required, and its longest value. */
 export const addressFields = {
   fullName: { label: 'Full name', required: true, max: 100 },

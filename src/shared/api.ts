@@ -93,8 +93,9 @@ export const cartItemSchema = z.object({
 export type CartItem = z.infer<typeof cartItemSchema>;
 
 /**
- * The choices a quote is for: the delivery (shipping when left out), the address's country and region (ISO 3166-1
- * alpha-2 and 3166-2: the shop's country and none when left out) and the delivery method (the zone's first).
+ * The choices a quote is for: the delivery (shipping when left out), the address's country, region (ISO 3166-1
+ * alpha-2 and 3166-2, or the region as typed: the shop's country and none when left out) and postal code (for the tax
+ * rates of a postal code prefix; none when left out) and the delivery method (the zone's first).
  */
 export const quoteQuery = z.strictObject({
   delivery: z.enum(deliveries, { error: 'delivery must be shipping or collection.' }).default('shipping'),
@@ -103,6 +104,7 @@ export const quoteQuery = z.strictObject({
     .regex(/^[A-Z]{2}$/, 'country must be a code such as US.')
     .default(defaultCountry),
   region: z.string().max(addressFields.region.max).default(''),
+  postalCode: z.string().max(addressFields.postalCode.max).default(''),
   method: z.string().max(64).optional(),
   /** 'Apply': the quote with this discount code, or why it cannot be used (`discount/...`). */
   discountCode: z.string().max(64).optional(),

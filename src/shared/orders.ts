@@ -203,6 +203,7 @@ export const orderMoneySchema = z.object({
       }),
     )
     .optional(),
+  pricesExcludeTax: z.literal(true).optional(),
   /** The delivery method chosen, as it was when the order was placed; left out of orders placed before zones. */
   shippingMethod: z.object({ name: z.string(), estimate: z.string() }).optional(),
   totalCents: z.number().int(),

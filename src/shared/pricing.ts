@@ -1,8 +1,7 @@
 /**
  * What an order costs (docs/product.md §8): one pure function from explicit inputs to the whole breakdown. Nothing
- * here reads settings or the clock: the caller passes the lines, the price of the delivery method chosen (shipping.ts), and the
- * adjustments; the tax lines and adjustments have their place in the breakdown for the shop's tax and discount codes
- * (DECISIONS.md §19, §21), which will fill them.
+ * here reads settings or the clock: the caller passes the lines, the price of the delivery method chosen (shipping.ts), the
+ * adjustments (a discount code's, DECISIONS.md §21) and the shop's tax with the rates for the address (tax.ts, §19).
  */
 import { formatCents, type MoneyFormat, sumCents } from './money';
 import { formatRate, type TaxInput, type TaxLine, taxLines } from './tax';
@@ -24,6 +23,11 @@ export interface OrderMoney {
   shippingCents: number;
   adjustments?: Adjustment[];
   taxLines?: TaxLine[];
+  /**
+   * Whether tax was added to the prices (the shop's prices exclude it) rather than contained in them; left out when
+   * they include any, as for every order placed before the shop had a tax of its own.
+   */
+  pricesExcludeTax?: true;
   /** The delivery method the order was placed with (its price is `shippingCents`); left out of older orders. */
   shippingMethod?: { name: string; estimate: string };
   totalCents: number;
@@ -42,7 +46,7 @@ export interface PricingInput {
   tax: TaxInput;
 }
 
-export interface Breakdown extends Required<Omit<OrderMoney, 'shippingMethod'>> {
+export interface Breakdown extends Required<Omit<OrderMoney, 'shippingMethod' | 'pricesExcludeTax'>> {
   lineCents: number[];
 }
 
@@ -74,13 +78,20 @@ export function priceOrder({
   };
 }
 
-/** What an order keeps of its breakdown: the parts it has, without its lines (the order keeps those itself). */
-export function moneyOf({ subtotalCents, shippingCents, adjustments, taxLines, totalCents }: Breakdown): OrderMoney {
+/**
+ * What an order keeps of its breakdown: the parts it has, without its lines (the order keeps those itself), and
+ * whether its tax was added to the prices (`tax`, the shop's choice it was priced with; included when not given).
+ */
+export function moneyOf(
+  { subtotalCents, shippingCents, adjustments, taxLines, totalCents }: Breakdown,
+  tax?: Pick<TaxInput, 'pricesIncludeTax'>,
+): OrderMoney {
   return {
     subtotalCents,
     shippingCents,
     ...(adjustments.length > 0 ? { adjustments } : {}),
     ...(taxLines.length > 0 ? { taxLines } : {}),
+    ...(tax?.pricesIncludeTax === false ? { pricesExcludeTax: true as const } : {}),
     totalCents,
   };
 }
@@ -120,5 +131,14 @@ export function moneyRows(money: OrderMoney, format: MoneyFormat): MoneyRow[] {
   ];
 }
 
-/** What every view says of tax while the shop charges none of its own (docs/product.md §8). */
+/** What a view says of tax when the prices contain it and no rate of the shop's applied (docs/product.md §19). */
 export const taxNote = 'Prices include any tax.';
+
+/**
+ * What every view (checkout, the order's page, e-mails, invoices) says of an order's tax under its rows: `taxNote`
+ * when its prices include any tax and it has no tax line of its own; nothing when its lines say it, or when tax is
+ * added to the prices and none applied (the rider pays no tax, and 'include' would not be true).
+ */
+export function taxNoteOf(money: OrderMoney): string | undefined {
+  return (money.taxLines ?? []).length === 0 && money.pricesExcludeTax !== true ? taxNote : undefined;
+}

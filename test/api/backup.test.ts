@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstShipping } from '../../src/server/db/first-settings';
+import { firstTax } from '../../src/server/db/first-settings';
 import { migrationNames } from '../../src/server/db/migrations';
 import { Client } from '../support/client';
 import { runCommand } from '../support/command-line';
@@ -292,13 +292,13 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
     });
 
     it('restores a backup from before the last migration, brought up to date, readable by the shop alone', async () => {
-      // As Piaffe made it before its last migration, '0023-shipping-zones': settings without their shipping section.
+      // As Piaffe made it before its last migration, '0025-tax-settings': settings without their tax section.
       // (A new migration changes what this takes back.)
       const last = migrationNames.at(-1);
-      expect(last).toBe('0023-shipping-zones');
+      expect(last).toBe('0025-tax-settings');
       const older = changedBackup(
         'older.db',
-        `update shop_settings set document = json_remove(document, '$.shipping'); delete from piaffe_migration where name = '${last}'`,
+        `update shop_settings set document = json_remove(document, '$.tax'); delete from piaffe_migration where name = '${last}'`,
       );
 
       const url = target();
@@ -313,7 +313,7 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
       try {
         expect(shop.prepare('select name from piaffe_migration where name = ?').get(last)).toEqual({ name: last });
         const { document } = shop.prepare('select document from shop_settings').get() as { document: string };
-        expect(JSON.parse(document).shipping).toEqual(firstShipping);
+        expect(JSON.parse(document).tax).toEqual(firstTax);
       } finally {
         shop.close();
       }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
-import { firstSettings, firstShipping } from '../../src/server/db/first-settings';
+import { firstSettings, firstShipping, firstTax } from '../../src/server/db/first-settings';
 import type { PublicShop, ShopSettings, VersionedSettings } from '../../src/shared/settings';
 import { Client } from '../support/client';
 import { EventStream } from '../support/event-stream';
@@ -74,8 +74,12 @@ describe("the shop's settings", () => {
       const { email } = await admin.signupConfirmed();
       await createRoles(fresh.db).grant(email);
       const reply = await admin.json('GET', '/api/admin/settings');
-      // Shipping joined the document with migration 0023 (test/api/shipping-zones.test.ts spells it out).
-      expect(reply.body).toEqual({ settings: { ...todays, shipping: firstShipping, version: 1 }, history: [] });
+      // Shipping joined the document with migration 0023 (test/api/shipping-zones.test.ts spells it out), tax with
+      // 0025 (test/api/tax.test.ts).
+      expect(reply.body).toEqual({
+        settings: { ...todays, shipping: firstShipping, tax: firstTax, version: 1 },
+        history: [],
+      });
       const shop = await new Client(fresh.url).json('GET', '/api/shop');
       expect(shop.body).toEqual({ shop: todays.shop, bankTransfer: todays.bankTransfer });
       // Card only with Stripe's keys, as before.

@@ -94,8 +94,17 @@ export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
   return parts;
 }
 
-/** Takes a stopped shop back to before migration 0023 (shipping zones): its settings without their shipping section. */
+/** Takes a stopped shop back to before migration 0025 (tax settings): its settings without their tax section. */
+export async function undoTaxSettings(database: TestDatabase): Promise<void> {
+  const [row] = await database.query<{ document: string }>('select document from shop_settings where id = 1');
+  const { tax: _, ...document } = JSON.parse(row?.document ?? '{}');
+  await database.query('update shop_settings set document = $1 where id = 1', [JSON.stringify(document)]);
+  await database.query("delete from piaffe_migration where name = '0025-tax-settings'");
+}
+
+/** Takes a stopped shop back to before migration 0023 (shipping zones), and so before 0025. */
 export async function undoShippingZones(database: TestDatabase): Promise<void> {
+  await undoTaxSettings(database);
   const [row] = await database.query<{ document: string }>('select document from shop_settings where id = 1');
   const { shipping: _, ...document } = JSON.parse(row?.document ?? '{}');
   await database.query('update shop_settings set document = $1 where id = 1', [JSON.stringify(document)]);

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { brand } from '../../shared/brand';
 import { formatCents } from '../../shared/money';
 import type { OrderLine } from '../../shared/orders';
-import { moneyRows, type OrderMoney, taxNote } from '../../shared/pricing';
+import { moneyRows, type OrderMoney, taxNoteOf } from '../../shared/pricing';
 import { itemWithSize } from '../../shared/sizes';
 
 interface OrderSummaryProps {
@@ -49,7 +49,7 @@ export function OrderSummary({ labelledBy, lines, money, noteOn }: OrderSummaryP
           ))}
         </tfoot>
       </table>
-      <p>{taxNote}</p>
+      {taxNoteOf(money) && <p>{taxNoteOf(money)}</p>}
     </>
   );
 }

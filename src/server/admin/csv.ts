@@ -75,11 +75,29 @@ function discountAmount(order: Order, currency: string): string {
   return discount ? csvAmount(discount.amountCents, currency) : '';
 }
 
+/** The tax an order carries under each name (added or contained), in cents. */
+function taxByName(order: Order): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const line of order.taxLines ?? []) byName.set(line.name, (byName.get(line.name) ?? 0) + line.amountCents);
+  return byName;
+}
+
 /**
- * The orders as CSV. The order's own amounts (its discount, shipping, total) and delivery are on its first row only, so that summing a column
- * counts each order once; its other rows leave them empty.
+ * The orders as CSV. The order's own amounts (its discount, shipping, total, tax) and delivery are on its first row
+ * only, so that summing a column counts each order once; its other rows leave them empty. When any order exported has
+ * tax lines, the rows end with its tax in all ('Tax') and one column per tax name, in the order first met; an export
+ * without tax has the columns it always had.
  */
 export function ordersCsv(orders: readonly Order[], { timeZone, currency }: CsvShop): string {
+  const names = [...new Set(orders.flatMap((order) => (order.taxLines ?? []).map((line) => line.name)))];
+  const taxColumns = names.length === 0 ? [] : ['Tax', ...names];
+  const taxCells = (order: Order, first: boolean): string[] => {
+    if (names.length === 0) return [];
+    if (!first) return taxColumns.map(() => '');
+    const byName = taxByName(order);
+    const total = [...byName.values()].reduce((sum, cents) => sum + cents, 0);
+    return [total, ...names.map((name) => byName.get(name) ?? 0)].map((cents) => csvAmount(cents, currency));
+  };
   const rows = orders.flatMap((order) =>
     order.lines.map((line, index) =>
       [
@@ -98,10 +116,11 @@ export function ordersCsv(orders: readonly Order[], { timeZone, currency }: CsvS
         index === 0 ? csvAmount(order.totalCents, currency) : '',
         csvText(statusLabels[order.status]),
         csvText(index === 0 ? deliveryText(order) : ''),
+        ...taxCells(order, index === 0),
       ].join(','),
     ),
   );
-  return csvFile(columns, rows);
+  return csvFile([...columns, ...taxColumns], rows);
 }
 
 /** A spreadsheet's CSV of the `columns` and the `rows` (each already written cell by cell, comma-separated). */

@@ -1,11 +1,11 @@
-import type { ShippingSettings, ShopSettings } from '../../shared/settings';
+import type { ShippingSettings, ShopSettings, TaxSettings } from '../../shared/settings';
 
 /**
  * The settings a new shop starts with, as migration 0015 seeds them: the values that were fixed in code before the
  * owner could set them (docs/decisions/0034-the-shops-settings.md). Part of that migration: never edit it (the owner
  * changes the settings in the back office, not here). The address and bank account are fictitious.
  */
-export const firstSettings: Omit<ShopSettings, 'shipping'> = {
+export const firstSettings: Omit<ShopSettings, 'shipping' | 'tax'> = {
   shop: {
     name: 'Piaffe',
     legalName: 'Piaffe Saddlery LLC',
@@ -48,3 +48,11 @@ export const firstShipping: ShippingSettings = {
   ],
   collection: { offered: true, estimate: '' },
 };
+
+/**
+ * The tax a shop starts with, as migration 0025 adds it to the stored document (docs/decisions/0041-tax-settings.md):
+ * no rates and prices that include any tax, so that it charges what it charged before; shipping taxed as the goods
+ * are once the owner adds a rate, as most places tax a delivery sold with the goods. Part of that migration: never
+ * edit it.
+ */
+export const firstTax: TaxSettings = { pricesIncludeTax: true, taxShipping: true, rates: [] };

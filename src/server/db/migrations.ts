@@ -3,7 +3,7 @@ import { createSearchTables, indexProduct } from '../catalogue/search-index';
 import { freeSlug, slugOf } from '../catalogue/slugs';
 import { firstCatalogue } from './first-catalogue';
 import { firstCategories } from './first-categories';
-import { firstSettings, firstShipping } from './first-settings';
+import { firstSettings, firstShipping, firstTax } from './first-settings';
 import type { Dialect } from './open';
 import { sequences, type Tables } from './schema';
 
@@ -582,6 +582,20 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
       const row = await db.selectFrom('shop_settings').select('document').where('id', '=', 1).executeTakeFirst();
       if (!row) return;
       const document = { ...JSON.parse(row.document), shipping: firstShipping };
+      await db
+        .updateTable('shop_settings')
+        .set({ document: JSON.stringify(document) })
+        .where('id', '=', 1)
+        .execute();
+    },
+  },
+  '0025-tax-settings': {
+    async up(db) {
+      // The settings gain their tax section (docs/decisions/0041-tax-settings.md): no rates, prices that include any
+      // tax, as the shop charged before; a shop saved since keeps every other section as the owner left it.
+      const row = await db.selectFrom('shop_settings').select('document').where('id', '=', 1).executeTakeFirst();
+      if (!row) return;
+      const document = { ...JSON.parse(row.document), tax: firstTax };
       await db
         .updateTable('shop_settings')
         .set({ document: JSON.stringify(document) })

@@ -3,7 +3,7 @@ import { addressLines } from '../../shared/address';
 import { formatDate } from '../../shared/dates';
 import { documentLabels } from '../../shared/invoices';
 import { formatCents } from '../../shared/money';
-import { moneyRows, taxNote } from '../../shared/pricing';
+import { moneyRows, taxNoteOf } from '../../shared/pricing';
 import { itemWithSize } from '../../shared/sizes';
 import type { InvoiceRecord } from './invoice-record';
 
@@ -98,7 +98,8 @@ export function invoicePdf(record: InvoiceRecord): Promise<Buffer> {
   for (const entry of moneyRows(record.money, money)) row(entry.label, entry.amount, entry.isTotal);
   doc.moveDown(1);
   doc.font('Helvetica').fillColor(quiet);
-  if (!record.money.taxLines?.length) doc.text(taxNote, margin);
+  const note = taxNoteOf(record.money);
+  if (note) doc.text(note, margin);
   if (record.kind === 'credit-note') {
     doc.text(`This credit note cancels invoice ${record.cancels} in full.`, margin);
   }

@@ -6,8 +6,8 @@ import { limits } from '../../shared/limits';
 import { sumCents } from '../../shared/money';
 import type { Order, PlaceOrder } from '../../shared/orders';
 import { deliveryOf } from '../../shared/payment/payment-methods';
-import { type Breakdown, moneyOf, priceOrder } from '../../shared/pricing';
-import type { ShippingSettings } from '../../shared/settings';
+import { type Breakdown, moneyOf, type OrderMoney, priceOrder } from '../../shared/pricing';
+import type { ShippingSettings, TaxSettings } from '../../shared/settings';
 import {
   collectionOption,
   notShippedMessage,
@@ -15,13 +15,14 @@ import {
   type ShippingPlace,
   shippingOptions,
 } from '../../shared/shipping';
-import { noTax } from '../../shared/tax';
+import { ratesFor, type TaxPlace } from '../../shared/tax';
 import type { CartStore } from '../cart/cart-store';
 import type { Db } from '../db/database';
 import { isConstraintViolation } from '../db/errors';
 import { type OrderEventTable, type OrderLineTable, sequences } from '../db/schema';
 import type { Check, DiscountStore } from '../discounts/discount-store';
 import type { Outbox } from '../mail/outbox';
+import { regionCode } from '../places/places';
 import type { SettingsStore } from '../settings/settings-store';
 import { type StockStore, sizeKey, unitsOf } from '../stock/stock-store';
 import { moneyColumns, type OrderRow, readOrder, toOrder } from './order-mapping';
@@ -53,22 +54,36 @@ class Refused extends Error {
   }
 }
 
-/** The methods for an address and the one chosen, with the order's breakdown at its price. */
+/** The methods for an address and the one chosen, with the order's breakdown at its price and what it keeps of it. */
 export type Priced =
-  | { ok: true; options: ShippingOption[]; chosen: ShippingOption; totals: Breakdown }
+  | { ok: true; options: ShippingOption[]; chosen: ShippingOption; totals: Breakdown; money: OrderMoney }
   | { ok: false; reason: 'not-shipped'; country: string }
   | { ok: false; reason: 'no-such-method' };
 
+/** Where an order goes, as the checkout's quote and the order name it: the region as the rider typed it. */
+type Destination = ShippingPlace & { postalCode: string };
+
+/** The rates of the shop's tax that apply to `place` (DECISIONS.md §19), with its choices: what `priceOrder` takes. */
+function taxFor({ pricesIncludeTax, taxShipping, rates }: TaxSettings, place: Destination) {
+  const where: TaxPlace = {
+    country: place.country,
+    region: regionCode(place.country, place.region),
+    postalCode: place.postalCode.trim() === '' ? null : place.postalCode,
+  };
+  return { pricesIncludeTax, taxShipping, rates: ratesFor(rates, where) };
+}
+
 /**
  * What the shop charges for these cart rows so delivered: the methods that deliver them to `place` (or collection),
- * the one chosen by id (the first when none is named), and the breakdown at its price with a discount code's effect. The checkout's quote, and the
- * same again in `place` with the settings and the rows its transaction reads.
+ * the one chosen by id (the first when none is named), and the breakdown at its price with a discount code's effect
+ * and the tax for the address. The checkout's quote, and the same again in `place` with the settings and the rows its
+ * transaction reads.
  */
 function priceFor(
-  shipping: ShippingSettings,
+  { shipping, tax }: { shipping: ShippingSettings; tax: TaxSettings },
   { items, weightGrams }: { items: readonly CartItem[]; weightGrams: number },
   delivery: Delivery,
-  place: ShippingPlace,
+  place: Destination,
   methodId: string | undefined,
   discount: DiscountEffect,
 ): Priced {
@@ -79,14 +94,15 @@ function priceFor(
   if (options === undefined) return { ok: false, reason: 'not-shipped', country: place.country };
   const chosen = methodId === undefined ? options[0] : options.find((option) => option.id === methodId);
   if (chosen === undefined) return { ok: false, reason: 'no-such-method' };
+  const taxed = taxFor(tax, place);
   const totals = priceOrder({
     lineCents,
     shippingCents: chosen.cents,
     adjustments: discount.adjustments,
     freeShipping: discount.freeShipping,
-    tax: noTax,
+    tax: taxed,
   });
-  return { ok: true, options, chosen, totals };
+  return { ok: true, options, chosen, totals, money: moneyOf(totals, taxed) };
 }
 
 const subtotalOf = (items: readonly CartItem[]) => sumCents(items.map((item) => item.priceCents));
@@ -218,17 +234,17 @@ export function createPlacing({ db, cart, stock, outbox, discounts, settings, ca
         return { ok: false, reason: 'discount-unavailable', why, minSubtotalCents } as const;
       }
       const delivery = deliveryOf(input.paymentMethod, input.delivery);
-      // Shipping as the settings and the rows' weights are in this transaction, never as the browser says.
-      const { shipping } = await settings.inside(uow);
+      // Shipping and tax as the settings and the rows' weights are in this transaction, never as the browser says.
+      const shop = await settings.inside(uow);
       const effect = checked?.usable.effect ?? noDiscount;
-      const priced = priceFor(shipping, weighed, delivery, input.address, input.shippingMethod, effect);
+      const priced = priceFor(shop, weighed, delivery, input.address, input.shippingMethod, effect);
       if (!priced.ok) return priced;
-      const { chosen, totals } = priced;
+      const { chosen, totals, money } = priced;
       // The owner changed the method's price since the page showed it: the rider sees the new price first.
       if (input.shippingCents !== undefined && input.shippingCents !== chosen.cents) {
         return { ok: false, reason: 'shipping-changed', option: chosen } as const;
       }
-      // The owner changed a price since the page showed its quote: the rider confirms the new total first.
+      // The owner changed a price or a tax rate since the page showed its quote: the rider confirms the new total first.
       if (input.totalCents !== undefined && input.totalCents !== totals.totalCents) {
         return { ok: false, reason: 'cart-changed' } as const;
       }
@@ -266,7 +282,7 @@ export function createPlacing({ db, cart, stock, outbox, discounts, settings, ca
         postal_code: address.postalCode,
         country: address.country,
         phone: address.phone,
-        ...moneyColumns({ ...moneyOf(totals), shippingMethod: { name: chosen.name, estimate: chosen.estimate } }),
+        ...moneyColumns({ ...money, shippingMethod: { name: chosen.name, estimate: chosen.estimate } }),
         item_count: items.length,
         placed_at: now,
         payment_id: null,
@@ -335,7 +351,7 @@ export function createPlacing({ db, cart, stock, outbox, discounts, settings, ca
      */
     async quote(
       rider: { uid: string; email: string },
-      { delivery, country, region, method, discountCode }: QuoteQuery,
+      { delivery, country, region, postalCode, method, discountCode }: QuoteQuery,
     ): Promise<QuoteResult> {
       const weighed = await cart.weighed(rider.uid);
       const { items } = weighed;
@@ -343,26 +359,30 @@ export function createPlacing({ db, cart, stock, outbox, discounts, settings, ca
         discountCode === undefined ? undefined : await discounts.check(discountCode, subtotalOf(items), rider.email);
       if (checked && !checked.ok) return checked;
       const effect = checked?.usable.effect ?? noDiscount;
-      const { shipping } = await settings.current();
-      const place = { country, region };
-      let priced = priceFor(shipping, weighed, delivery, place, method, effect);
+      const shop = await settings.current();
+      const place = { country, region, postalCode };
+      let priced = priceFor(shop, weighed, delivery, place, method, effect);
       if (!priced.ok && priced.reason === 'no-such-method')
-        priced = priceFor(shipping, weighed, delivery, place, undefined, effect);
+        priced = priceFor(shop, weighed, delivery, place, undefined, effect);
       if (priced.ok) {
-        const { options, chosen, totals } = priced;
-        return { ok: true, quote: { items, money: moneyOf(totals), shipping: { options, chosen: chosen.id } } };
+        const { options, chosen, money } = priced;
+        return { ok: true, quote: { items, money, shipping: { options, chosen: chosen.id } } };
       }
+      const taxed = taxFor(shop.tax, place);
       const goods = priceOrder({
         lineCents: items.map((item) => item.priceCents),
         shippingCents: 0,
         adjustments: effect.adjustments,
-        tax: noTax,
+        tax: taxed,
       });
       const refusal =
         priced.reason === 'not-shipped'
           ? notShippedMessage(country)
           : errorCatalogue['order/invalid-shipping-method'].message;
-      return { ok: true, quote: { items, money: moneyOf(goods), shipping: { options: [], chosen: null, refusal } } };
+      return {
+        ok: true,
+        quote: { items, money: moneyOf(goods, taxed), shipping: { options: [], chosen: null, refusal } },
+      };
     },
   };
 }

@@ -1,7 +1,7 @@
 import { iso31662 } from 'iso-3166';
 import { countryCodes, countryName } from '../../shared/address';
 import type { Place } from '../../shared/api';
-import type { ShippingSettings } from '../../shared/settings';
+import type { ShippingSettings, TaxSettings } from '../../shared/settings';
 
 /**
  * The countries an address may be in and each one's subdivisions (ISO 3166-1 and 3166-2), for the address form's
@@ -32,19 +32,52 @@ export function regionsOf(country: string): readonly Place[] | undefined {
   return countries.has(country) ? (regionsByCountry.get(country) ?? []) : undefined;
 }
 
-/** A problem with the zones' places: a country or subdivision code that does not exist, with its field's path. */
-export function placeProblem(shipping: ShippingSettings): { field: string; message: string } | undefined {
-  for (const [z, zone] of shipping.zones.entries()) {
-    for (const [p, place] of zone.places.entries()) {
-      const regions = regionsOf(place.country);
-      const at = `shipping.zones.${z}.places.${p}`;
-      if (regions === undefined) return { field: `${at}.country`, message: `There is no country ${place.country}.` };
-      for (const [r, region] of place.regions.entries()) {
-        if (!regions.some((known) => known.code === region)) {
-          return { field: `${at}.regions.${r}`, message: `${countryName(place.country)} has no region ${region}.` };
-        }
-      }
+type PlaceProblem = { field: string; message: string } | undefined;
+
+/** A country code that does not exist, or one of `regions` that is not among its subdivisions, with its field's path. */
+function codeProblem(country: string, regions: readonly (string | null)[], at: string, regionAt: string): PlaceProblem {
+  const known = regionsOf(country);
+  if (known === undefined) return { field: `${at}.country`, message: `There is no country ${country}.` };
+  for (const [r, region] of regions.entries()) {
+    if (region !== null && !known.some((place) => place.code === region)) {
+      return {
+        field: `${at}.${regionAt.replace('#', String(r))}`,
+        message: `${countryName(country)} has no region ${region}.`,
+      };
     }
   }
   return undefined;
+}
+
+/** A problem with the zones' places: a country or subdivision code that does not exist, with its field's path. */
+export function placeProblem(shipping: ShippingSettings): PlaceProblem {
+  for (const [z, zone] of shipping.zones.entries()) {
+    for (const [p, place] of zone.places.entries()) {
+      const problem = codeProblem(place.country, place.regions, `shipping.zones.${z}.places.${p}`, 'regions.#');
+      if (problem) return problem;
+    }
+  }
+  return undefined;
+}
+
+/** A problem with the tax rates' places, as `placeProblem`'s with the zones'. */
+export function taxPlaceProblem(tax: TaxSettings): PlaceProblem {
+  for (const [r, rate] of tax.rates.entries()) {
+    const problem = codeProblem(rate.country, [rate.region], `tax.rates.${r}`, 'region');
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/**
+ * The ISO 3166-2 code of the region an address names, as the rider may type it: the code ('US-FL'), the code within
+ * its country ('FL', 'fl') or the name ('Florida'); what was typed when it is none of them.
+ */
+export function regionCode(country: string, typed: string): string {
+  const wanted = typed.trim().toLowerCase();
+  const found = regionsOf(country)?.find(
+    ({ code, name }) =>
+      code.toLowerCase() === wanted || code.slice(3).toLowerCase() === wanted || name.toLowerCase() === wanted,
+  );
+  return found?.code ?? typed;
 }

@@ -8,7 +8,7 @@ import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
 import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
-import { countryPlaces, placeProblem, regionsOf } from '../places/places';
+import { countryPlaces, placeProblem, regionsOf, taxPlaceProblem } from '../places/places';
 import type { SettingsStore } from './settings-store';
 
 /** The form's sections: a problem with one is `settings/invalid`, with the field's path for the form to show it. */
@@ -17,6 +17,7 @@ const formFields: Record<string, ErrorCode> = {
   bankTransfer: 'settings/invalid',
   paymentMethods: 'settings/invalid',
   shipping: 'settings/invalid',
+  tax: 'settings/invalid',
 };
 
 export interface SettingsRouteParts {
@@ -56,7 +57,7 @@ export function settingsRoutes({ sessions, settings, takesCards }: SettingsRoute
       if (!takesCards && edit.paymentMethods.every((id) => id === card.id)) {
         throw new HttpError('settings/invalid', cardAloneMessage, {}, { field: 'paymentMethods' });
       }
-      const place = placeProblem(edit.shipping);
+      const place = placeProblem(edit.shipping) ?? taxPlaceProblem(edit.tax);
       if (place) throw new HttpError('settings/invalid', place.message, {}, { field: place.field });
       if (edit.paymentMethods.includes(collection.id) && !edit.shipping.collection.offered) {
         throw new HttpError('settings/invalid', payOnCollectionMessage, {}, { field: 'paymentMethods' });

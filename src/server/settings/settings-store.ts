@@ -1,9 +1,11 @@
 import {
+  percentOfRate,
   type SettingsChange,
   type SettingsEdit,
   type ShippingSettings,
   type ShopSettings,
   shopSettingsSchema,
+  type TaxSettings,
   type VersionedSettings,
 } from '../../shared/settings';
 import type { Owner } from '../catalogue/catalogue-store';
@@ -63,6 +65,24 @@ function describeShipping(before: ShippingSettings, after: ShippingSettings): st
   return what;
 }
 
+/** The history's sentences for the tax section: its two choices, and each rate added or removed (a change is both). */
+function describeTax(before: TaxSettings, after: TaxSettings): string[] {
+  const what: string[] = [];
+  if (before.pricesIncludeTax !== after.pricesIncludeTax) {
+    what.push(`Prices ${after.pricesIncludeTax ? 'include' : 'no longer include'} tax`);
+  }
+  if (before.taxShipping !== after.taxShipping) {
+    what.push(`Tax ${after.taxShipping ? 'charged' : 'no longer charged'} on shipping`);
+  }
+  const rateText = (rate: TaxSettings['rates'][number]) =>
+    `${quoted(rate.name)} ${percentOfRate(rate.rate)}% for ${[rate.country, rate.region, rate.postalPrefix && `postal codes ${rate.postalPrefix}…`].filter(Boolean).join(' ')}`;
+  const old = new Set(before.rates.map(rateText));
+  const now = new Set(after.rates.map(rateText));
+  for (const text of old) if (!now.has(text)) what.push(`Tax rate ${text} removed`);
+  for (const text of now) if (!old.has(text)) what.push(`Tax rate ${text} added`);
+  return what;
+}
+
 /** The history's sentences for a save: one for each field it changes; none when it changes nothing. */
 function describeSave(before: ShopSettings, after: ShopSettings): string[] {
   const what: string[] = [];
@@ -75,6 +95,7 @@ function describeSave(before: ShopSettings, after: ShopSettings): string[] {
     }
   }
   what.push(...describeShipping(before.shipping, after.shipping));
+  what.push(...describeTax(before.tax, after.tax));
   if (before.paymentMethods.join() !== after.paymentMethods.join()) {
     what.push(
       `Payment methods ${quoted(before.paymentMethods.join(', '))} → ${quoted(after.paymentMethods.join(', '))}`,

@@ -16,6 +16,7 @@ import { Field } from '../../components/field';
 import { ApiError, call, messageOf } from '../../lib/api';
 import { AdminNav } from './admin-nav';
 import { ChangeHistory } from './change-history';
+import { TaxSettings, type TaxValues, taxOf, taxValuesOf } from './tax-settings';
 import { useFocusAfterRender } from './use-focus-after-render';
 
 export function loader() {
@@ -69,6 +70,7 @@ interface Values {
   text: Record<TextPath, string>;
   paymentMethods: PaymentMethodId[];
   shipping: ShippingSettings;
+  tax: TaxValues;
 }
 
 function valuesOf(settings: ShopSettings): Values {
@@ -78,11 +80,19 @@ function valuesOf(settings: ShopSettings): Values {
       return [path, String((settings[section] as Record<string, string | number>)[field] ?? '')];
     }),
   ) as Record<TextPath, string>;
-  return { text, paymentMethods: [...settings.paymentMethods], shipping: settings.shipping };
+  return {
+    text,
+    paymentMethods: [...settings.paymentMethods],
+    shipping: settings.shipping,
+    tax: taxValuesOf(settings.tax),
+  };
 }
 
 /** The settings the values make, and each field's problem by the rules the server applies too. */
-function check({ text, paymentMethods, shipping }: Values): { input?: ShopSettings; problems: Record<string, string> } {
+function check({ text, paymentMethods, shipping, tax }: Values): {
+  input?: ShopSettings;
+  problems: Record<string, string>;
+} {
   const days = text['bankTransfer.payWithinDays'].trim();
   const document = {
     shop: {
@@ -102,6 +112,7 @@ function check({ text, paymentMethods, shipping }: Values): { input?: ShopSettin
     },
     paymentMethods,
     shipping,
+    tax: taxOf(tax),
   };
   const result = shopSettingsSchema.safeParse(document);
   if (result.success) return { input: result.data, problems: {} };
@@ -259,6 +270,11 @@ function SettingsForm({ settings, onReload }: { settings: VersionedSettings; onR
           </p>
         )}
       </fieldset>
+      <TaxSettings
+        values={values.tax}
+        problemAt={problemAt}
+        onEdit={(path, tax) => edited(path, (current) => ({ ...current, tax }))}
+      />
       {message && (
         <Alert kind={message.kind}>
           {message.text}

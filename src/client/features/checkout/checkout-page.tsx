@@ -8,7 +8,7 @@ import {
   useRevalidator,
   useSearchParams,
 } from 'react-router';
-import { addressFields, addressSchema, countryCodes, countryName, emptyAddress } from '../../../shared/address';
+import { addressFields, addressSchema, countryChoices, emptyAddress } from '../../../shared/address';
 import { brand } from '../../../shared/brand';
 import { type Delivery, deliveries, deliveryLabels } from '../../../shared/delivery';
 import { formatCents } from '../../../shared/money';
@@ -38,8 +38,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const search = new URL(request.url).searchParams;
   const chosen = search.get('delivery');
   const delivery = deliveries.find((d) => d === chosen) ?? 'shipping';
-  // The address's country and region, and the delivery method chosen: the quote lists the methods for them.
-  const place = { country: search.get('country') ?? emptyAddress.country, region: search.get('region') ?? '' };
+  // The address's country, region and postal code, and the delivery method chosen: the quote lists the methods for
+  // them and the tax they carry.
+  const place = {
+    country: search.get('country') ?? emptyAddress.country,
+    region: search.get('region') ?? '',
+    postalCode: search.get('postalCode') ?? '',
+  };
   const method = search.get('method') ?? undefined;
   const discountCode = search.get('code') ?? undefined;
   const quoted = (code?: string) =>
@@ -69,10 +74,6 @@ const autoComplete = {
 } as const;
 
 const deliveryOptions = deliveries.map((d) => [d, deliveryLabels[d]] as const);
-
-const countryOptions = countryCodes
-  .map((code) => [code, countryName(code)] as const)
-  .sort((a, b) => a[1].localeCompare(b[1]));
 
 /** What a row the server refused says, by the refusal's code. */
 const rowProblems: Readonly<Record<string, string>> = {
@@ -114,7 +115,7 @@ export default function CheckoutPage() {
   // The rows the server refused (sold out, without a size, no longer available), with what to say about each.
   const [problems, setProblems] = useState<ReadonlyMap<string, string>>(new Map());
   const summaryId = useId();
-  const { country, region } = form.values;
+  const { country, region, postalCode } = form.values;
   const chosenOption = shipping.options.find((option) => option.id === shipping.chosen);
 
   /**
@@ -122,7 +123,7 @@ export default function CheckoutPage() {
    * and the others (the discount code among them) kept.
    */
   const requote = useCallback(
-    (changes: Partial<Record<'delivery' | 'country' | 'region' | 'method' | 'code', string | null>>) => {
+    (changes: Partial<Record<'delivery' | 'country' | 'region' | 'postalCode' | 'method' | 'code', string | null>>) => {
       setSearchParams(
         (current) => {
           const next = new URLSearchParams(current);
@@ -138,18 +139,18 @@ export default function CheckoutPage() {
     [setSearchParams],
   );
 
-  // The address's country or region changed: the quote lists the methods for the new one.
+  // The address's country, region or postal code changed: the quote lists the methods and the tax for the new one.
   useEffect(() => {
-    if (country === place.country && region === place.region) return;
-    requote({ delivery, country, region, method: shipping.chosen });
-  }, [country, region, place, delivery, shipping.chosen, requote]);
+    if (country === place.country && region === place.region && postalCode === place.postalCode) return;
+    requote({ delivery, country, region, postalCode, method: shipping.chosen });
+  }, [country, region, postalCode, place, delivery, shipping.chosen, requote]);
 
   function chooseShipping(id: string) {
-    requote({ delivery, country, region, method: id });
+    requote({ delivery, country, region, postalCode, method: id });
   }
 
   function chooseDelivery(chosen: Delivery) {
-    requote({ delivery: chosen, country, region, method: null });
+    requote({ delivery: chosen, country, region, postalCode, method: null });
     // A payment method that goes with one delivery only (Pay on collection) gives way to the first of the others.
     const needs = methods.find((m) => m.id === method)?.delivery;
     if (needs !== undefined && needs !== chosen) setMethod(methods.find((m) => m.delivery === undefined)?.id ?? '');
@@ -158,7 +159,9 @@ export default function CheckoutPage() {
   function chooseMethod(id: string) {
     setMethod(id);
     const needs = methods.find((m) => m.id === id)?.delivery;
-    if (needs !== undefined && needs !== delivery) requote({ delivery: needs, country, region, method: null });
+    if (needs !== undefined && needs !== delivery) {
+      requote({ delivery: needs, country, region, postalCode, method: null });
+    }
   }
 
   async function removeRow(id: string) {
@@ -289,7 +292,7 @@ export default function CheckoutPage() {
                 label={addressFields[name].label}
                 type={name === 'phone' ? 'tel' : 'text'}
                 autoComplete={autoComplete[name]}
-                options={name === 'country' ? countryOptions : undefined}
+                options={name === 'country' ? countryChoices() : undefined}
                 {...form.field(name)}
               />
             ))}

@@ -2,7 +2,7 @@ import { addressLines } from '../../../shared/address';
 import { brand } from '../../../shared/brand';
 import { formatCents } from '../../../shared/money';
 import { deliveryText, type Order } from '../../../shared/orders';
-import { moneyRows, taxNote } from '../../../shared/pricing';
+import { moneyRows, taxNoteOf } from '../../../shared/pricing';
 import { itemWithSize } from '../../../shared/sizes';
 import type { Block } from '../message';
 
@@ -17,7 +17,7 @@ export function orderBlocks(order: Order): Block[] {
     {
       facts: moneyRows(order, brand).map((row) => [row.label, row.amount] as const),
     },
-    taxNote,
+    ...(taxNoteOf(order) ? [taxNoteOf(order) as string] : []),
     `Delivery: ${deliveryText(order)}`,
     `Delivery address: ${addressLines(order.address).join(', ')}`,
   ];
