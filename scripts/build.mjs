@@ -57,14 +57,19 @@ export async function build() {
   writeFileSync(stampFile, sources);
 }
 
-/** Builds when dist/ or dist-server/ is missing or was built from other sources. */
-export async function buildIfStale() {
+/** Whether dist/ and dist-server/ are there and were built from the sources as they are now. */
+export function builtFromTheseSources() {
   const built =
     existsSync(stampFile) &&
     existsSync(serverEntry) &&
     cliNames.every((name) => existsSync(cliEntry(name))) &&
     existsSync(join('dist', 'index.html'));
-  if (built && readFileSync(stampFile, 'utf8') === sourcesHash()) return;
+  return built && readFileSync(stampFile, 'utf8') === sourcesHash();
+}
+
+/** Builds when dist/ or dist-server/ is missing or was built from other sources. */
+export async function buildIfStale() {
+  if (builtFromTheseSources()) return;
   process.stderr.write('Building Piaffe (the sources changed since the last build)...\n');
   await build();
 }

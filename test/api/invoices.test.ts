@@ -103,16 +103,21 @@ describe('an invoice, issued as the order becomes paid', () => {
     }
   });
 
-  it('the paid e-mail links to the invoice', async () => {
+  it("the paid e-mail sends the rider to the order's page for the invoice: a link a signed-out browser can follow", async () => {
     const { order } = await paidOrder();
     const mail = await server.db.kysely
       .selectFrom('outbox')
-      .select('text_body')
+      .select(['text_body', 'html_body'])
       .where('kind', '=', 'order-paid')
       .where('subject', 'like', `%${order.number}`)
       .executeTakeFirstOrThrow();
-    expect(mail.text_body).toContain(`Your invoice ${order.invoice} is ready.`);
-    expect(mail.text_body).toContain(`Download invoice (PDF): http://localhost:0/api/orders/${order.number}/invoice`);
+    expect(mail.text_body).toContain(
+      `Your invoice ${order.invoice} is ready: your order's page offers it, 'Download invoice (PDF)'.`,
+    );
+    expect(mail.text_body).toContain(`See your order: http://localhost:0/orders/${order.number}`);
+    // The API's PDF answers a signed-out browser with 401 JSON; the order's page sends it to sign in first.
+    expect(mail.text_body).not.toContain('/api/');
+    expect(mail.html_body).not.toContain('/api/');
   });
 
   it("answers 404 for another rider's invoice, as for their order, 404 before it is paid, 401 to a visitor", async () => {

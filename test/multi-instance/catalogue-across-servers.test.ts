@@ -1,35 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRoles } from '../../src/server/auth/roles';
+import { describe, expect, it } from 'vitest';
 import type { AdminProduct } from '../../src/shared/products';
 import { Client, sameBrowserOn } from '../support/client';
 import { EventStream, openStockStream } from '../support/event-stream';
-import { createTestSchema, type TestSchema } from '../support/postgres';
-import { startTestServer, type TestServer } from '../support/server';
+import { twoServersOnOneSchema } from '../support/two-servers';
 
 /**
  * The owner's catalogue on two servers sharing one PostgreSQL schema (docs/decisions/0024-owners-catalogue.md): each
  * keeps the products in memory, and a change saved through one reaches the other's cache and open pages at once.
  */
-let schema: TestSchema;
-let a: TestServer;
-let b: TestServer;
-let owner: Client;
-
-beforeAll(async () => {
-  schema = await createTestSchema();
-  a = await startTestServer({}, { schema, name: 'a' });
-  b = await startTestServer({}, { schema, name: 'b' });
-  owner = new Client(a.url);
-  const { email } = await owner.signup();
-  await createRoles(a.db).grant(email);
-});
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-  await schema?.drop();
-});
+const servers = twoServersOnOneSchema({ owner: true });
 
 async function product(itemid: string): Promise<AdminProduct> {
-  return (await owner.json('GET', `/api/admin/products/${itemid}`)).body.product;
+  return (await servers.owner.json('GET', `/api/admin/products/${itemid}`)).body.product;
 }
 
 function form(p: AdminProduct, changes: Record<string, unknown>) {
@@ -47,7 +29,7 @@ function form(p: AdminProduct, changes: Record<string, unknown>) {
 
 describe("the owner's catalogue on two servers", () => {
   it("a price saved through A: B's cart page, home page and catalogue have it within a second", async () => {
-    const rider = new Client(b.url);
+    const rider = new Client(servers.b.url);
     await rider.signup();
     await rider.add('3');
     // B has read the catalogue (its cache is warm) before the change.
@@ -57,7 +39,11 @@ describe("the owner's catalogue on two servers", () => {
     try {
       await cartPage.next('snapshot');
       await homePage.next('products');
-      const saved = await owner.json('PUT', '/api/admin/products/3', form(await product('3'), { priceCents: 45999 }));
+      const saved = await servers.owner.json(
+        'PUT',
+        '/api/admin/products/3',
+        form(await product('3'), { priceCents: 45999 }),
+      );
       expect(saved.status).toBe(200);
       const cart = await cartPage.next('snapshot', 1000, 1);
       expect(cart.items.map((i) => i.priceCents)).toEqual([45999]);
@@ -73,34 +59,38 @@ describe("the owner's catalogue on two servers", () => {
   });
 
   it('a product hidden through A cannot be added through B; shown again, it can', async () => {
-    const rider = new Client(a.url);
+    const rider = new Client(servers.a.url);
     await rider.signup();
-    const onB = sameBrowserOn(b.url, rider);
+    const onB = sameBrowserOn(servers.b.url, rider);
     expect((await onB.json('GET', '/api/catalogue')).body.products.some((p: { itemid: string }) => p.itemid === '6'));
-    const hidden = await owner.json('PUT', '/api/admin/products/6', form(await product('6'), { shown: false }));
+    const hidden = await servers.owner.json('PUT', '/api/admin/products/6', form(await product('6'), { shown: false }));
     expect(hidden.status).toBe(200);
     expect((await onB.json('POST', '/api/cart', { itemid: '6', size: 'Full' })).body.code).toBe('cart/unavailable');
     const products = (await onB.json('GET', '/api/catalogue')).body.products as { itemid: string }[];
     expect(products.map((p) => p.itemid)).not.toContain('6');
-    expect((await owner.json('PUT', '/api/admin/products/6', form(hidden.body.product, { shown: true }))).status).toBe(
-      200,
-    );
+    expect(
+      (await servers.owner.json('PUT', '/api/admin/products/6', form(hidden.body.product, { shown: true }))).status,
+    ).toBe(200);
     expect((await onB.json('POST', '/api/cart', { itemid: '6', size: 'Full' })).status).toBe(201);
   });
 
   it("B's copy of the catalogue after its listener was cut: a change made meanwhile shows once B is back", async () => {
     const price = async () =>
-      (await new Client(b.url).json('GET', '/api/catalogue')).body.products.find(
+      (await new Client(servers.b.url).json('GET', '/api/catalogue')).body.products.find(
         (p: { itemid: string }) => p.itemid === '8',
       )?.priceCents;
     expect(await price()).toBe(34449);
     // As a database restart or a network failure would: B hears nothing until it has listened again.
-    const killed = await schema.query(
+    const killed = await servers.schema.query(
       `select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and query ilike 'LISTEN%'`,
-      [`${schema.schema}_b`],
+      [`${servers.schema.schema}_b`],
     );
     expect(killed.rowCount).toBe(1);
-    const saved = await owner.json('PUT', '/api/admin/products/8', form(await product('8'), { priceCents: 35000 }));
+    const saved = await servers.owner.json(
+      'PUT',
+      '/api/admin/products/8',
+      form(await product('8'), { priceCents: 35000 }),
+    );
     expect(saved.status).toBe(200);
     // B drops its copy when it listens again (it may have missed changes), and reads the new price.
     const deadline = Date.now() + 15_000;
@@ -111,10 +101,10 @@ describe("the owner's catalogue on two servers", () => {
   });
 
   it('two owners on two servers saving one product at once: one wins, the other is told it changed', async () => {
-    const second = sameBrowserOn(b.url, owner);
+    const second = sameBrowserOn(servers.b.url, servers.owner);
     const seen = await product('7');
     const [first, other] = await Promise.all([
-      owner.json('PUT', '/api/admin/products/7', form(seen, { priceCents: 38000 })),
+      servers.owner.json('PUT', '/api/admin/products/7', form(seen, { priceCents: 38000 })),
       second.json('PUT', '/api/admin/products/7', form(seen, { priceCents: 39000 })),
     ]);
     expect([first.status, other.status].sort()).toEqual([200, 409]);

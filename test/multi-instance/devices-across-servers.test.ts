@@ -1,28 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AccountSession } from '../../src/shared/api';
 import { Client, sameBrowserOn } from '../support/client';
 import { EventStream } from '../support/event-stream';
-import { createTestSchema, type TestSchema } from '../support/postgres';
-import { startTestServer, type TestServer } from '../support/server';
+import { twoServersOnOneSchema } from '../support/two-servers';
 
 /**
  * Where the rider is logged in, with two servers on one PostgreSQL schema: a session ended through one server ends on
  * the other too, its cached entry and its live streams (docs/product.md §4: 'within a second').
  */
-let schema: TestSchema;
-let a: TestServer;
-let b: TestServer;
-
-beforeAll(async () => {
-  schema = await createTestSchema();
-  a = await startTestServer({}, { schema, name: 'a' });
-  b = await startTestServer({}, { schema, name: 'b' });
-});
-
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-  await schema?.drop();
-});
+const servers = twoServersOnOneSchema();
 
 async function sessionsOf(client: Client): Promise<AccountSession[]> {
   const reply = await client.json('GET', '/api/account/sessions');
@@ -32,11 +18,11 @@ async function sessionsOf(client: Client): Promise<AccountSession[]> {
 
 /** A rider on a phone that talks to A, and logged in on `others` browsers that talk to B, each with a live cart open. */
 async function riderOnBothServers(others: number) {
-  const phone = new Client(a.url);
+  const phone = new Client(servers.a.url);
   const user = await phone.signup();
   const browsers: Client[] = [];
   for (let i = 0; i < others; i++) {
-    const browser = new Client(b.url);
+    const browser = new Client(servers.b.url);
     expect((await browser.login(user.email, 'secret1')).status).toBe(200);
     // Its session is now in B's cache.
     expect((await browser.session()).status).toBe(200);
@@ -71,7 +57,7 @@ describe('where you are logged in, across two servers', () => {
 
     await expectEndedOnB(browsers, streams);
     expect((await phone.session()).status).toBe(200);
-    expect((await sameBrowserOn(b.url, phone).session()).status).toBe(200);
+    expect((await sameBrowserOn(servers.b.url, phone).session()).status).toBe(200);
   });
 
   it("'Log out of all other devices' through A ends the sessions and streams on B", async () => {
@@ -80,6 +66,6 @@ describe('where you are logged in, across two servers', () => {
     expect(reply.body).toEqual({ ended: 2 });
 
     await expectEndedOnB(browsers, streams);
-    expect((await sessionsOf(sameBrowserOn(b.url, phone))).map((s) => s.current)).toEqual([true]);
+    expect((await sessionsOf(sameBrowserOn(servers.b.url, phone))).map((s) => s.current)).toEqual([true]);
   });
 });

@@ -1,28 +1,14 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
 import { currentMonth, nextDocumentNumber } from '../../src/server/invoices/invoicing';
 import { brand } from '../../src/shared/brand';
 import { limits } from '../../src/shared/limits';
 import type { Order } from '../../src/shared/orders';
 import { Client, sameBrowserOn } from '../support/client';
-import { createTestSchema, type TestSchema } from '../support/postgres';
-import { startTestServer, type TestServer } from '../support/server';
+import { twoServersOnOneSchema } from '../support/two-servers';
 
 /** Invoices issued through two servers on one PostgreSQL schema, as behind a load balancer. */
-let schema: TestSchema;
-let a: TestServer;
-let b: TestServer;
-
-beforeAll(async () => {
-  schema = await createTestSchema();
-  a = await startTestServer({}, { schema, name: 'a' });
-  b = await startTestServer({}, { schema, name: 'b' });
-});
-
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-  await schema?.drop();
-});
+const servers = twoServersOnOneSchema();
 
 class RolledBack extends Error {}
 
@@ -31,7 +17,7 @@ it("200 orders marked paid at once through both servers get the year's first inv
   // Each rider places as many orders as an hour allows.
   const riders = await Promise.all(
     Array.from({ length: orders / limits.ordersPerHour }, async (_, i) => {
-      const client = new Client(i % 2 === 0 ? a.url : b.url);
+      const client = new Client(i % 2 === 0 ? servers.a.url : servers.b.url);
       await client.signupConfirmed();
       return client;
     }),
@@ -45,13 +31,13 @@ it("200 orders marked paid at once through both servers get the year's first inv
       }),
     )
   ).flat();
-  const owner = new Client(a.url);
+  const owner = new Client(servers.a.url);
   const { email } = await owner.signupConfirmed();
-  await createRoles(a.db).grant(email);
-  const owners = [owner, sameBrowserOn(b.url, owner)];
+  await createRoles(servers.a.db).grant(email);
+  const owners = [owner, sameBrowserOn(servers.b.url, owner)];
 
   const rollbacks = Array.from({ length: 40 }, (_, i) =>
-    (i % 2 === 0 ? a : b).db
+    (i % 2 === 0 ? servers.a : servers.b).db
       .run(async (uow) => {
         await nextDocumentNumber(uow, 'invoice', Date.now(), brand.timeZone);
         throw new RolledBack();
@@ -75,7 +61,7 @@ it("200 orders marked paid at once through both servers get the year's first inv
   const year = currentMonth(brand.timeZone).slice(0, 4);
   const numbers = replies.map((reply) => reply.body.order.invoice as string).sort();
   expect(numbers).toEqual(Array.from({ length: orders }, (_, i) => `INV-${year}-${String(i + 1).padStart(5, '0')}`));
-  const rows = await schema.query<{ n: number; orders: number }>(
+  const rows = await servers.schema.query<{ n: number; orders: number }>(
     "select count(*)::int as n, count(distinct order_number)::int as orders from invoice where kind = 'invoice'",
   );
   expect(rows.rows[0]).toEqual({ n: orders, orders });

@@ -1,43 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
 import type { PublicShop, VersionedSettings } from '../../src/shared/settings';
 import { Client } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
-import { createTestSchema, type TestSchema } from '../support/postgres';
-import { startTestServer, type TestServer } from '../support/server';
+import { twoServersOnOneSchema } from '../support/two-servers';
 
 /**
  * The shop's settings on two servers sharing one PostgreSQL schema (docs/decisions/0034-the-shops-settings.md): each
  * keeps them in memory, and a save through one reaches the other's cache, its open pages and its next order at once.
  */
-let schema: TestSchema;
-let a: TestServer;
-let b: TestServer;
-let owner: Client;
-
-beforeAll(async () => {
-  schema = await createTestSchema();
-  a = await startTestServer({}, { schema, name: 'a' });
-  b = await startTestServer({}, { schema, name: 'b' });
-  owner = new Client(a.url);
-  const { email } = await owner.signupConfirmed();
-  await createRoles(a.db).grant(email);
-});
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-  await schema?.drop();
-});
+const servers = twoServersOnOneSchema({ owner: true });
 
 async function settingsNow(): Promise<VersionedSettings> {
-  return (await owner.json('GET', '/api/admin/settings')).body.settings;
+  return (await servers.owner.json('GET', '/api/admin/settings')).body.settings;
 }
 
 type AccountEvent = { type: 'ready' } | ({ type: 'shop' } & PublicShop);
 
 describe("the shop's settings on two servers", () => {
   it("a save through A reaches B's open pages, B's answers and B's next order within a second", async () => {
-    const rider = new Client(b.url);
+    const rider = new Client(servers.b.url);
     await rider.signupConfirmed();
     // B has read the settings (its cache is warm) before the save.
     expect((await rider.json('GET', '/api/shop')).body.shop.phone).toBe('(561) 555-0142');
@@ -46,7 +29,7 @@ describe("the shop's settings on two servers", () => {
     try {
       await page.next('ready');
       const before = await settingsNow();
-      const saved = await owner.json('PUT', '/api/admin/settings', {
+      const saved = await servers.owner.json('PUT', '/api/admin/settings', {
         ...before,
         shop: { ...before.shop, phone: '(561) 555-0123' },
         bankTransfer: { ...before.bankTransfer, accountNumber: '1111 2222 3333' },
@@ -70,13 +53,15 @@ describe("the shop's settings on two servers", () => {
     const placed = await rider.placeOrder();
     expect(placed.status).toBe(201);
     const number = placed.body.order.number;
-    const mails = [a.mailbox, b.mailbox].map((box) => box?.waitFor((m) => m.parsed.subject === `Your order ${number}`));
+    const mails = [servers.a.mailbox, servers.b.mailbox].map((box) =>
+      box?.waitFor((m) => m.parsed.subject === `Your order ${number}`),
+    );
     const mail = await Promise.any(mails);
     expect(mail?.parsed.text).toMatch(/Account number: +1111 2222 3333/);
   });
 
   it("a shipping price saved through A prices B's quote within a second, and B's next order at once", async () => {
-    const rider = new Client(b.url);
+    const rider = new Client(servers.b.url);
     await rider.signupConfirmed();
     await rider.add('3');
     // B has priced a quote (its cache is warm) before the save.
@@ -89,7 +74,7 @@ describe("the shop's settings on two servers", () => {
       const [zone] = before.shipping.zones;
       if (zone === undefined) throw new Error('a new shop has a zone');
       const methods = zone.methods.map((method) => ({ ...method, price: { kind: 'flat' as const, cents: 3100 } }));
-      const saved = await owner.json('PUT', '/api/admin/settings', {
+      const saved = await servers.owner.json('PUT', '/api/admin/settings', {
         ...before,
         shipping: { ...before.shipping, zones: [{ ...zone, methods }] },
       });
@@ -112,12 +97,12 @@ describe("the shop's settings on two servers", () => {
   });
 
   it('two owners saving at once on two servers: one save wins, the other is told the settings changed', async () => {
-    const other = new Client(b.url);
+    const other = new Client(servers.b.url);
     const { email } = await other.signupConfirmed();
-    await createRoles(b.db).grant(email);
+    await createRoles(servers.b.db).grant(email);
     const form = await settingsNow();
     const [first, second] = await Promise.all([
-      owner.json('PUT', '/api/admin/settings', { ...form, shop: { ...form.shop, taxId: 'A-1' } }),
+      servers.owner.json('PUT', '/api/admin/settings', { ...form, shop: { ...form.shop, taxId: 'A-1' } }),
       other.json('PUT', '/api/admin/settings', { ...form, shop: { ...form.shop, taxId: 'B-1' } }),
     ]);
     expect([first.status, second.status].sort()).toEqual([200, 409]);

@@ -1,4 +1,3 @@
-import { documentPaths } from '../../../shared/invoices';
 import { pages } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
 import type { Site } from '../message';
@@ -6,8 +5,6 @@ import type { Site } from '../message';
 /** The links e-mails carry, all from PUBLIC_URL. */
 export const links = {
   order: (site: Site, number: string) => `${site.publicUrl}${fillPath(pages.order.path, { number })}`,
-  /** The order's invoice as a PDF: the rider's session opens it, as it opens the order. */
-  invoice: (site: Site, number: string) => `${site.publicUrl}${fillPath(documentPaths.orderInvoice, { number })}`,
   logIn: (site: Site) => `${site.publicUrl}${pages.signupLogin.path}`,
   /** The token rides in the fragment, which browsers never send to a server or a proxy's log. */
   resetPassword: (site: Site, token?: string) =>

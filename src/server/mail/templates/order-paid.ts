@@ -9,13 +9,11 @@ export function orderPaid({ order }: { order: Order }, site: Site): Letter {
     greeting: 'Hello,',
     blocks: [
       `Thank you: your payment for order ${order.number} has arrived. We are packing your order now and will write again when it is on its way.`,
-      { link: links.order(site, order.number), label: 'See your order' },
+      // Not the PDF's own address: the API answers a signed-out browser with 401; the order's page signs them in.
       ...(order.invoice
-        ? [
-            `Your invoice ${order.invoice} is ready.`,
-            { link: links.invoice(site, order.number), label: 'Download invoice (PDF)' },
-          ]
+        ? [`Your invoice ${order.invoice} is ready: your order's page offers it, 'Download invoice (PDF)'.`]
         : []),
+      { link: links.order(site, order.number), label: 'See your order' },
     ],
   };
 }
