@@ -310,7 +310,7 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
     return was.find((name) => !before.some((s) => s.size === name));
   }
 
-  const finding = createFinding(db);
+  const finding = createFinding(db, products);
 
   return {
     products,
