@@ -124,7 +124,7 @@ export function buildApp(parts: AppParts) {
   app.route('/', discountRoutes({ sessions, discounts }));
   app.all('/api/*', (c) => errorResponse(c, 'request/not-found'));
 
-  app.get('*', staticFiles(config.distDir, pageData({ sessions, roles, catalogue, settings })));
+  app.get('*', staticFiles(config.distDir, pageData({ sessions, roles, catalogue, cart, settings })));
   app.all('*', (c) => errorResponse(c, 'request/not-found'));
 
   app.onError((error, c) => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { pageDataElementId } from '../shared/page-data';
 import { publicShopOf } from '../shared/settings';
-import { catalogueVersion } from './catalogue/catalogue-store';
 import { firstSettings } from './db/first-settings';
+import { versionOf } from './http/live-streams';
 import { pageHtml } from './page-data';
 
 const html = '<!doctype html><html><head><title>Piaffe</title></head><body><div id="root"></div></body></html>';
@@ -56,9 +56,9 @@ describe('page data', () => {
     const products = [
       { itemid: '1', slug: 'a', name: 'A', priceCents: 100, details: '', pic: '', largepic: '', sizes: [] },
     ];
-    expect(catalogueVersion(products)).toBe(catalogueVersion(structuredClone(products)));
-    expect(catalogueVersion(products)).not.toBe(
-      catalogueVersion([{ ...products[0], sizes: [{ size: 'M', stock: 1 }] } as (typeof products)[0]]),
+    expect(versionOf(products)).toBe(versionOf(structuredClone(products)));
+    expect(versionOf(products)).not.toBe(
+      versionOf([{ ...products[0], sizes: [{ size: 'M', stock: 1 }] } as (typeof products)[0]]),
     );
   });
 });

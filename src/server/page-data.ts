@@ -7,18 +7,21 @@ import type { AppEnv } from './app-env';
 import type { Roles } from './auth/roles';
 import { sessionReply } from './auth/routes';
 import type { Sessions } from './auth/sessions';
-import { type CatalogueStore, catalogueVersion } from './catalogue/catalogue-store';
+import type { CartStore } from './cart/cart-store';
+import type { CatalogueStore } from './catalogue/catalogue-store';
+import { versionOf } from './http/live-streams';
 import type { SettingsStore } from './settings/settings-store';
 
 export interface PageDataParts {
   sessions: Sessions;
   roles: Roles;
   catalogue: CatalogueStore;
+  cart: CartStore;
   settings: SettingsStore;
 }
 
 /** What the page at `page` (undefined: the Snap! page) shows first, for the browser that asks (src/shared/page-data.ts). */
-export function pageData({ sessions, roles, catalogue, settings }: PageDataParts) {
+export function pageData({ sessions, roles, catalogue, cart, settings }: PageDataParts) {
   return async (c: Context<AppEnv>, page: Page | undefined): Promise<PageData> => {
     const shop = publicShopOf(await settings.current());
     const session = await sessions.find(c);
@@ -29,13 +32,17 @@ export function pageData({ sessions, roles, catalogue, settings }: PageDataParts
       const query = productQuery.safeParse(c.req.query());
       if (query.success) {
         const [list, products] = await Promise.all([catalogue.list(query.data), catalogue.shown()]);
-        data.catalogue = { list, version: catalogueVersion(products) };
+        data.catalogue = { list, version: versionOf(products) };
       }
     }
     if (page === pages.product) {
       // Its slug as the address has it; an unknown one, or a hidden product, gets no data: the page asks, and is told.
       const product = await catalogue.details(decodeURIComponent(c.req.path.split('/')[2] ?? ''));
-      if (product) data.product = { product, version: catalogueVersion(await catalogue.shown()) };
+      if (product) data.product = { product, version: versionOf(await catalogue.shown()) };
+    }
+    if (page === pages.cart) {
+      const items = await cart.list(session.user.uid);
+      data.cart = { items, version: versionOf(items) };
     }
     return data;
   };

@@ -23,7 +23,7 @@ export type LiveStreamName = keyof typeof liveStreams;
 export type EventName<N extends LiveStreamName> = (typeof liveStreams)[N]['events'][number];
 
 /**
- * The catalogue stream's query parameter naming the version of the products a page already shows (the one the page's
- * HTML came with): while it is still the shop's, the stream sends no first snapshot.
+ * The catalogue's and the cart's streams' query parameter naming the version of what a page already shows (the
+ * products or the cart's rows its HTML came with): while it is still the server's, the stream sends no first snapshot.
  */
-export const knownCatalogueParam = 'known';
+export const knownParam = 'known';

@@ -29,6 +29,30 @@ describe('live cart stream', () => {
     stream.close();
   });
 
+  it("sends no first snapshot to a cart page that shows the cart as it is (its HTML's version), and the cart to another", async () => {
+    const tab = new Client(server.url);
+    await tab.signup();
+    const first = await tab.add('1');
+    const html = String((await tab.raw('GET', '/cart')).body);
+    const data = JSON.parse(/<script type="application\/json" id="page-data">(.*?)<\/script>/.exec(html)?.[1] ?? '');
+    expect(data.cart.items).toEqual([first]);
+    const version = encodeURIComponent(data.cart.version);
+    const known = await EventStream.open(tab, `/api/cart/stream?known=${version}`);
+    expect(known.status).toBe(200);
+    const added = await tab.add('8');
+    expect((await known.next('added')).item).toEqual(added);
+    // Nothing came before the change: the page had the cart.
+    expect(known.events.map((event) => event.type)).toEqual(['added']);
+    known.close();
+
+    // The version is no longer the cart's, and nonsense is no version: both get the cart.
+    for (const query of [`known=${version}`, 'known=nonsense', `known=${'x'.repeat(5000)}`]) {
+      const stream = await EventStream.open(tab, `/api/cart/stream?${query}`);
+      expect((await stream.next('snapshot')).items, query).toEqual([first, added]);
+      stream.close();
+    }
+  });
+
   it("does not show one user's changes on another user's stream", async () => {
     const alice = new Client(server.url);
     const bob = new Client(server.url);

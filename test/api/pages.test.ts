@@ -89,7 +89,7 @@ describe('pages', () => {
     expect(pageDataOf(String(reply.body)).rest).toBe(index);
   });
 
-  it("carries a rider's session on every page, and on /home the products with their stock and version", async () => {
+  it("carries a rider's session on every page, on /home the products with their stock and version, on /cart the cart", async () => {
     requireBuild();
     const rider = new Client(server.url);
     const user = await rider.signup();
@@ -107,7 +107,11 @@ describe('pages', () => {
     const productPage = pageDataOf(String((await rider.raw('GET', '/products/anky-bridle')).body)).data as PageData;
     expect(productPage.product?.product).toEqual((await rider.json('GET', '/api/products/anky-bridle')).body.product);
     expect(productPage.product?.version).toBe(home.catalogue?.version);
-    for (const path of [pages.cart.path, pages.manageAccount.path, '/nope']) {
+    // The cart's page carries the cart's rows, and their version for the cart stream.
+    const cartPage = pageDataOf(String((await rider.raw('GET', pages.cart.path)).body)).data as PageData;
+    expect(cartPage.cart?.items).toEqual([]);
+    expect(cartPage.cart?.version).toMatch(/^[\w-]{22}$/);
+    for (const path of [pages.manageAccount.path, '/nope']) {
       expect(pageDataOf(String((await rider.raw('GET', path)).body)).data, path).toEqual({ session, shop });
     }
     // A session that has ended is nobody, though the browser still sends its cookie.

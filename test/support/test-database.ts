@@ -94,8 +94,22 @@ export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
   return parts;
 }
 
+/**
+ * Takes a stopped shop back to before migration 0031: on PostgreSQL, the search's GIN indexes with their pending list
+ * again (fastupdate, PostgreSQL's default).
+ */
+export async function undoSearchIndexWithoutPendingList(database: TestDatabase): Promise<void> {
+  if (database.backend === 'postgres') {
+    for (const index of ['product_search_body', 'search_word_trigrams']) {
+      await database.query(`alter index ${index} set (fastupdate = on)`);
+    }
+  }
+  await database.query("delete from piaffe_migration where name = '0031-search-index-without-pending-list'");
+}
+
 /** Takes a stopped shop back to before migration 0025 (tax settings): its settings without their tax section. */
 export async function undoTaxSettings(database: TestDatabase): Promise<void> {
+  await undoSearchIndexWithoutPendingList(database);
   const [row] = await database.query<{ document: string }>('select document from shop_settings where id = 1');
   const { tax: _, ...document } = JSON.parse(row?.document ?? '{}');
   await database.query('update shop_settings set document = $1 where id = 1', [JSON.stringify(document)]);

@@ -44,3 +44,12 @@ export function takeProductFromPage(): PageData['product'] {
   product = undefined;
   return taken;
 }
+
+let cart = pageData?.cart;
+
+/** The cart page's rows from the page's HTML, once: a later visit of the cart asks the server anew. */
+export function takeCartFromPage(): PageData['cart'] {
+  const taken = cart;
+  cart = undefined;
+  return taken;
+}

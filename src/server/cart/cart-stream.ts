@@ -1,5 +1,5 @@
 import type { CartEvent } from '../../shared/api';
-import { type StreamSource, sseFrame } from '../http/live-streams';
+import { type StreamSource, sseFrame, versionOf } from '../http/live-streams';
 import { type CartChange, type CartStore, cartTopic } from './cart-store';
 
 function frame({ type, ...data }: CartEvent): string {
@@ -8,13 +8,17 @@ function frame({ type, ...data }: CartEvent): string {
 
 /**
  * A rider's live cart (docs/API.md, "The live stream"): the whole cart first, then each change; the whole cart
- * again whenever changes may have been missed. An emptied cart (an order was placed) is an empty snapshot.
+ * again whenever changes may have been missed. An emptied cart (an order was placed) is an empty snapshot. A page that
+ * shows the cart as it is now (`known`: the version its HTML came with) gets no first snapshot.
  */
-export function cartStream(cart: CartStore, uid: string): StreamSource<CartChange> {
+export function cartStream(cart: CartStore, uid: string, known: string | undefined): StreamSource<CartChange> {
   const snapshot = async () => frame({ type: 'snapshot', items: await cart.list(uid) });
   return {
     topic: cartTopic(uid),
-    start: snapshot,
+    start: async () => {
+      const items = await cart.list(uid);
+      return known !== undefined && versionOf(items) === known ? '' : frame({ type: 'snapshot', items });
+    },
     frame(change) {
       if (change.type === 'added') return frame({ type: 'added', item: change.item });
       if (change.type === 'removed') return frame({ type: 'removed', id: change.id });

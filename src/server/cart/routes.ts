@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { endpoints } from '../../shared/api';
 import type { ErrorCode } from '../../shared/errors';
 import { limits } from '../../shared/limits';
+import { knownParam } from '../../shared/live-streams';
 import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
 import type { CatalogueStore } from '../catalogue/catalogue-store';
@@ -56,7 +57,7 @@ export function cartRoutes({ sessions, cart, catalogue, stock, streams }: CartRo
 
     .get(endpoints.cartStream.path, session, (c) => {
       const { user } = c.get('session');
-      return streams.open(c, c.get('session'), () => cartStream(cart, user.uid));
+      return streams.open(c, c.get('session'), () => cartStream(cart, user.uid, c.req.query(knownParam)));
     })
 
     .delete(endpoints.removeFromCart.path, session, async (c) => {

@@ -130,14 +130,6 @@ function stockToSet(size: SizeEdit, old: SizeStock): number | undefined {
 /** The name a renamed size passes through: a control character no owner can type (PostgreSQL's text takes no NUL). */
 const passing = (index: number) => `\u0001${index}`;
 
-/**
- * The version of the products as the home page shows them (a rider's `/home` HTML carries it): the live stock stream
- * sends no first snapshot to a page whose version is still the shop's.
- */
-export function catalogueVersion(products: readonly CatalogueProduct[]): string {
-  return createHash('sha256').update(JSON.stringify(products)).digest('base64url').slice(0, 22);
-}
-
 export type CatalogueStore = ReturnType<typeof createCatalogueStore>;
 
 /**
@@ -318,7 +310,7 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
     return was.find((name) => !before.some((s) => s.size === name));
   }
 
-  const finding = createFinding(db);
+  const finding = createFinding(db, products);
 
   return {
     products,

@@ -1,9 +1,12 @@
+import { type Expression, expressionBuilder, type SqlBool, sql } from 'kysely';
 import type { CatalogueProduct } from '../../shared/api';
 import type { Category, ProductDetails, ProductPage, ProductQuery, SizeGuide } from '../../shared/finding';
 import { findingLimits } from '../../shared/limits';
 import type { Db } from '../db/database';
+import type { Tables } from '../db/schema';
+import type { Product } from './catalogue-store';
 import { catalogueTopic } from './changes';
-import { searchCondition } from './search-index';
+import { searchMatches } from './search-index';
 
 export type Finding = ReturnType<typeof createFinding>;
 
@@ -13,14 +16,41 @@ interface Choices {
   sizes: string[];
 }
 
+/** A page of the list before its sizes are read, and how many products the list has in all. */
+interface Found {
+  total: number;
+  rows: Pick<Product, 'itemid' | 'slug' | 'name' | 'priceCents' | 'details' | 'pic' | 'largepic'>[];
+}
+
+/** The shown products in the list's order, and where each is in it (by item number). */
+interface ShownOrder {
+  products: Product[];
+  at: Map<string, number>;
+}
+
+/**
+ * The key of a list's count that no change of stock can change (no search, no size, not in stock only): the count of a
+ * category, or of every shown product. Other counts are read with their page.
+ */
+function keptCountKey(query: ProductQuery): string | undefined {
+  return query.q === undefined && query.size === undefined && !query.instock ? (query.category ?? '') : undefined;
+}
+
 /**
  * The list of shown products (docs/product.md §22): searched by the database's index, filtered by category, size and
  * stock, in the owner's order, a page at a time. Only the page's products are read, with their sizes.
  */
-export function createFinding(db: Db) {
+export function createFinding(db: Db, products: () => Promise<Product[]>) {
+  // By the products' list they were made from: a new list (after a change of the catalogue) makes a new order.
+  const orders = new WeakMap<Product[], ShownOrder>();
   let choices: Promise<Choices> | undefined;
+  // The counts of the lists without a search or a stock filter, by keptCountKey: one per category at most, and one of
+  // every shown product. Kept until the catalogue changes (on any server), as the choices are.
+  let counts = new Map<string, Promise<number>>();
   db.feed.subscribe(catalogueTopic, (change) => {
-    if (change.type !== 'stock') choices = undefined;
+    if (change.type === 'stock') return;
+    choices = undefined;
+    counts = new Map();
   });
 
   async function readChoices(): Promise<Choices> {
@@ -53,6 +83,122 @@ export function createFinding(db: Db) {
       });
     }
     return choices;
+  }
+
+  /** `count()`, or the count kept for `key` (read once with `count()` and kept until the catalogue changes). */
+  function keptCount(key: string | undefined, count: () => Promise<number>): Promise<number> {
+    if (key === undefined) return count();
+    const kept = counts.get(key);
+    if (kept) return kept;
+    const loading = count();
+    const into = counts;
+    into.set(key, loading);
+    loading.catch(() => {
+      if (into.get(key) === loading) into.delete(key);
+    });
+    return loading;
+  }
+
+  /**
+   * The filters other than the search (category, size, in stock only) on the product whose `itemid` is `itemid`: each
+   * an `exists` on the product's own rows, so that the database reads the products in the owner's order and stops at
+   * the page's end rather than reading a whole category to sort it.
+   */
+  function filters(query: ProductQuery, itemid: 'product.itemid' | 'm.itemid'): Expression<SqlBool> {
+    const eb = expressionBuilder<Tables, never>();
+    return eb.and([
+      ...(query.category === undefined
+        ? []
+        : [
+            eb.exists(
+              eb
+                .selectFrom('product_category as pc')
+                .select('pc.itemid')
+                .where('pc.itemid', '=', sql.ref<string>(itemid))
+                .where('pc.category', '=', query.category),
+            ),
+          ]),
+      ...(query.size === undefined && !query.instock
+        ? []
+        : [
+            eb.exists(
+              eb
+                .selectFrom('product_size as s')
+                .select('s.itemid')
+                .where('s.itemid', '=', sql.ref<string>(itemid))
+                .$if(query.size !== undefined, (sq) => sq.where('s.size', '=', query.size as string))
+                .$if(query.instock, (sq) => sq.where('s.stock', '>', 0)),
+            ),
+          ]),
+    ]);
+  }
+
+  const pageStart = (query: ProductQuery) => (query.page - 1) * findingLimits.pageSize;
+
+  /** A page of the list without a search: read in the owner's order, its count kept where no stock can change it. */
+  async function listed(query: ProductQuery): Promise<Found> {
+    const filtered = db.kysely
+      .selectFrom('product')
+      .where('product.shown', '=', 1)
+      .where(filters(query, 'product.itemid'));
+    const [total, rows] = await Promise.all([
+      keptCount(keptCountKey(query), async () =>
+        Number((await filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total),
+      ),
+      filtered
+        .select([
+          'product.itemid',
+          'product.slug',
+          'product.name',
+          'product.price_cents',
+          'product.details',
+          'product.pic',
+          'product.largepic',
+        ])
+        .orderBy('product.position')
+        .orderBy('product.itemid')
+        .limit(findingLimits.pageSize)
+        .offset(pageStart(query))
+        .execute(),
+    ]);
+    return { total, rows: rows.map((r) => ({ ...r, priceCents: Number(r.price_cents) })) };
+  }
+
+  /**
+   * A page of a search: the products it matches, with the other filters, read from the index once (never the whole
+   * product table, which a count and a page would each read again); which of them are shown, their order and their
+   * fields from the products each server keeps in memory (ADR 0045).
+   */
+  async function searched(query: ProductQuery, q: string): Promise<Found> {
+    const matches = await searchMatches(db.kysely, db.dialect, q);
+    const [found, order] = await Promise.all([
+      db.kysely
+        .selectFrom(sql<{ itemid: string }>`(${matches})`.as('m'))
+        .select('m.itemid')
+        .where(filters(query, 'm.itemid'))
+        .execute(),
+      shownOrder(),
+    ]);
+    const shown = found.flatMap(({ itemid }) => {
+      const at = order.at.get(itemid);
+      return at === undefined ? [] : [at];
+    });
+    shown.sort((a, b) => a - b);
+    const start = pageStart(query);
+    const rows = shown.slice(start, start + findingLimits.pageSize).map((at) => order.products[at] as Product);
+    return { total: shown.length, rows };
+  }
+
+  /** The shown products in the list's order (the owner's, then the item number), and where each is in it. */
+  async function shownOrder(): Promise<ShownOrder> {
+    const all = await products();
+    let order = orders.get(all);
+    if (!order) {
+      const list = all.filter((p) => p.shown);
+      order = { products: list, at: new Map(list.map((p, at) => [p.itemid, at])) };
+      orders.set(all, order);
+    }
+    return order;
   }
 
   return {
@@ -114,50 +260,11 @@ export function createFinding(db: Db) {
     },
 
     async list(query: ProductQuery): Promise<ProductPage> {
-      const search = query.q === undefined ? undefined : await searchCondition(db.kysely, db.dialect, query.q);
-      const filtered = db.kysely
-        .selectFrom('product')
-        .where('product.shown', '=', 1)
-        .$if(query.category !== undefined, (qb) =>
-          qb.where('product.itemid', 'in', (eb) =>
-            eb
-              .selectFrom('product_category')
-              .select('product_category.itemid')
-              .where('product_category.category', '=', query.category as string),
-          ),
-        )
-        .$if(query.size !== undefined || query.instock, (qb) =>
-          qb.where((eb) =>
-            eb.exists(
-              eb
-                .selectFrom('product_size as s')
-                .select('s.itemid')
-                .whereRef('s.itemid', '=', 'product.itemid')
-                .$if(query.size !== undefined, (sq) => sq.where('s.size', '=', query.size as string))
-                .$if(query.instock, (sq) => sq.where('s.stock', '>', 0)),
-            ),
-          ),
-        )
-        .$if(search !== undefined, (qb) => qb.where(search as NonNullable<typeof search>));
-      const [counted, rows, offered] = await Promise.all([
-        filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-        filtered
-          .select([
-            'product.itemid',
-            'product.slug',
-            'product.name',
-            'product.price_cents',
-            'product.details',
-            'product.pic',
-            'product.largepic',
-          ])
-          .orderBy('product.position')
-          .orderBy('product.itemid')
-          .limit(findingLimits.pageSize)
-          .offset((query.page - 1) * findingLimits.pageSize)
-          .execute(),
+      const [found, offered] = await Promise.all([
+        query.q === undefined ? listed(query) : searched(query, query.q),
         currentChoices(),
       ]);
+      const { total, rows } = found;
       const sizes = new Map<string, CatalogueProduct['sizes']>(rows.map((r) => [r.itemid, []]));
       if (rows.length > 0) {
         const sizeRows = await db.kysely
@@ -173,13 +280,12 @@ export function createFinding(db: Db) {
           .execute();
         for (const row of sizeRows) sizes.get(row.itemid)?.push({ size: row.size, stock: Number(row.stock) });
       }
-      const total = Number(counted.total);
       return {
         products: rows.map((r) => ({
           itemid: r.itemid,
           slug: r.slug,
           name: r.name,
-          priceCents: Number(r.price_cents),
+          priceCents: r.priceCents,
           details: r.details,
           pic: r.pic,
           largepic: r.largepic,

@@ -1,14 +1,14 @@
 import { Hono } from 'hono';
 import { endpoints, type StockEvent } from '../../shared/api';
-import { knownCatalogueParam } from '../../shared/live-streams';
+import { knownParam } from '../../shared/live-streams';
 import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
 import { HttpError } from '../http/errors';
 import { readQuery } from '../http/input';
 import type { LiveStreams, StreamSource } from '../http/live-streams';
-import { sseFrame } from '../http/live-streams';
+import { sseFrame, versionOf } from '../http/live-streams';
 import type { StockStore } from '../stock/stock-store';
-import { type CatalogueStore, catalogueVersion } from './catalogue-store';
+import type { CatalogueStore } from './catalogue-store';
 import { type CatalogueChange, catalogueTopic } from './changes';
 
 function frame({ type, ...data }: StockEvent): string {
@@ -31,7 +31,7 @@ function catalogueStream(
   return {
     topic: catalogueTopic,
     // A page that shows the products as they are now (`known`: the version its HTML came with) needs no first snapshot.
-    start: async () => (known !== undefined && catalogueVersion(await catalogue.shown()) === known ? '' : everything()),
+    start: async () => (known !== undefined && versionOf(await catalogue.shown()) === known ? '' : everything()),
     frame(change) {
       if (change.type === 'stock') {
         const { type, ...size } = change;
@@ -89,7 +89,7 @@ export function catalogueRoutes({ sessions, catalogue, stock, streams }: Catalog
 
     .get(endpoints.catalogueStream.path, session, (c) =>
       streams.open(c, c.get('session'), () =>
-        catalogueStream(catalogue, stock, productsAfter, c.req.query(knownCatalogueParam)),
+        catalogueStream(catalogue, stock, productsAfter, c.req.query(knownParam)),
       ),
     )
 

@@ -170,17 +170,25 @@ async function typoTargets(db: Executor, dialect: Dialect, word: string): Promis
 }
 
 /**
- * The condition on `product.itemid` for a search: every word of it starts a word of the product's, or does with one
- * letter changed; none when `q` has no word at all (it then matches nothing).
+ * The products a search matches, shown or hidden, as a query of their `itemid`s read from the index alone: every word
+ * of it starts a word of the product's, or does with one letter changed; none when `q` has no word at all.
  */
-export async function searchCondition(db: Executor, dialect: Dialect, q: string): Promise<RawBuilder<boolean>> {
+export async function searchMatches(
+  db: Executor,
+  dialect: Dialect,
+  q: string,
+): Promise<RawBuilder<{ itemid: string }>> {
   const words = [...new Set(searchWords(q))].slice(0, wordsMax);
-  if (words.length === 0) return sql<boolean>`1 = 0`;
+  if (words.length === 0) return sql<{ itemid: string }>`select itemid from product where 1 = 0`;
   const terms = await Promise.all(words.map(async (word) => [word, ...(await typoTargets(db, dialect, word))]));
   if (dialect === 'sqlite') {
     const match = terms.map((any) => `(${any.map((t) => `"${t}"*`).join(' OR ')})`).join(' AND ');
-    return sql<boolean>`product.itemid in (select cast(rowid as text) from product_search where product_search match ${match})`;
+    return sql<{
+      itemid: string;
+    }>`select cast(rowid as text) as itemid from product_search where product_search match ${match}`;
   }
   const query = terms.map((any) => `(${any.map((t) => `'${t}':*`).join(' | ')})`).join(' & ');
-  return sql<boolean>`product.itemid in (select itemid from product_search where body @@ to_tsquery('simple', ${extensions}.unaccent(${query})))`;
+  return sql<{
+    itemid: string;
+  }>`select itemid from product_search where body @@ to_tsquery('simple', ${extensions}.unaccent(${query}))`;
 }

@@ -603,6 +603,18 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
         .execute();
     },
   },
+  '0031-search-index-without-pending-list': {
+    async up(db) {
+      // PostgreSQL's GIN indexes of the search (docs/decisions/0045-finding-at-ten-thousand-products.md) take each
+      // change into their index at once, rather than into a pending list that every search reads through until a
+      // vacuum merges it; the list they hold now is merged here. SQLite's FTS5 has no such list.
+      if (dialect !== 'postgres') return;
+      for (const index of ['product_search_body', 'search_word_trigrams']) {
+        await sql`alter index ${sql.id(index)} set (fastupdate = off)`.execute(db);
+        await sql`select gin_clean_pending_list(${index}::regclass)`.execute(db);
+      }
+    },
+  },
 });
 
 /** The names of our migrations, oldest first: a database that has applied any other comes from a newer Piaffe. */

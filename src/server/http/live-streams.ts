@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
@@ -32,6 +33,14 @@ const eventStreamHeaders = {
 };
 
 /** One Server-Sent Event: its name and the JSON of its data. */
+/**
+ * The version of what a page's HTML shows first (the home page's products, the cart's rows): a stream opened with it as
+ * its `known` query (src/shared/live-streams.ts) sends no first snapshot while it is still the server's.
+ */
+export function versionOf(shown: unknown): string {
+  return createHash('sha256').update(JSON.stringify(shown)).digest('base64url').slice(0, 22);
+}
+
 export function sseFrame(type: string, data: object = {}): string {
   return `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
 }

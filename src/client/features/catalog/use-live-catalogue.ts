@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { CatalogueProduct } from '../../../shared/api';
-import { knownCatalogueParam, liveStreams } from '../../../shared/live-streams';
+import { knownParam, liveStreams } from '../../../shared/live-streams';
 import { loadContract } from '../../lib/api';
 import { followEvents } from '../../lib/live-events';
 
@@ -35,7 +35,7 @@ export function useLiveCatalogue(loaded: readonly CatalogueProduct[], options: L
     () =>
       followEvents(
         firstVersion
-          ? { ...catalogueStream, firstQuery: `${knownCatalogueParam}=${encodeURIComponent(firstVersion)}` }
+          ? { ...catalogueStream, firstQuery: `${knownParam}=${encodeURIComponent(firstVersion)}` }
           : catalogueStream,
         (event) => {
           const { loaded: shown, options: current } = now.current;
