@@ -20,6 +20,7 @@ import type { CartStore } from './cart/cart-store';
 import { cartRoutes } from './cart/routes';
 import { productRoutes } from './catalogue/admin-routes';
 import type { CatalogueStore } from './catalogue/catalogue-store';
+import { createCategoryStore } from './catalogue/category-store';
 import { catalogueRoutes } from './catalogue/routes';
 import type { Config } from './config';
 import type { Db } from './db/database';
@@ -119,7 +120,7 @@ export function buildApp(parts: AppParts) {
   app.route('/', orderRoutes({ sessions, orders, payments, settings, streams, throttle, trustProxy }));
   app.route('/', adminRoutes({ sessions, roles, orders, outbox, payments, streams }));
   app.route('/', invoiceRoutes({ sessions, invoices }));
-  app.route('/', productRoutes({ sessions, catalogue }));
+  app.route('/', productRoutes({ sessions, catalogue, categories: createCategoryStore(db) }));
   app.route('/', settingsRoutes({ sessions, settings, takesCards: payments.offered }));
   app.route('/', discountRoutes({ sessions, discounts }));
   app.all('/api/*', (c) => errorResponse(c, 'request/not-found'));

@@ -149,9 +149,8 @@ await runOnShopDatabase(async (db) => {
   const started = performance.now();
   for (let n = have; n < wanted; n++) {
     const { product, category } = demoProduct(next, n);
-    const made = await catalogue.create(demo, product);
-    const placed = await catalogue.setCategories(demo, made.itemid, [category]);
-    if (!placed.ok) throw new Error(`product ${made.itemid} could not go into ${category}: ${placed.reason}`);
+    const made = await catalogue.create(demo, { ...product, categories: [category] });
+    if (!made.ok) throw new Error(`product ${n + 1} could not go into ${category}: ${made.reason}`);
   }
   // The planner's statistics of the tables just filled: without them PostgreSQL plans for the eight products it
   // last counted, and reads every product's search row for a search.

@@ -15,6 +15,13 @@ import {
   outboxQuery,
   paymentProblemPageSchema,
 } from './admin';
+import {
+  adminCategorySchema,
+  categoryEditSchema,
+  categoryOrderSchema,
+  categoryRemoveQuery,
+  newCategorySchema,
+} from './categories';
 import { deliveries } from './delivery';
 import { discountSchema, discountSwitchSchema, newDiscountSchema } from './discounts';
 import {
@@ -38,6 +45,7 @@ import {
 import {
   adminProductSchema,
   newProductSchema,
+  pictureOrderSchema,
   productChangeSchema,
   productEditSchema,
   productOrderSchema,
@@ -221,6 +229,7 @@ export const adminEventSchemas = {
 const userReply = z.object({ user: sessionUserSchema, role: z.enum(roles) });
 const orderReply = z.object({ order: orderSchema });
 const productReply = z.object({ product: adminProductSchema });
+const categoriesReply = z.object({ categories: z.array(adminCategorySchema) });
 
 const pageQuery = z.strictObject({ page: pageNumber });
 
@@ -405,6 +414,48 @@ export const endpoints = {
   },
   /** The picture's bytes as the body (JPEG, PNG or WebP, at most 5 MB); the server makes both pictures of it. */
   adminProductPicture: { method: 'PUT', path: '/api/admin/products/:itemid/picture', file: true, reply: productReply },
+  /** One more picture, last of the product's (it replaces the stand-in of a product without one); at most eight. */
+  adminAddProductPicture: {
+    method: 'POST',
+    path: '/api/admin/products/:itemid/pictures',
+    file: true,
+    reply: productReply,
+  },
+  /** The pictures kept, in their new order (the first is the card's); 409 product/changed for a stale `version`. */
+  adminOrderProductPictures: {
+    method: 'PUT',
+    path: '/api/admin/products/:itemid/pictures',
+    body: pictureOrderSchema,
+    reply: productReply,
+  },
+  adminCategories: { method: 'GET', path: '/api/admin/categories', reply: categoriesReply },
+  adminCreateCategory: {
+    method: 'POST',
+    path: '/api/admin/categories',
+    body: newCategorySchema,
+    reply: z.object({ category: adminCategorySchema }),
+  },
+  /** Its name and size guide; 409 category/changed for a stale `version`. */
+  adminUpdateCategory: {
+    method: 'PUT',
+    path: '/api/admin/categories/:slug',
+    body: categoryEditSchema,
+    reply: z.object({ category: adminCategorySchema }),
+  },
+  /** 409 category/has-products unless `withProducts=1`: its products then leave it (and stay in the shop). */
+  adminRemoveCategory: {
+    method: 'DELETE',
+    path: '/api/admin/categories/:slug',
+    query: categoryRemoveQuery,
+    reply: categoriesReply,
+  },
+  /** Every category's slug, in the new order. */
+  adminOrderCategories: {
+    method: 'PUT',
+    path: '/api/admin/category-order',
+    body: categoryOrderSchema,
+    reply: categoriesReply,
+  },
   adminDiscounts: {
     method: 'GET',
     path: '/api/admin/discounts',

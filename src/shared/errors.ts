@@ -1,4 +1,4 @@
-import { limits, productLimits } from './limits';
+import { findingLimits, limits, productLimits } from './limits';
 
 const passwordLength = `The password must be ${limits.passwordMin} to ${limits.passwordMax} characters.`;
 
@@ -166,6 +166,18 @@ export const errorCatalogue = {
     status: 400,
     message: 'The new order must name every product once.',
   },
+  'category/not-found': { status: 404, message: 'There is no such category.' },
+  'category/invalid': { status: 400, message: 'The category is not valid.' },
+  'category/changed': {
+    status: 409,
+    message:
+      'Someone else has just changed this category. Your changes are not saved: see theirs, then make yours again.',
+  },
+  'category/has-products': {
+    status: 409,
+    message: 'This category has products. Confirm that they leave it, and it is removed.',
+  },
+  'category/not-every-category': { status: 400, message: 'The new order must name every category once.' },
   'settings/invalid': { status: 400, message: 'The settings are not valid.' },
   'settings/changed': {
     status: 409,
@@ -176,6 +188,10 @@ export const errorCatalogue = {
   'picture/too-large': {
     status: 413,
     message: `The picture is too large: at most ${productLimits.pictureMaxBytes / 1024 / 1024} MB.`,
+  },
+  'picture/too-many': {
+    status: 409,
+    message: `A product has at most ${findingLimits.picturesMax} pictures: remove one first.`,
   },
   'outbox/not-found': { status: 404, message: 'There is no such e-mail in the outbox.' },
   'outbox/not-retryable': {
@@ -220,6 +236,7 @@ export const errorExtras: Partial<Record<ErrorCode, 'rows' | 'field' | 'reason'>
   'order/size-missing': 'rows',
   'order/unavailable': 'rows',
   'product/invalid': 'field',
+  'category/invalid': 'field',
   'settings/invalid': 'field',
   'discount/form-invalid': 'field',
   'discount/code-taken': 'field',
@@ -232,7 +249,7 @@ export interface ErrorBody {
   message: string;
   /** `order/sold-out`, `order/size-missing` and `order/unavailable`: the ids of the cart rows concerned. */
   rows?: string[];
-  /** `product/invalid`, `settings/invalid`: the field the message is about (`name`, `sizes.2.stock`, `shop.phone`…). */
+  /** `product/invalid`, `category/invalid`, `settings/invalid`: the field the message is about (`name`, `sizes.2.stock`, `shop.phone`…). */
   field?: string;
   /** `order/discount-unavailable`: the code of the discount's own refusal (`discount/used-up`, ...). */
   reason?: string;

@@ -41,6 +41,7 @@ export const pages = {
   adminNewProduct: { path: '/admin/products/new', title: 'New product · Back office', access: 'owner' },
   adminProduct: { path: '/admin/products/:itemid', title: 'Product · Back office', access: 'owner' },
   adminSettings: { path: '/admin/settings', title: 'Settings · Back office', access: 'owner' },
+  adminCategories: { path: '/admin/categories', title: 'Categories · Back office', access: 'owner' },
   adminDiscounts: { path: '/admin/discounts', title: 'Discounts · Back office', access: 'owner' },
 } as const satisfies Record<string, Page>;
 

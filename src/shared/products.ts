@@ -5,7 +5,8 @@
 import './zod-config';
 import { z } from 'zod';
 import { brand } from './brand';
-import { productLimits } from './limits';
+import { productPictureSchema, sizeGuideSchema } from './finding';
+import { findingLimits, productLimits } from './limits';
 import { formatCents } from './money';
 import { noControlCharacters, textWithLineBreaks } from './text';
 
@@ -37,8 +38,8 @@ const visible = /[^\p{Z}\p{Cf}\s]/u;
 /** Half of a UTF-16 pair on its own: no character at all (a database would store a replacement mark instead). */
 const loneSurrogate = /\p{Cs}/u;
 
-/** Text on one line: a name, a size. */
-function line(required: string, max: number, tooLong: string, oneLine: string) {
+/** Text on one line: a name, a size, a category's name. */
+export function oneLine(required: string, max: number, tooLong: string, oneLine: string) {
   return z
     .string({ error: required })
     .trim()
@@ -49,7 +50,7 @@ function line(required: string, max: number, tooLong: string, oneLine: string) {
     .refine((text) => !loneSurrogate.test(text), oneLine);
 }
 
-export const productNameSchema = line(
+export const productNameSchema = oneLine(
   productMessages.nameRequired,
   productLimits.nameMax,
   productMessages.nameTooLong,
@@ -76,7 +77,7 @@ export const stockCountSchema = z
   .min(0, productMessages.stockTooLow)
   .max(productLimits.stockMax, productMessages.stockTooHigh);
 
-export const sizeNameSchema = line(
+export const sizeNameSchema = oneLine(
   productMessages.sizeRequired,
   productLimits.sizeMax,
   productMessages.sizeTooLong,
@@ -127,6 +128,16 @@ export const newProductSchema = z.strictObject({
   weightGrams: weightGramsSchema.optional(),
   shown: z.boolean({ error: 'shown must be true or false.' }),
   sizes: sizesSchema,
+  /**
+   * The slugs of its categories (docs/product.md §22); left out, an edit keeps them and a new product has none. A slug
+   * no category has is `product/invalid` on `categories`.
+   */
+  categories: z
+    .array(z.string().max(findingLimits.slugMax), { error: 'categories must be a list of slugs.' })
+    .max(findingLimits.categoriesMax)
+    .optional(),
+  /** Its own size guide, or null for its first category's; left out, an edit keeps it and a new product has none. */
+  sizeGuide: sizeGuideSchema.nullable().optional(),
 });
 export type NewProduct = z.infer<typeof newProductSchema>;
 
@@ -155,9 +166,28 @@ export const adminProductSchema = z.object({
   /** Goes up with every change: the form sends back the one it was filled from. */
   version: z.number().int(),
   sizes: z.array(z.object({ size: z.string(), stock: z.number().int() })),
+  /** The slugs of its categories, in the categories' order. */
+  categories: z.array(z.string()),
+  /** Its own size guide; null: its first category's. */
+  sizeGuide: sizeGuideSchema.nullable(),
+  /** Its pictures in order, at most `findingLimits.picturesMax`: the first is `pic` and `largepic`. */
+  pictures: z.array(productPictureSchema),
 });
 export type AdminProduct = z.infer<typeof adminProductSchema>;
 
 /** One change to a product: what, when (ISO 8601) and by whom (the owner's e-mail address). */
 export const productChangeSchema = z.object({ at: z.string(), by: z.string(), what: z.string() });
 export type ProductChange = z.infer<typeof productChangeSchema>;
+
+/**
+ * A product's pictures as the owner arranges them: the places (from 1) of the pictures it keeps, in their new order;
+ * a picture left out is removed. `version` as on the form.
+ */
+export const pictureOrderSchema = z.strictObject({
+  version: z.number({ error: 'version must be a whole number.' }).int().min(1),
+  order: z
+    .array(z.number().int().min(1).max(findingLimits.picturesMax), { error: 'order must be a list of places.' })
+    .max(findingLimits.picturesMax)
+    .refine((order) => new Set(order).size === order.length, 'Each picture may come once in the order.'),
+});
+export type PictureOrder = z.infer<typeof pictureOrderSchema>;

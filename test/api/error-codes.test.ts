@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
 import { discountLimits } from '../../src/shared/discounts';
 import { type ErrorCode, errorCatalogue } from '../../src/shared/errors';
-import { limits, productLimits } from '../../src/shared/limits';
+import { findingLimits, limits, productLimits } from '../../src/shared/limits';
 import {
   address,
   Client,
@@ -19,6 +19,7 @@ import { createDiscount, placeWith, quoteWith } from '../support/discounts';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { closedUrl, FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../support/fake-stripe';
+import { pngPicture } from '../support/pictures';
 import { rowWithoutSize, startTestServer, type TestServer } from '../support/server';
 import { requestsDuringShutdown } from '../support/shutdown';
 import { SoftAuthenticator } from '../support/webauthn';
@@ -284,6 +285,30 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
   },
   'product/not-every-product': async () =>
     (await ownerClient()).json('PUT', '/api/admin/product-order', { itemids: ['2', '1'] }),
+  'category/not-found': async () =>
+    (await ownerClient()).json('PUT', '/api/admin/categories/no-such', { name: 'X', sizeGuide: null, version: 'v' }),
+  'category/invalid': async () => (await ownerClient()).json('POST', '/api/admin/categories', { name: '' }),
+  'category/changed': async () =>
+    (await ownerClient()).json('PUT', '/api/admin/categories/bridles', { name: 'X', sizeGuide: null, version: 'old' }),
+  'category/has-products': async () => {
+    const admin = await ownerClient();
+    const { categories } = (await admin.json('GET', '/api/admin/categories')).body;
+    const bridles = categories.find((c: { slug: string }) => c.slug === 'bridles');
+    return admin.json('DELETE', `/api/admin/categories/bridles?version=${bridles.version}`);
+  },
+  'category/not-every-category': async () =>
+    (await ownerClient()).json('PUT', '/api/admin/category-order', { slugs: ['bridles'] }),
+  'picture/too-many': async () => {
+    const admin = await ownerClient();
+    const own = await ownProduct(admin);
+    const add = async () =>
+      admin.raw('POST', `/api/admin/products/${own.itemid}/pictures`, {
+        body: new Uint8Array(await pngPicture(64, 48)),
+        headers: { 'content-type': 'image/png' },
+      });
+    for (let n = 0; n < findingLimits.picturesMax; n += 1) await add();
+    return add();
+  },
   'picture/invalid': async () =>
     (await ownerClient()).raw('PUT', '/api/admin/products/1/picture', {
       body: 'this is not a picture',

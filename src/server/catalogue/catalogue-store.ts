@@ -2,6 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { CatalogueProduct } from '../../shared/api';
 import { brand } from '../../shared/brand';
+import type { ProductPicture, SizeGuide } from '../../shared/finding';
+import { findingLimits } from '../../shared/limits';
 import { formatCents } from '../../shared/money';
 import type { AdminProduct, NewProduct, ProductChange, ProductEdit, SizeEdit } from '../../shared/products';
 import { cartTopic } from '../cart/cart-store';
@@ -28,6 +30,8 @@ export interface Product {
   shown: boolean;
   position: number;
   version: number;
+  /** Its own size guide; null: its first category's. */
+  sizeGuide: SizeGuide | null;
 }
 
 /** The owner making a change, as the product's history keeps them; `uid` null for the shop's own command line. */
@@ -41,11 +45,14 @@ export type ChangeResult =
   /** `changed`: the product is no longer the version the owner's form was filled from. */
   | { ok: false; reason: 'not-found' | 'changed' }
   /** A size's `was` that is not one of the product's sizes (another product's, say). */
-  | { ok: false; reason: 'unknown-size'; size: string };
+  | { ok: false; reason: 'unknown-size'; size: string }
+  /** A category's slug that no category has. */
+  | { ok: false; reason: 'unknown-category'; category: string };
+
+/** What arranging a product's pictures may answer besides: a place that is none of its pictures'. */
+export type PicturesResult = ChangeResult | { ok: false; reason: 'unknown-picture' | 'too-many' };
 
 export type OrderResult = { ok: true } | { ok: false; reason: 'not-every-product' };
-
-export type CategoriesResult = ChangeResult | { ok: false; reason: 'unknown-category'; category: string };
 
 /** What a new product shows until its picture is uploaded. */
 export const noPicture = { pic: '/pictures/no-picture-thumb.svg', largepic: '/pictures/no-picture.svg' } as const;
@@ -69,7 +76,78 @@ function toProduct(row: ProductTable): Product {
     shown: Number(row.shown) === 1,
     position: Number(row.position),
     version: Number(row.version),
+    sizeGuide: row.size_guide === null ? null : (JSON.parse(row.size_guide) as SizeGuide),
   };
+}
+
+/** A size guide as the database keeps it: JSON, or null. */
+export const guideText = (guide: SizeGuide | null) => (guide === null ? null : JSON.stringify(guide));
+
+/** The history's sentence for a size guide set to `after` from `before`; none when it is the same. */
+export function describeGuide(before: SizeGuide | null, after: SizeGuide | null): string | undefined {
+  if (guideText(before) === guideText(after)) return undefined;
+  if (after === null) return 'Size guide removed';
+  return before === null ? 'Size guide written' : 'Size guide changed';
+}
+
+/** A product's categories (their slugs, in the categories' order) and pictures (in the owner's order). */
+interface Extras {
+  categories: string[];
+  pictures: ProductPicture[];
+}
+
+type Executor = Pick<UnitOfWork['trx'], 'selectFrom'>;
+
+/** The categories and pictures of one product, or of every product when `itemid` is undefined. */
+async function extrasOf(trx: Executor, itemid?: string): Promise<Map<string, Extras>> {
+  const [categories, pictures] = await Promise.all([
+    trx
+      .selectFrom('product_category as pc')
+      .innerJoin('category as c', 'c.slug', 'pc.category')
+      .select(['pc.itemid', 'pc.category'])
+      .$if(itemid !== undefined, (qb) => qb.where('pc.itemid', '=', itemid as string))
+      .orderBy('c.position')
+      .execute(),
+    trx
+      .selectFrom('product_picture')
+      .select(['itemid', 'pic', 'largepic'])
+      .$if(itemid !== undefined, (qb) => qb.where('itemid', '=', itemid as string))
+      .orderBy('itemid')
+      .orderBy('position')
+      .execute(),
+  ]);
+  const extras = new Map<string, Extras>();
+  const of = (id: string) => {
+    let found = extras.get(id);
+    if (!found) {
+      found = { categories: [], pictures: [] };
+      extras.set(id, found);
+    }
+    return found;
+  };
+  for (const row of categories) of(row.itemid).categories.push(row.category);
+  for (const { itemid: id, pic, largepic } of pictures) of(id).pictures.push({ pic, largepic });
+  return extras;
+}
+
+/** One change to products, in each one's history (by the owner making it). */
+export async function recordChange(uow: UnitOfWork, owner: Owner, itemid: string, what: readonly string[]) {
+  const last = await uow.trx
+    .selectFrom('product_change')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .where('itemid', '=', itemid)
+    .executeTakeFirst();
+  await uow.trx
+    .insertInto('product_change')
+    .values({
+      itemid,
+      seq: Number(last?.seq ?? 0) + 1,
+      at: Date.now(),
+      by_uid: owner.uid,
+      by_email: owner.email,
+      what: what.join('; '),
+    })
+    .execute();
 }
 
 const quoted = (text: string) => `“${text}”`;
@@ -104,6 +182,8 @@ function describeEdit(before: Product, sizes: readonly SizeStock[], edit: NewPro
     what.push(`Weight ${before.weightGrams} g → ${edit.weightGrams} g`);
   }
   if (edit.shown !== before.shown) what.push(edit.shown ? 'Shown on the home page' : 'Hidden from the home page');
+  const guide = edit.sizeGuide === undefined ? undefined : describeGuide(before.sizeGuide, edit.sizeGuide);
+  if (guide) what.push(guide);
   for (const { edit: size, old } of pairs) {
     if (!old) {
       what.push(`Size ${quoted(size.size)} added, ${size.stock} in stock`);
@@ -169,8 +249,8 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
     return sizes;
   }
 
-  function toAdmin(product: Product, sizes: readonly SizeStock[]): AdminProduct {
-    return { ...product, sizes: [...sizes] };
+  function toAdmin(product: Product, sizes: readonly SizeStock[], extras: Extras | undefined): AdminProduct {
+    return { ...product, sizes: [...sizes], categories: extras?.categories ?? [], pictures: extras?.pictures ?? [] };
   }
 
   async function readProduct(uow: UnitOfWork, itemid: string): Promise<Product | undefined> {
@@ -180,26 +260,8 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
 
   /** The product as `uow` has just left it, with its sizes: what every change answers. */
   async function productNow(uow: UnitOfWork, itemid: string): Promise<AdminProduct> {
-    return toAdmin((await readProduct(uow, itemid)) as Product, await stock.sizesOf(itemid, uow));
-  }
-
-  async function record(uow: UnitOfWork, owner: Owner, itemid: string, what: readonly string[]): Promise<void> {
-    const last = await uow.trx
-      .selectFrom('product_change')
-      .select((eb) => eb.fn.max('seq').as('seq'))
-      .where('itemid', '=', itemid)
-      .executeTakeFirst();
-    await uow.trx
-      .insertInto('product_change')
-      .values({
-        itemid,
-        seq: Number(last?.seq ?? 0) + 1,
-        at: Date.now(),
-        by_uid: owner.uid,
-        by_email: owner.email,
-        what: what.join('; '),
-      })
-      .execute();
+    const [sizes, extras] = await Promise.all([stock.sizesOf(itemid, uow), extrasOf(uow.trx, itemid)]);
+    return toAdmin((await readProduct(uow, itemid)) as Product, sizes, extras.get(itemid));
   }
 
   /**
@@ -310,6 +372,113 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
     return was.find((name) => !before.some((s) => s.size === name));
   }
 
+  /**
+   * The categories of `slugs` (in the categories' order), and what the product's history says of putting it in them
+   * (none when it is in them already); `unknown-category` for a slug no category has.
+   */
+  async function categoriesFor(
+    uow: UnitOfWork,
+    itemid: string,
+    slugs: readonly string[],
+  ): Promise<
+    { ok: true; slugs: string[]; what?: string } | { ok: false; reason: 'unknown-category'; category: string }
+  > {
+    const wanted = [...new Set(slugs)];
+    const known =
+      wanted.length === 0
+        ? []
+        : await uow.trx
+            .selectFrom('category')
+            .select(['slug', 'name'])
+            .where('slug', 'in', wanted)
+            .orderBy('position')
+            .execute();
+    const unknown = wanted.find((slug) => !known.some((c) => c.slug === slug));
+    if (unknown !== undefined) return { ok: false, reason: 'unknown-category', category: unknown };
+    const current = await uow.trx
+      .selectFrom('product_category')
+      .select('category')
+      .where('itemid', '=', itemid)
+      .execute();
+    const chosen = known.map((c) => c.slug);
+    if (current.length === chosen.length && current.every((c) => chosen.includes(c.category))) {
+      return { ok: true, slugs: chosen };
+    }
+    const names = known.map((c) => quoted(c.name)).join(', ');
+    return { ok: true, slugs: chosen, what: known.length > 0 ? `Categories: ${names}` : 'In no category' };
+  }
+
+  /** Puts the product in exactly the categories of `slugs` (known ones). */
+  async function placeIn(uow: UnitOfWork, itemid: string, slugs: readonly string[]): Promise<void> {
+    await uow.trx.deleteFrom('product_category').where('itemid', '=', itemid).execute();
+    if (slugs.length > 0) {
+      await uow.trx
+        .insertInto('product_category')
+        .values(slugs.map((category) => ({ category, itemid })))
+        .execute();
+    }
+  }
+
+  /** Keeps an uploaded picture's two files by their hash: the URLs of the thumbnail and the large picture. */
+  async function storePicture(uow: UnitOfWork, thumb: PictureFile, large: PictureFile): Promise<ProductPicture> {
+    const urls: string[] = [];
+    for (const file of [thumb, large]) {
+      const id = createHash('sha256').update(file.bytes).digest('hex');
+      // The same bytes uploaded again are new again: the cleaning of unused pictures, on any server, waits for
+      // this row and then leaves it (src/server/catalogue/unused-pictures.ts).
+      await uow.trx
+        .insertInto('picture')
+        .values({ id, content_type: file.contentType, bytes: file.bytes, created_at: Date.now() })
+        .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ created_at: eb.ref('excluded.created_at') })))
+        .execute();
+      urls.push(pictureUrl(id));
+    }
+    return { pic: urls[0] as string, largepic: urls[1] as string };
+  }
+
+  /**
+   * One change to a product's pictures, in a unit of work: `change` rearranges the list it is given (in order) and
+   * says what the history says of it, or why it is refused. The first picture is the card's too.
+   */
+  function changePictures(
+    owner: Owner,
+    itemid: string,
+    change: (
+      uow: UnitOfWork,
+      pictures: ProductPicture[],
+      before: Product,
+    ) => Promise<{ what: string[] } | { refuse: 'changed' | 'too-many' | 'unknown-picture' }>,
+  ): Promise<PicturesResult> {
+    return db.run(async (uow) => {
+      await uow.lock('product', itemid);
+      const before = await readProduct(uow, itemid);
+      if (!before) return { ok: false, reason: 'not-found' } as const;
+      const pictures = await uow.trx
+        .selectFrom('product_picture')
+        .select(['pic', 'largepic'])
+        .where('itemid', '=', itemid)
+        .orderBy('position')
+        .execute();
+      const outcome = await change(uow, pictures, before);
+      if ('refuse' in outcome) return { ok: false, reason: outcome.refuse } as const;
+      if (outcome.what.length === 0) return { ok: true, product: await productNow(uow, itemid) } as const;
+      const first = pictures[0] ?? noPicture;
+      await uow.trx.deleteFrom('product_picture').where('itemid', '=', itemid).execute();
+      await uow.trx
+        .insertInto('product_picture')
+        .values(pictures.map((p, index) => ({ itemid, position: index + 1, pic: p.pic, largepic: p.largepic })))
+        .execute();
+      await uow.trx
+        .updateTable('product')
+        .set({ pic: first.pic, largepic: first.largepic, version: before.version + 1, updated_at: Date.now() })
+        .where('itemid', '=', itemid)
+        .execute();
+      await recordChange(uow, owner, itemid, outcome.what);
+      uow.publish(catalogueTopic, { type: 'products' });
+      return { ok: true, product: await productNow(uow, itemid) } as const;
+    });
+  }
+
   const finding = createFinding(db, products);
 
   return {
@@ -345,8 +514,8 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
     /** The back office's list: every product, shown or hidden, with its sizes and stock. */
     async all(): Promise<AdminProduct[]> {
       const list = await products();
-      const sizes = await withSizes(list);
-      return list.map((product) => toAdmin(product, sizes.get(product.itemid) ?? []));
+      const [sizes, extras] = await Promise.all([withSizes(list), extrasOf(db.kysely)]);
+      return list.map((product) => toAdmin(product, sizes.get(product.itemid) ?? [], extras.get(product.itemid)));
     },
 
     /** One product for the owner's page, with its history, newest first. */
@@ -361,7 +530,7 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
         .limit(historyShown)
         .execute();
       return {
-        product: toAdmin(toProduct(row), await stock.sizesOf(itemid)),
+        product: toAdmin(toProduct(row), await stock.sizesOf(itemid), (await extrasOf(db.kysely, itemid)).get(itemid)),
         history: changes.map((c) => ({ at: new Date(Number(c.at)).toISOString(), by: c.by_email, what: c.what })),
       };
     },
@@ -369,10 +538,12 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
     /**
      * Saves the owner's form, unless the product changed since it was filled (`version`). A new price, name or
      * details reach the product's rows in carts in the same unit of work; placed orders keep theirs (their lines
-     * are copies).
+     * are copies). Its categories and size guide, when the form sends them, are saved with it.
      */
     update(owner: Owner, itemid: string, edit: ProductEdit): Promise<ChangeResult> {
       return db.run(async (uow) => {
+        // The categories' lock comes first, as their own changes take it (category-store.ts).
+        if (edit.categories !== undefined) await uow.lock('category', 'all');
         await uow.lock('product', itemid);
         const before = await readProduct(uow, itemid);
         if (!before) return { ok: false, reason: 'not-found' } as const;
@@ -380,9 +551,14 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
         const sizes = await stock.sizesOf(itemid, uow);
         const unknown = unknownSize(sizes, edit.sizes);
         if (unknown !== undefined) return { ok: false, reason: 'unknown-size', size: unknown } as const;
+        const placing = edit.categories === undefined ? undefined : await categoriesFor(uow, itemid, edit.categories);
+        if (placing && !placing.ok) return placing;
         const pairs = pairSizes(sizes, edit.sizes);
         const what = describeEdit(before, sizes, edit, pairs);
-        if (what.length === 0) return { ok: true, product: toAdmin(before, sizes) } as const;
+        if (placing?.what) what.push(placing.what);
+        if (what.length === 0) {
+          return { ok: true, product: toAdmin(before, sizes, (await extrasOf(uow.trx, itemid)).get(itemid)) } as const;
+        }
 
         await uow.trx
           .updateTable('product')
@@ -393,14 +569,16 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
             price_cents: edit.priceCents,
             weight_grams: edit.weightGrams ?? before.weightGrams,
             shown: edit.shown ? 1 : 0,
+            ...(edit.sizeGuide === undefined ? {} : { size_guide: guideText(edit.sizeGuide) }),
             version: before.version + 1,
             updated_at: Date.now(),
           })
           .where('itemid', '=', itemid)
           .execute();
         await applySizes(uow, itemid, sizes, pairs);
+        if (placing?.what) await placeIn(uow, itemid, placing.slugs);
         if (edit.name !== before.name) await keepSlug(uow, itemid);
-        if (edit.name !== before.name || edit.details !== before.details) {
+        if (edit.name !== before.name || edit.details !== before.details || placing?.what) {
           await indexProduct(uow.trx, db.dialect, itemid);
         }
         if (edit.name !== before.name || edit.details !== before.details || edit.priceCents !== before.priceCents) {
@@ -411,15 +589,16 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
             .execute();
         }
         await nudgeCarts(uow, itemid);
-        await record(uow, owner, itemid, what);
+        await recordChange(uow, owner, itemid, what);
         uow.publish(catalogueTopic, { type: 'products' });
         return { ok: true, product: await productNow(uow, itemid) } as const;
       });
     },
 
     /** Adds a product at the end of the home page, with the next item number; its picture comes next. */
-    create(owner: Owner, input: NewProduct): Promise<AdminProduct> {
+    create(owner: Owner, input: NewProduct): Promise<ChangeResult> {
       return db.run(async (uow) => {
+        if (input.categories?.length) await uow.lock('category', 'all');
         // Two owners adding at once take different item numbers.
         await uow.lock('product', 'new');
         const last = await uow.trx
@@ -430,6 +609,8 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
           ])
           .executeTakeFirst();
         const itemid = String(Number(last?.itemid ?? 0) + 1);
+        const placing = await categoriesFor(uow, itemid, input.categories ?? []);
+        if (!placing.ok) return placing;
         await uow.trx
           .insertInto('product')
           .values({
@@ -442,6 +623,7 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
             weight_grams: input.weightGrams ?? 0,
             ...noPicture,
             shown: input.shown ? 1 : 0,
+            size_guide: guideText(input.sizeGuide ?? null),
             version: 1,
             updated_at: Date.now(),
           })
@@ -452,10 +634,11 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
           .insertInto('product_picture')
           .values({ itemid, position: 1, ...noPicture })
           .execute();
+        await placeIn(uow, itemid, placing.slugs);
         await indexProduct(uow.trx, db.dialect, itemid);
-        await record(uow, owner, itemid, ['Added']);
+        await recordChange(uow, owner, itemid, ['Added']);
         uow.publish(catalogueTopic, { type: 'products' });
-        return productNow(uow, itemid);
+        return { ok: true, product: await productNow(uow, itemid) } as const;
       });
     },
 
@@ -477,7 +660,7 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
             .set({ position: index + 1, updated_at: Date.now() })
             .where('itemid', '=', itemid)
             .execute();
-          await record(uow, owner, itemid, [`Moved from place ${row.position} to ${index + 1} on the home page`]);
+          await recordChange(uow, owner, itemid, [`Moved from place ${row.position} to ${index + 1} on the home page`]);
         }
         uow.publish(catalogueTopic, { type: 'products' });
         return { ok: true } as const;
@@ -485,91 +668,46 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
     },
 
     /**
-     * Puts the product in the categories (their slugs, in any order): its search index follows in the same unit of
-     * work, its history says which it is in now.
+     * Gives the product the new picture in place of its first (the card's): both files kept by their hash, the
+     * product's URLs changed with them.
      */
-    setCategories(owner: Owner, itemid: string, slugs: readonly string[]): Promise<CategoriesResult> {
-      return db.run(async (uow) => {
-        await uow.lock('product', itemid);
-        const before = await readProduct(uow, itemid);
-        if (!before) return { ok: false, reason: 'not-found' } as const;
-        const wanted = [...new Set(slugs)];
-        const known =
-          wanted.length === 0
-            ? []
-            : await uow.trx
-                .selectFrom('category')
-                .select(['slug', 'name'])
-                .where('slug', 'in', wanted)
-                .orderBy('position')
-                .execute();
-        const unknown = wanted.find((slug) => !known.some((c) => c.slug === slug));
-        if (unknown !== undefined) return { ok: false, reason: 'unknown-category', category: unknown } as const;
-        const current = await uow.trx
-          .selectFrom('product_category')
-          .select('category')
-          .where('itemid', '=', itemid)
-          .execute();
-        const same = current.length === known.length && current.every((c) => wanted.includes(c.category));
-        if (same) return { ok: true, product: await productNow(uow, itemid) } as const;
-        await uow.trx.deleteFrom('product_category').where('itemid', '=', itemid).execute();
-        if (known.length > 0) {
-          await uow.trx
-            .insertInto('product_category')
-            .values(known.map((c) => ({ category: c.slug, itemid })))
-            .execute();
-        }
-        await uow.trx
-          .updateTable('product')
-          .set({ version: before.version + 1, updated_at: Date.now() })
-          .where('itemid', '=', itemid)
-          .execute();
-        await indexProduct(uow.trx, db.dialect, itemid);
-        const names = known.map((c) => quoted(c.name)).join(', ');
-        await record(uow, owner, itemid, [known.length > 0 ? `Categories: ${names}` : 'In no category']);
-        uow.publish(catalogueTopic, { type: 'products' });
-        return { ok: true, product: await productNow(uow, itemid) } as const;
+    setPicture(owner: Owner, itemid: string, thumb: PictureFile, large: PictureFile): Promise<PicturesResult> {
+      return changePictures(owner, itemid, async (uow, pictures) => {
+        pictures[0] = await storePicture(uow, thumb, large);
+        return { what: ['New picture'] };
       });
     },
 
-    /** Gives the product the new picture: both files kept by their hash, the product's URLs changed with them. */
-    setPicture(owner: Owner, itemid: string, thumb: PictureFile, large: PictureFile): Promise<ChangeResult> {
-      return db.run(async (uow) => {
-        await uow.lock('product', itemid);
-        const before = await readProduct(uow, itemid);
-        if (!before) return { ok: false, reason: 'not-found' } as const;
-        const urls: string[] = [];
-        for (const file of [thumb, large]) {
-          const id = createHash('sha256').update(file.bytes).digest('hex');
-          // The same bytes uploaded again are new again: the cleaning of unused pictures, on any server, waits for
-          // this row and then leaves it (src/server/catalogue/unused-pictures.ts).
-          await uow.trx
-            .insertInto('picture')
-            .values({ id, content_type: file.contentType, bytes: file.bytes, created_at: Date.now() })
-            .onConflict((oc) => oc.column('id').doUpdateSet((eb) => ({ created_at: eb.ref('excluded.created_at') })))
-            .execute();
-          urls.push(pictureUrl(id));
+    /**
+     * Adds the picture after the product's others (in place of the stand-in of a product that has none); a product
+     * with `findingLimits.picturesMax` already is `too-many`.
+     */
+    addPicture(owner: Owner, itemid: string, thumb: PictureFile, large: PictureFile): Promise<PicturesResult> {
+      return changePictures(owner, itemid, async (uow, pictures) => {
+        const own = pictures.filter((p) => p.pic !== noPicture.pic);
+        if (own.length >= findingLimits.picturesMax) return { refuse: 'too-many' };
+        pictures.splice(0, pictures.length, ...own, await storePicture(uow, thumb, large));
+        return { what: [`Picture ${pictures.length} added`] };
+      });
+    },
+
+    /**
+     * Keeps the pictures at the places of `order` (from 1), in that order; the others are removed (a product left
+     * with none shows the stand-in). Refused when the product is no longer the version the page showed.
+     */
+    orderPictures(owner: Owner, itemid: string, version: number, order: readonly number[]): Promise<PicturesResult> {
+      return changePictures(owner, itemid, async (_, pictures, before) => {
+        if (before.version !== version) return { refuse: 'changed' };
+        if (order.some((place) => place > pictures.length)) return { refuse: 'unknown-picture' };
+        const what = pictures.flatMap((_, index) =>
+          order.includes(index + 1) ? [] : [`Picture ${index + 1} removed`],
+        );
+        const kept = order.map((place) => pictures[place - 1] as ProductPicture);
+        if (order.some((place, index) => index > 0 && place < (order[index - 1] as number))) {
+          what.push('Pictures reordered');
         }
-        await uow.trx
-          .updateTable('product')
-          .set({
-            pic: urls[0] as string,
-            largepic: urls[1] as string,
-            version: before.version + 1,
-            updated_at: Date.now(),
-          })
-          .where('itemid', '=', itemid)
-          .execute();
-        // The first of its pictures, on its page as on its card.
-        await uow.trx
-          .updateTable('product_picture')
-          .set({ pic: urls[0] as string, largepic: urls[1] as string })
-          .where('itemid', '=', itemid)
-          .where('position', '=', 1)
-          .execute();
-        await record(uow, owner, itemid, ['New picture']);
-        uow.publish(catalogueTopic, { type: 'products' });
-        return { ok: true, product: await productNow(uow, itemid) } as const;
+        pictures.splice(0, pictures.length, ...(kept.length > 0 ? kept : [{ ...noPicture }]));
+        return { what };
       });
     },
 

@@ -3,7 +3,7 @@ import { pictureUrl } from './catalogue-store';
 
 /**
  * How long an uploaded picture is kept after its last upload, used or not. A picture is used while a product (shown or
- * hidden) has it as its thumbnail or large picture: nothing else names one (orders, carts and e-mails carry no
+ * hidden) has it among its pictures: nothing else names one (orders, carts and e-mails carry no
  * picture, a product's history says only 'New picture'), so a picture replaced more than this after its upload goes
  * at the next round (docs/decisions/0024-owners-catalogue.md).
  */
@@ -20,8 +20,9 @@ export async function unusedPictures(db: Db, now: number): Promise<string[]> {
     .where('created_at', '<', now - unusedPictureGraceMs)
     .execute();
   if (old.length === 0) return [];
-  const products = await db.kysely.selectFrom('product').select(['pic', 'largepic']).execute();
-  const used = new Set(products.flatMap((product) => [product.pic, product.largepic]));
+  // A product's first picture is also its card's (product.pic and largepic): its pictures name every one it uses.
+  const pictures = await db.kysely.selectFrom('product_picture').select(['pic', 'largepic']).execute();
+  const used = new Set(pictures.flatMap((picture) => [picture.pic, picture.largepic]));
   return old.map((row) => row.id).filter((id) => !used.has(pictureUrl(id)));
 }
 

@@ -16,6 +16,9 @@ export function AdminNav() {
       <Link to={pages.adminProducts.path} aria-current={current(pages.adminProducts.path)}>
         Products
       </Link>
+      <Link to={pages.adminCategories.path} aria-current={current(pages.adminCategories.path)}>
+        Categories
+      </Link>
       <Link to={pages.adminDiscounts.path} aria-current={current(pages.adminDiscounts.path)}>
         Discounts
       </Link>

@@ -10,9 +10,14 @@ import { AdminNav } from './admin-nav';
 import { ChangeHistory } from './change-history';
 import { PictureForm } from './picture-form';
 import { ProductForm } from './product-form';
+import { ProductPictures } from './product-pictures';
 
-export function loader({ params }: LoaderFunctionArgs) {
-  return orNotFound(call('adminProduct', { params: { itemid: params.itemid ?? '' } }), 'product/not-found');
+export async function loader({ params }: LoaderFunctionArgs) {
+  const [found, { categories }] = await Promise.all([
+    orNotFound(call('adminProduct', { params: { itemid: params.itemid ?? '' } }), 'product/not-found'),
+    call('adminCategories'),
+  ]);
+  return { ...found, categories };
 }
 
 /** What the new-product page tells this one: the product was just added. */
@@ -21,7 +26,7 @@ export interface AddedState {
 }
 
 /**
- * A product's page: its form, its picture and its history. The form saves with the version it was filled from;
+ * A product's page: its form (with its categories and size guide), its pictures and its history. The form saves with the version it was filled from;
  * 'Reload the product' fills it again from the product as it now is (a fresh editor, so nothing of the old is kept).
  */
 export default function AdminProductPage() {
@@ -40,7 +45,7 @@ export default function AdminProductPage() {
 }
 
 function ProductEditor({ onReload }: { onReload(): void }) {
-  const { product, history } = useLoaderData<typeof loader>();
+  const { product, history, categories } = useLoaderData<typeof loader>();
   const added = (useLocation().state as AddedState | null)?.added === true;
   const revalidator = useRevalidator();
   // The version the form sends: the one it was filled from, then each of this owner's saves and uploads.
@@ -93,10 +98,12 @@ function ProductEditor({ onReload }: { onReload(): void }) {
             save={save}
             savedMessage={(saved) => `Saved. This is version ${saved.version} of the product.`}
             onReload={onReload}
+            categories={categories}
           />
         </div>
         <PictureForm product={product} onSaved={pictureSaved} />
       </div>
+      <ProductPictures product={product} version={version} onSaved={pictureSaved} />
       <ChangeHistory history={history} empty="No changes yet: the product is as the shop first had it." />
     </section>
   );

@@ -1,6 +1,7 @@
 import { brand } from '../../../shared/brand';
 import { formatAmount, parseCents } from '../../../shared/money';
 import { type AdminProduct, type NewProduct, newProductSchema } from '../../../shared/products';
+import { guideText, parseGuide } from './size-guide-text';
 
 /** One size as the owner's form holds it: text as typed, and what the product had, for a size it already has. */
 export interface SizeRow {
@@ -22,6 +23,10 @@ export interface ProductValues {
   weight: string;
   shown: boolean;
   sizes: SizeRow[];
+  /** The slugs of the categories ticked. */
+  categories: string[];
+  /** Its own size guide as typed (size-guide-text.ts); empty for its first category's. */
+  guide: string;
 }
 
 let rowCount = 0;
@@ -40,6 +45,8 @@ export function valuesOf(product: AdminProduct | undefined): ProductValues {
       weight: '0',
       shown: false,
       sizes: [{ key: rowKey(), size: '', stock: '0' }],
+      categories: [],
+      guide: '',
     };
   }
   return {
@@ -55,6 +62,8 @@ export function valuesOf(product: AdminProduct | undefined): ProductValues {
       was: size,
       stockShown: stock,
     })),
+    categories: product.categories,
+    guide: guideText(product.sizeGuide),
   };
 }
 
@@ -80,7 +89,7 @@ export function problemKey(path: readonly PropertyKey[], rows: readonly SizeRow[
 
 /** The fields the form shows problems next to; a problem elsewhere is told above the button. */
 export function isShownField(key: string, rows: readonly SizeRow[]): boolean {
-  if (['name', 'details', 'priceCents', 'weightGrams', 'sizes'].includes(key)) return true;
+  if (['name', 'details', 'priceCents', 'weightGrams', 'sizes', 'sizeGuide'].includes(key)) return true;
   return rows.some((row) => key === `sizes.${row.key}.size` || key === `sizes.${row.key}.stock`);
 }
 
@@ -88,7 +97,11 @@ export function isShownField(key: string, rows: readonly SizeRow[]): boolean {
  * Checks the form by the shared rules (src/shared/products.ts): what to send when it passes, and the first problem
  * of each field otherwise. A size the product had says its old name (`was`) when renamed, and the stock shown.
  */
-export function checkProduct(values: ProductValues): { input?: NewProduct; problems: Record<string, string> } {
+export function checkProduct(
+  values: ProductValues,
+  withCategories: boolean,
+): { input?: NewProduct; problems: Record<string, string> } {
+  const guide = parseGuide(values.guide);
   const result = newProductSchema.safeParse({
     name: values.name,
     details: values.details,
@@ -102,9 +115,12 @@ export function checkProduct(values: ProductValues): { input?: NewProduct; probl
       ...(row.was !== undefined && row.was !== row.size.trim() ? { was: row.was } : {}),
       ...(row.stockShown !== undefined ? { stockShown: row.stockShown } : {}),
     })),
+    ...(withCategories ? { categories: values.categories } : {}),
+    ...('guide' in guide ? { sizeGuide: guide.guide } : {}),
   });
-  if (result.success) return { input: result.data, problems: {} };
-  const problems: Record<string, string> = {};
+  if (result.success && 'guide' in guide) return { input: result.data, problems: {} };
+  const problems: Record<string, string> = 'problem' in guide ? { sizeGuide: guide.problem } : {};
+  if (result.success) return { problems };
   for (const issue of result.error.issues) problems[problemKey(issue.path, values.sizes)] ??= issue.message;
   return { problems };
 }

@@ -1,9 +1,11 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
+import type { Category } from '../../../shared/finding';
 import type { AdminProduct, NewProduct } from '../../../shared/products';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
 import { ApiError, messageOf } from '../../lib/api';
 import { checkProduct, isShownField, type ProductValues, problemKey, rowKey, valuesOf } from './product-form-values';
+import { guideHint } from './size-guide-text';
 import { SizeRows } from './size-rows';
 import { useFocusAfterRender } from './use-focus-after-render';
 
@@ -23,6 +25,8 @@ interface ProductFormProps {
   savedMessage?(product: AdminProduct): string;
   /** Fills the form again from the product as it now is, for an owner told that someone else changed it. */
   onReload?(): void;
+  /** The shop's categories, to tick the product's; none: the form leaves them as they are. */
+  categories?: readonly Category[];
 }
 
 type Message = { kind: 'status' | 'alert'; text: string; changed?: boolean };
@@ -32,7 +36,15 @@ type Message = { kind: 'status' | 'alert'; text: string; changed?: boolean };
  * their stock. Each problem shows next to its field, by the rules the server applies too (src/shared/products.ts);
  * nothing is sent while any field has one.
  */
-export function ProductForm({ labelledBy, product, submit, save, savedMessage, onReload }: ProductFormProps) {
+export function ProductForm({
+  labelledBy,
+  product,
+  submit,
+  save,
+  savedMessage,
+  onReload,
+  categories,
+}: ProductFormProps) {
   const [values, setValues] = useState<ProductValues>(() => valuesOf(product));
   // The fields typed in or left, whose problems show; all of them once the owner has tried to save.
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
@@ -47,7 +59,8 @@ export function ProductForm({ labelledBy, product, submit, save, savedMessage, o
   const focusNext = useFocusAfterRender();
   const shownId = useId();
 
-  const { input, problems } = checkProduct(values);
+  const { input, problems } = checkProduct(values, categories !== undefined);
+  const categoriesId = useId();
 
   function problemAt(key: string): string | undefined {
     if (!tried && !touched.has(key)) return undefined;
@@ -65,9 +78,11 @@ export function ProductForm({ labelledBy, product, submit, save, savedMessage, o
     setTouched((current) => (current.has(key) ? current : new Set(current).add(key)));
   }
 
-  function text(key: 'name' | 'details' | 'price' | 'weight') {
+  function text(key: 'name' | 'details' | 'price' | 'weight' | 'guide') {
     // The price is typed in dollars; the rules, and the server, speak of it in cents (and of the weight in grams).
-    const at = { name: 'name', details: 'details', price: 'priceCents', weight: 'weightGrams' }[key];
+    const at = { name: 'name', details: 'details', price: 'priceCents', weight: 'weightGrams', guide: 'sizeGuide' }[
+      key
+    ];
     return {
       name: key,
       value: values[key],
@@ -109,7 +124,7 @@ export function ProductForm({ labelledBy, product, submit, save, savedMessage, o
       }
     } catch (error) {
       if (error instanceof ApiError && error.code === 'product/invalid' && error.field) {
-        const key = problemKey(error.field.split('.'), rows);
+        const key = error.field.startsWith('sizeGuide') ? 'sizeGuide' : problemKey(error.field.split('.'), rows);
         if (isShownField(key, rows)) {
           setServerProblem({ key, text: error.message });
           focusNext(() => form.current?.querySelector<HTMLElement>('[aria-invalid="true"]'));
@@ -162,6 +177,40 @@ export function ProductForm({ labelledBy, product, submit, save, savedMessage, o
           A hidden product leaves the home page; riders who have it in their carts are told it is no longer available.
         </p>
       </div>
+      {categories && categories.length > 0 && (
+        <fieldset className="choices" aria-describedby={`${categoriesId}-hint`}>
+          <legend>Categories</legend>
+          <p id={`${categoriesId}-hint`} className="field-hint">
+            Riders find the product under each category ticked, and by the categories' names.
+          </p>
+          {categories.map((category) => (
+            <div className="choice" key={category.slug}>
+              <input
+                type="checkbox"
+                id={`${categoriesId}-${category.slug}`}
+                checked={values.categories.includes(category.slug)}
+                onChange={(event) => {
+                  const { checked } = event.target;
+                  edited('categories', (current) => ({
+                    ...current,
+                    categories: checked
+                      ? [...current.categories, category.slug]
+                      : current.categories.filter((slug) => slug !== category.slug),
+                  }));
+                }}
+              />
+              <label htmlFor={`${categoriesId}-${category.slug}`}>{category.name}</label>
+            </div>
+          ))}
+        </fieldset>
+      )}
+      <Field
+        label="Size guide"
+        autoComplete="off"
+        multiline
+        hint={`${guideHint} Leave it empty for the guide of its first category.`}
+        {...text('guide')}
+      />
       <SizeRows
         rows={values.sizes}
         problemAt={problemAt}
