@@ -5,7 +5,6 @@ import { methodsOf } from '../../../shared/payment/payment-methods';
 import {
   type PaymentMethodId,
   paymentMethodIds,
-  type ShippingSettings,
   type ShopSettings,
   shopSettingsSchema,
   type VersionedSettings,
@@ -16,6 +15,8 @@ import { Field } from '../../components/field';
 import { ApiError, call, messageOf } from '../../lib/api';
 import { AdminNav } from './admin-nav';
 import { ChangeHistory } from './change-history';
+import { ShippingSettingsFields } from './shipping-settings';
+import { type ShippingDraft, shippingDraft, shippingOf } from './shipping-settings-values';
 import { useFocusAfterRender } from './use-focus-after-render';
 
 export function loader() {
@@ -68,7 +69,7 @@ type TextPath = keyof typeof textFields;
 interface Values {
   text: Record<TextPath, string>;
   paymentMethods: PaymentMethodId[];
-  shipping: ShippingSettings;
+  shipping: ShippingDraft;
 }
 
 function valuesOf(settings: ShopSettings): Values {
@@ -78,7 +79,7 @@ function valuesOf(settings: ShopSettings): Values {
       return [path, String((settings[section] as Record<string, string | number>)[field] ?? '')];
     }),
   ) as Record<TextPath, string>;
-  return { text, paymentMethods: [...settings.paymentMethods], shipping: settings.shipping };
+  return { text, paymentMethods: [...settings.paymentMethods], shipping: shippingDraft(settings.shipping) };
 }
 
 /** The settings the values make, and each field's problem by the rules the server applies too. */
@@ -101,7 +102,7 @@ function check({ text, paymentMethods, shipping }: Values): { input?: ShopSettin
       accountNumber: text['bankTransfer.accountNumber'],
     },
     paymentMethods,
-    shipping,
+    shipping: shippingOf(shipping),
   };
   const result = shopSettingsSchema.safeParse(document);
   if (result.success) return { input: result.data, problems: {} };
@@ -143,6 +144,10 @@ function SettingsForm({ settings, onReload }: { settings: VersionedSettings; onR
     setMessage((current) => (current?.kind === 'status' ? null : current));
   }
 
+  function left(path: string) {
+    setTouched((current) => (current.has(path) ? current : new Set(current).add(path)));
+  }
+
   function textField(path: TextPath) {
     const { label, autoComplete, ...rest } = textFields[path];
     return (
@@ -159,7 +164,7 @@ function SettingsForm({ settings, onReload }: { settings: VersionedSettings; onR
           const { value } = event.target;
           edited(path, (current) => ({ ...current, text: { ...current.text, [path]: value } }));
         }}
-        onBlur={() => setTouched((current) => (current.has(path) ? current : new Set(current).add(path)))}
+        onBlur={() => left(path)}
       />
     );
   }
@@ -259,6 +264,13 @@ function SettingsForm({ settings, onReload }: { settings: VersionedSettings; onR
           </p>
         )}
       </fieldset>
+      <ShippingSettingsFields
+        shipping={values.shipping}
+        problemAt={problemAt}
+        onEdit={(path, change) => edited(path, (current) => ({ ...current, shipping: change(current.shipping) }))}
+        onLeave={left}
+        focusNext={focusNext}
+      />
       {message && (
         <Alert kind={message.kind}>
           {message.text}
