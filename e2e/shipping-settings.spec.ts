@@ -27,6 +27,8 @@ test("the owner adds a zone for Canada with 'Express' by weight, and a rider in 
   browser,
   shop,
 }) => {
+  // The owner's whole form and a rider's checkout: three times the usual time on a busy machine.
+  test.slow();
   const owner = await signUpConfirmed(page);
   makeOwnerOf(shop.databaseUrl, owner);
   await page.goto('/admin/settings');
