@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import type { Place } from '../../../shared/api';
 import { collectionName } from '../../../shared/shipping';
 import { Field } from '../../components/field';
-import { call } from '../../lib/api';
+import { countries as loadCountries, regionsOf } from '../../lib/places';
 import {
   type BandDraft,
   type MethodDraft,
@@ -31,15 +31,18 @@ function moved<T>(list: readonly T[], index: number, by: -1 | 1): T[] {
   return next;
 }
 
-/** The places' names: every country, and each country's subdivisions once asked for (GET /api/places). */
+/** The places' names: every country, and the subdivisions of each country the zones name (src/client/lib/places.ts). */
 function usePlaces(countries: readonly string[]) {
   const [countryList, setCountryList] = useState<readonly Place[]>([]);
   const [regions, setRegions] = useState<ReadonlyMap<string, readonly Place[]>>(new Map());
   useEffect(() => {
     let live = true;
-    void call('countries').then(({ countries: list }) => {
-      if (live) setCountryList(list);
-    });
+    loadCountries().then(
+      (list) => {
+        if (live) setCountryList(list);
+      },
+      () => {},
+    );
     return () => {
       live = false;
     };
@@ -49,9 +52,12 @@ function usePlaces(countries: readonly string[]) {
     if (wanted === '') return;
     let live = true;
     for (const country of wanted.split(' ')) {
-      void call('regions', { params: { country } }).then(({ regions: list }) => {
-        if (live) setRegions((current) => new Map(current).set(country, list));
-      });
+      regionsOf(country).then(
+        (list) => {
+          if (live) setRegions((current) => new Map(current).set(country, list));
+        },
+        () => {},
+      );
     }
     return () => {
       live = false;
