@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type SQLite from 'better-sqlite3';
 import { firstSettings, firstShipping } from '../src/server/db/first-settings';
-import { countryCodes } from '../src/shared/address';
+import { countryCodes } from '../src/server/places/places';
 import { brand } from '../src/shared/brand';
 import { limits } from '../src/shared/limits';
 import { orderNumberPrefix } from '../src/shared/orders';

@@ -3,6 +3,7 @@ import {
   cartTable,
   checkoutForm,
   expect,
+  expectNoSevereAxeViolation,
   fillAddress,
   pageOnAnotherDevice,
   placeOrder,
@@ -50,7 +51,7 @@ test('a rider checks out the cart, pays by bank transfer and sees the order', as
   await expect(page.getByRole('status')).toContainText(`Your order ${number} has been placed.`);
   await expect(row(page, 'Ariat Westchester Boots')).toContainText('$499.99');
   await expect(row(page, 'Total')).toContainText('$524.99');
-  await expect(page.getByText('Wellington, FL 33414', { exact: true })).toBeVisible();
+  await expect(page.getByText('Wellington, Florida 33414', { exact: true })).toBeVisible();
   await expect(page.getByText('Phone: (561) 555-0199')).toBeVisible();
   const facts = page.locator('.facts').first();
   await expect(facts).toContainText('Placed');
@@ -78,7 +79,9 @@ test('pay on collection shows the yard, and free shipping from $500', async ({ p
   await addToCart(page, 'Crochet Saddle Blanket');
   await page.getByRole('link', { name: 'Checkout' }).click();
   await expect(row(page, 'Shipping')).toContainText('Free');
-  await fillAddress(page);
+  await checkoutForm(page).getByLabel('Delivery').selectOption('Collect at the yard');
+  await checkoutForm(page).getByLabel('Full name').fill('Ada Rider');
+  await checkoutForm(page).getByLabel('Phone', { exact: true }).fill('(561) 555-0199');
   await checkoutForm(page).getByRole('radio', { name: 'Pay on collection' }).check();
   await checkoutForm(page).getByRole('button', { name: 'Place order' }).click();
   const howToPay = page.getByRole('heading', { name: 'How to pay' }).locator('..');
@@ -86,9 +89,10 @@ test('pay on collection shows the yard, and free shipping from $500', async ({ p
   await expect(howToPay).toContainText('12 Arena Lane, Wellington, FL 33414');
 });
 
-test('collecting at the yard costs no shipping, paid by bank transfer; Pay on collection chooses it', async ({
+test('collecting at the yard asks a name and a phone, costs no shipping; Pay on collection comes with it', async ({
   page,
 }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
   await signUpConfirmed(page);
   await addToCart(page, 'Ariat Westchester Boots');
   await page.getByRole('link', { name: 'Checkout' }).click();
@@ -97,14 +101,27 @@ test('collecting at the yard costs no shipping, paid by bank transfer; Pay on co
   await form.getByLabel('Delivery').selectOption('Collect at the yard');
   await expect(row(page, 'Shipping')).toContainText('Free');
   await expect(row(page, 'Total')).toContainText('$499.99');
-  // Back to shipping, then Pay on collection: it goes with collecting only, and chooses it.
+  // Pay on collection goes with collecting only: shipping does not offer it.
+  await expect(form.getByRole('radio', { name: 'Pay on collection' })).toBeVisible();
   await form.getByLabel('Delivery').selectOption('Ship to my address');
   await expect(row(page, 'Total')).toContainText('$524.99');
-  await form.getByRole('radio', { name: 'Pay on collection' }).check();
-  await expect(form.getByLabel('Delivery')).toHaveValue('collection');
+  await expect(form.getByRole('radio', { name: 'Pay on collection' })).toHaveCount(0);
+  await form.getByLabel('Delivery').selectOption('Collect at the yard');
   await expect(row(page, 'Total')).toContainText('$499.99');
+  // A name and a phone, no address.
+  const who = form.getByRole('group', { name: 'Who collects' });
+  await expect(who.getByRole('textbox')).toHaveCount(2);
+  await expect(form.getByLabel('Address line 1')).toHaveCount(0);
+  await form.getByLabel('Full name').fill('Ada Rider');
+  await form.getByLabel('Phone', { exact: true }).fill(' ');
+  await form.getByLabel('Phone', { exact: true }).blur();
+  await expect(form.getByLabel('Phone', { exact: true })).toHaveAccessibleDescription(
+    'Phone is required to collect at the yard: the shop calls when the order is ready.',
+  );
+  await expect(form.getByRole('button', { name: 'Place order' })).toBeDisabled();
+  await form.getByLabel('Phone', { exact: true }).fill('(561) 555-0199');
   await form.getByRole('radio', { name: 'Bank transfer' }).check();
-  await fillAddress(page);
+  await expectNoSevereAxeViolation(page);
   await form.getByRole('button', { name: 'Place order' }).click();
   const facts = page.locator('.facts').first();
   await expect(facts).toContainText('Collect at the yard');

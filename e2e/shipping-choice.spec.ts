@@ -87,6 +87,9 @@ test('an address outside every zone is told so and cannot be ordered', async ({ 
   await expect(form.getByRole('button', { name: 'Place order' })).toBeDisabled();
   await expectNoSevereAxeViolation(page);
   await form.getByLabel('Country').selectOption('United States');
+  // Canada's provinces are not the United States' states: the state is chosen again.
+  await expect(form.getByLabel('State or region')).toHaveValue('');
+  await form.getByLabel('State or region').selectOption('Florida');
   await expect(form.getByRole('group', { name: 'Delivery method' })).toContainText('Standard: $25.00');
   await expect(form.getByRole('button', { name: 'Place order' })).toBeEnabled();
 });

@@ -161,7 +161,7 @@ export const deliveryAddress: Readonly<Record<string, string>> = {
   'Full name': 'Ada Rider',
   'Address line 1': '12 Stable Row',
   City: 'Wellington',
-  'State or region': 'FL',
+  'State or region': 'Florida',
   'Postal code': '33414',
 };
 
@@ -169,7 +169,10 @@ export const checkoutForm = (page: Page) => page.getByRole('form', { name: 'Chec
 
 export async function fillAddress(page: Page): Promise<void> {
   for (const [label, value] of Object.entries(deliveryAddress)) {
-    await checkoutForm(page).getByLabel(label, { exact: true }).fill(value);
+    const field = checkoutForm(page).getByLabel(label, { exact: true });
+    // The state is chosen from the country's subdivisions (ISO 3166-2), by name.
+    if (label === 'State or region') await field.selectOption(value);
+    else await field.fill(value);
   }
 }
 

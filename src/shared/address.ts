@@ -6,11 +6,15 @@ import './zod-config';
 import { z } from 'zod';
 import { noControlCharacters } from './text';
 
-/** Where the shop ships: ISO 3166-1 codes of the inhabited countries and territories. */
-export const countryCodes =
-  'AD AE AF AG AI AL AM AO AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GT GU GW GY HK HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'.split(
-    ' ',
-  ) as [string, ...string[]];
+/**
+ * A country as an address holds it: an ISO 3166-1 alpha-2 code. Which codes exist is the server's to say (GET
+ * /api/places, from the `iso-3166` package), so that the list never weighs on a page's script.
+ */
+export const countryCodePattern = /^[A-Z]{2}$/;
+
+/** A region given as an ISO 3166-2 subdivision's code ('US-FL'), as the address form's list stores it. */
+export const regionCodePattern = /^[A-Z]{2}-[A-Z0-9]{1,3}$/;
+
 export const defaultCountry = 'US';
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
@@ -23,15 +27,6 @@ export function countryName(code: string): string {
     countryNames.set(code, name);
   }
   return name;
-}
-
-let countryList: ReadonlyArray<readonly [code: string, name: string]> | undefined;
-/** Every country an address may be in, by name, as a list to choose from gives them: [code, name] pairs. */
-export function countryChoices(): ReadonlyArray<readonly [code: string, name: string]> {
-  countryList ??= countryCodes
-    .map((code) => [code, countryName(code)] as const)
-    .sort((a, b) => a[1].localeCompare(b[1]));
-  return countryList;
 }
 
 /** Each field of the delivery address: its label, whether it is required, and its longest value. */
@@ -75,6 +70,11 @@ function postalCode(required: boolean) {
   );
 }
 
+function phone(required: boolean, requiredMessage?: string) {
+  const schema = text('phone').regex(/^[0-9+()./ -]*$/, 'Phone may have only digits, spaces and + ( ) - . /');
+  return required ? schema.min(1, requiredMessage) : schema;
+}
+
 export const addressSchema = z.strictObject({
   fullName: text('fullName'),
   line1: text('line1'),
@@ -82,12 +82,29 @@ export const addressSchema = z.strictObject({
   city: text('city'),
   region: text('region'),
   postalCode: postalCode(true),
-  country: z.enum(countryCodes, { error: 'Choose a country from the list.' }),
-  phone: text('phone')
-    .regex(/^[0-9+()./ -]*$/, 'Phone may have only digits, spaces and + ( ) - . /')
-    .default(''),
+  country: z
+    .string({ error: 'Choose a country from the list.' })
+    .regex(countryCodePattern, 'Choose a country from the list.'),
+  phone: phone(false).default(''),
 });
 export type Address = z.infer<typeof addressSchema>;
+
+/** What a rider collecting at the yard without a phone is told. */
+export const collectionPhoneMessage =
+  'Phone is required to collect at the yard: the shop calls when the order is ready.';
+
+/**
+ * The checkout's address form, by the delivery chosen (DECISIONS.md §18): the whole address to ship; a name and a phone
+ * to collect at the yard, the other fields left out.
+ */
+export const checkoutAddressSchema = z.discriminatedUnion('delivery', [
+  addressSchema.extend({ delivery: z.literal('shipping') }),
+  z.object({
+    delivery: z.literal('collection'),
+    fullName: text('fullName'),
+    phone: phone(true, collectionPhoneMessage),
+  }),
+]);
 
 /** The fields only shipping needs: an order collected at the yard may leave them out (DECISIONS.md §18). */
 export const shippingOnlyFields = ['line1', 'city', 'region', 'postalCode'] as const satisfies readonly AddressField[];
@@ -119,14 +136,19 @@ export const emptyAddress: Address = {
   phone: '',
 };
 
-/** The address as lines, for a page, an e-mail or a spreadsheet. */
-export function addressLines(address: Address): string[] {
+/**
+ * The address as lines, for a page, an e-mail or a spreadsheet. The region is printed by its name ('Florida' for
+ * US-FL), which `regionName` gives for a subdivision's code (the server's list, or GET /api/places/:country's in the
+ * browser); a region typed as text (an order from before the list, a country without subdivisions) as it is.
+ */
+export function addressLines(address: Address, regionName: (code: string) => string | undefined): string[] {
+  const region = regionName(address.region) ?? address.region;
   return [
     address.fullName,
     address.line1,
     address.line2,
     // An order collected at the yard may have no town.
-    address.city ? `${address.city}, ${address.region} ${address.postalCode}` : '',
+    address.city ? `${address.city}, ${region} ${address.postalCode}` : '',
     countryName(address.country),
     address.phone ? `Phone: ${address.phone}` : '',
   ].filter(Boolean);

@@ -4,7 +4,7 @@
  */
 import './zod-config';
 import { z } from 'zod';
-import { orderAddressSchema, requiredMessage, shippingOnlyFields } from './address';
+import { collectionPhoneMessage, orderAddressSchema, requiredMessage, shippingOnlyFields } from './address';
 import { deliveries, deliveryLabels } from './delivery';
 import { limits } from './limits';
 import { pageFields } from './paging';
@@ -137,7 +137,7 @@ export const placeOrderSchema = z
       context.addIssue({
         code: 'custom',
         path: ['address', 'phone'],
-        message: 'Phone is required to collect at the yard: the shop calls when the order is ready.',
+        message: collectionPhoneMessage,
       });
     }
     const method = findPaymentMethod(paymentMethod);

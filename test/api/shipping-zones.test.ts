@@ -174,6 +174,14 @@ describe('shipping zones (DECISIONS.md §18)', () => {
     expect((await quote(client, { country: 'US', region: 'US-GA' })).body.shipping.options).toEqual([
       { id: 'standard', name: 'Standard', cents: 2500, estimate: '' },
     ]);
+    // A region given by its name or by the code within its country (an API client, an older page) is the same region,
+    // as it is for the tax rates.
+    for (const region of ['Florida', 'fl']) {
+      expect((await quote(client, { country: 'US', region })).body.shipping.options.map((o) => o.id)).toEqual([
+        'fl-standard',
+        'fl-courier',
+      ]);
+    }
     // A method of another zone is not one this address may choose.
     expectError(
       await client.placeOrder({ address: { ...address, region: 'US-GA' }, shippingMethod: 'fl-courier' }),
@@ -202,6 +210,9 @@ describe('shipping zones (DECISIONS.md §18)', () => {
       .where('kind', '=', 'order-confirmation')
       .executeTakeFirstOrThrow();
     expect(mail.text_body).toContain('Delivery: Courier, Tomorrow');
+    // The region is kept as its code and printed by its name.
+    expect(order.address.region).toBe('US-FL');
+    expect(mail.text_body).toContain('Wellington, Florida 33414');
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
     const csv = await owner.raw('GET', `/api/admin/orders.csv?from=${day(-1)}&to=${day(1)}`);
     expect(csv.status).toBe(200);
@@ -209,6 +220,39 @@ describe('shipping zones (DECISIONS.md §18)', () => {
       .split('\r\n')
       .find((line) => line.startsWith(`"${order.number}"`));
     expect(row).toMatch(/,"Courier, Tomorrow"$/);
+  });
+
+  it("takes an address's region as its country's ISO 3166-2 code, refuses another country's or none, and a country that does not exist", async () => {
+    await useShipping({ ...firstShipping, collection });
+    const client = await rider('3');
+    expectError(
+      await client.placeOrder({ address: { ...address, region: 'CA-ON' } }),
+      400,
+      'order/invalid-address',
+      'United States has no region CA-ON.',
+    );
+    expectError(
+      await client.placeOrder({ address: { ...address, region: 'US-ZZ' } }),
+      400,
+      'order/invalid-address',
+      'United States has no region US-ZZ.',
+    );
+    expectError(
+      await client.placeOrder({ address: { ...address, country: 'QQ' } }),
+      400,
+      'order/invalid-address',
+      'Choose a country from the list.',
+    );
+    expectError(
+      await client.placeOrder({ address: { ...address, country: 'AQ', region: 'Ross Dependency' } }),
+      400,
+      'order/invalid-address',
+      'Choose a country from the list.',
+    );
+    // A region typed as text, as API clients and older pages sent it, is kept as it is.
+    const typed = await client.placeOrder({ address: { ...address, region: 'FL' } });
+    expect(typed.status, JSON.stringify(typed.body)).toBe(201);
+    expect(typed.body.order.address.region).toBe('FL');
   });
 
   it("'Collect at the yard' needs a name and a phone, and no address; without either it is refused", async () => {

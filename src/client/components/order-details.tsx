@@ -4,6 +4,7 @@ import { brand } from '../../shared/brand';
 import { formatDateTime } from '../../shared/dates';
 import { deliveryText, type Order, statusLabels } from '../../shared/orders';
 import { findPaymentMethod } from '../../shared/payment/payment-methods';
+import { useRegionName } from '../lib/places';
 import { useShop } from '../lib/shop';
 import { OrderSummary } from './order-summary';
 
@@ -12,6 +13,7 @@ export function OrderDetails({ order }: { order: Order }) {
   const linesId = useId();
   const method = findPaymentMethod(order.paymentMethod);
   const shop = useShop();
+  const regionName = useRegionName(order.address);
   // How to pay matters only until the order is paid (or cancelled).
   const pay = order.status === 'placed' ? method?.howToPay(order, shop) : undefined;
   return (
@@ -51,7 +53,7 @@ export function OrderDetails({ order }: { order: Order }) {
       <div className="card">
         <h2>Delivery address</h2>
         <address>
-          {addressLines(order.address).map((line) => (
+          {addressLines(order.address, regionName).map((line) => (
             <span className="address-line" key={line}>
               {line}
             </span>

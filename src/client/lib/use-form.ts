@@ -1,4 +1,4 @@
-import { type ChangeEvent, useRef, useState } from 'react';
+import { type ChangeEvent, useCallback, useRef, useState } from 'react';
 import type { z } from 'zod';
 
 type Values<F extends string> = Record<F, string>;
@@ -44,5 +44,10 @@ export function useForm<F extends string>(loadSchema: () => Promise<z.ZodType>, 
     };
   }
 
-  return { values, isValid, field };
+  /** A value the page sets itself (a choice made elsewhere on it, a field that no longer fits another's new value). */
+  const set = useCallback((name: F, value: string) => {
+    setValues((current) => (current[name] === value ? current : { ...current, [name]: value }));
+  }, []);
+
+  return { values, isValid, field, set };
 }

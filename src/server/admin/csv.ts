@@ -2,6 +2,7 @@ import { addressLines } from '../../shared/address';
 import { formatAmount } from '../../shared/money';
 import { deliveryText, type Order, statusLabels } from '../../shared/orders';
 import { discountOf } from '../../shared/pricing';
+import { regionName } from '../places/places';
 
 /**
  * The orders for the books (docs/product.md §11): one row per order line, a spreadsheet's CSV (RFC 4180: quoted
@@ -105,7 +106,7 @@ export function ordersCsv(orders: readonly Order[], { timeZone, currency }: CsvS
         csvText(shopTime(order.placedAt, timeZone)),
         csvText(order.email),
         csvText(order.address.fullName),
-        csvText(addressLines(order.address).slice(1).join(', ')),
+        csvText(addressLines(order.address, regionName).slice(1).join(', ')),
         csvText(line.itemid),
         csvText(line.name),
         csvText(line.size ?? ''),

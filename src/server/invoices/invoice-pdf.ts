@@ -5,6 +5,7 @@ import { documentLabels } from '../../shared/invoices';
 import { formatCents } from '../../shared/money';
 import { moneyRows, taxNoteOf } from '../../shared/pricing';
 import { itemWithSize } from '../../shared/sizes';
+import { regionName } from '../places/places';
 import type { InvoiceRecord } from './invoice-record';
 
 const margin = 56;
@@ -68,7 +69,7 @@ export function invoicePdf(record: InvoiceRecord): Promise<Buffer> {
 
   doc.font('Helvetica-Bold').text('Billed to', margin);
   doc.font('Helvetica');
-  for (const line of addressLines(record.buyer.address)) doc.text(line);
+  for (const line of addressLines(record.buyer.address, regionName)) doc.text(line);
   doc.text(record.buyer.email);
   doc.moveDown(1.5);
 

@@ -67,7 +67,7 @@ type Destination = ShippingPlace & { postalCode: string };
 function taxFor({ pricesIncludeTax, taxShipping, rates }: TaxSettings, place: Destination) {
   const where: TaxPlace = {
     country: place.country,
-    region: regionCode(place.country, place.region),
+    region: place.region,
     postalCode: place.postalCode.trim() === '' ? null : place.postalCode,
   };
   return { pricesIncludeTax, taxShipping, rates: ratesFor(rates, where) };
@@ -83,10 +83,13 @@ function priceFor(
   { shipping, tax }: { shipping: ShippingSettings; tax: TaxSettings },
   { items, weightGrams }: { items: readonly CartItem[]; weightGrams: number },
   delivery: Delivery,
-  place: Destination,
+  given: Destination,
   methodId: string | undefined,
   discount: DiscountEffect,
 ): Priced {
+  // The zones and the tax rates match the region by its ISO 3166-2 code, however the address gives it ('US-FL', 'FL',
+  // 'Florida'); the order keeps it as given.
+  const place = { ...given, region: regionCode(given.country, given.region) };
   const lineCents = items.map((item) => item.priceCents);
   const cart = { weightGrams, subtotalCents: sumCents(lineCents) };
   const collected = collectionOption(shipping);

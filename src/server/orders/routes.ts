@@ -15,6 +15,7 @@ import { readJson, readQuery, readText } from '../http/input';
 import { type LiveStreams, sseFrame } from '../http/live-streams';
 import type { CardPayments } from '../payments/card-payments';
 import type { CardCheckout } from '../payments/card-sessions';
+import { addressPlaceProblem } from '../places/places';
 import type { SettingsStore } from '../settings/settings-store';
 import type { CancelResult } from './order-moves';
 import type { PlaceResult } from './order-placing';
@@ -187,6 +188,9 @@ export function orderRoutes({ sessions, orders, payments, settings, streams, thr
           paymentMethod: 'order/invalid-payment-method',
           shippingMethod: 'order/invalid-shipping-method',
         });
+        // A country that exists, and a region given as a code that is one of its subdivisions (GET /api/places).
+        const place = addressPlaceProblem(input.address);
+        if (place) throw new HttpError('order/invalid-address', place.message);
         if (!(await offered()).includes(input.paymentMethod)) throw new HttpError('order/invalid-payment-method');
         c.set('paymentMethod', input.paymentMethod);
         const { user } = c.get('session');

@@ -1,5 +1,5 @@
-import { iso31662 } from 'iso-3166';
-import { countryCodes, countryName } from '../../shared/address';
+import { iso31661, iso31662 } from 'iso-3166';
+import { type Address, countryName, regionCodePattern } from '../../shared/address';
 import type { Place } from '../../shared/api';
 import type { ShippingSettings, TaxSettings } from '../../shared/settings';
 
@@ -20,7 +20,22 @@ for (const { code, name, parent } of iso31662) {
 }
 for (const list of regionsByCountry.values()) list.sort((a, b) => a.name.localeCompare(b.name, 'en'));
 
+/** ISO 3166-1's codes where no one lives to receive a parcel: Antarctica and five uninhabited islands' territories. */
+const uninhabited = new Set(['AQ', 'BV', 'GS', 'HM', 'TF', 'UM']);
+
+/** The countries and territories an address may be in: ISO 3166-1's, but for the uninhabited. */
+export const countryCodes: readonly string[] = iso31661
+  .map((country) => country.alpha2)
+  .filter((code) => !uninhabited.has(code));
+
 const countries = new Set<string>(countryCodes);
+
+const regionNames = new Map<string, string>(iso31662.map(({ code, name }) => [code, name]));
+
+/** A subdivision's name by its code ('Florida' for US-FL); undefined for anything else (addressLines' `regionName`). */
+export function regionName(code: string): string | undefined {
+  return regionNames.get(code);
+}
 
 /** The countries an address may be in, by name. */
 export const countryPlaces: readonly Place[] = countryCodes
@@ -80,4 +95,21 @@ export function regionCode(country: string, typed: string): string {
       code.toLowerCase() === wanted || code.slice(3).toLowerCase() === wanted || name.toLowerCase() === wanted,
   );
   return found?.code ?? typed;
+}
+
+/**
+ * A problem with an address's place, with its field: a country that is no country an address may be in, or a region
+ * given as a code that is none of its country's subdivisions. A region typed as text (an API client, an address from
+ * before the list) is taken as it is: it matches only zones that cover the whole country.
+ */
+export function addressPlaceProblem({
+  country,
+  region,
+}: Pick<Address, 'country' | 'region'>): { field: 'country' | 'region'; message: string } | undefined {
+  const regions = regionsOf(country);
+  if (regions === undefined) return { field: 'country', message: 'Choose a country from the list.' };
+  if (regionCodePattern.test(region) && !regions.some((known) => known.code === region)) {
+    return { field: 'region', message: `${countryName(country)} has no region ${region}.` };
+  }
+  return undefined;
 }

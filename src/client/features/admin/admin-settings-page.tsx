@@ -5,7 +5,6 @@ import { methodsOf } from '../../../shared/payment/payment-methods';
 import {
   type PaymentMethodId,
   paymentMethodIds,
-  type ShippingSettings,
   type ShopSettings,
   shopSettingsSchema,
   type VersionedSettings,
@@ -14,13 +13,17 @@ import { Alert } from '../../components/alert';
 import { DocumentTitle } from '../../components/document-title';
 import { Field } from '../../components/field';
 import { ApiError, call, messageOf } from '../../lib/api';
+import { countries } from '../../lib/places';
 import { AdminNav } from './admin-nav';
 import { ChangeHistory } from './change-history';
+import { ShippingSettingsFields } from './shipping-settings';
+import { type ShippingDraft, shippingDraft, shippingOf } from './shipping-settings-values';
 import { TaxSettings, type TaxValues, taxOf, taxValuesOf } from './tax-settings';
 import { useFocusAfterRender } from './use-focus-after-render';
 
-export function loader() {
-  return call('adminSettings');
+export async function loader() {
+  const [reply, countryList] = await Promise.all([call('adminSettings'), countries()]);
+  return { ...reply, countryOptions: countryList.map(({ code, name }) => [code, name] as const) };
 }
 
 /**
@@ -44,7 +47,12 @@ export default function AdminSettingsPage() {
       <DocumentTitle page={pages.adminSettings.title} />
       <h1 id="settings-title">Settings</h1>
       <AdminNav />
-      <SettingsForm key={reload.count} settings={loaded.settings} onReload={askReload} />
+      <SettingsForm
+        key={reload.count}
+        settings={loaded.settings}
+        countryOptions={loaded.countryOptions}
+        onReload={askReload}
+      />
       <ChangeHistory history={loaded.history} empty="No changes yet: the settings are as the shop first had them." />
     </section>
   );
@@ -69,7 +77,7 @@ type TextPath = keyof typeof textFields;
 interface Values {
   text: Record<TextPath, string>;
   paymentMethods: PaymentMethodId[];
-  shipping: ShippingSettings;
+  shipping: ShippingDraft;
   tax: TaxValues;
 }
 
@@ -83,7 +91,7 @@ function valuesOf(settings: ShopSettings): Values {
   return {
     text,
     paymentMethods: [...settings.paymentMethods],
-    shipping: settings.shipping,
+    shipping: shippingDraft(settings.shipping),
     tax: taxValuesOf(settings.tax),
   };
 }
@@ -111,7 +119,7 @@ function check({ text, paymentMethods, shipping, tax }: Values): {
       accountNumber: text['bankTransfer.accountNumber'],
     },
     paymentMethods,
-    shipping,
+    shipping: shippingOf(shipping),
     tax: taxOf(tax),
   };
   const result = shopSettingsSchema.safeParse(document);
@@ -127,7 +135,16 @@ function check({ text, paymentMethods, shipping, tax }: Values): {
 
 type Message = { kind: 'status' | 'alert'; text: string; changed?: boolean };
 
-function SettingsForm({ settings, onReload }: { settings: VersionedSettings; onReload(): void }) {
+function SettingsForm({
+  settings,
+  countryOptions,
+  onReload,
+}: {
+  settings: VersionedSettings;
+  /** The countries a tax rate may be for, by name: [code, name]. */
+  countryOptions: ReadonlyArray<readonly [code: string, name: string]>;
+  onReload(): void;
+}) {
   const revalidator = useRevalidator();
   const [values, setValues] = useState(() => valuesOf(settings));
   const [version, setVersion] = useState(settings.version);
@@ -154,6 +171,10 @@ function SettingsForm({ settings, onReload }: { settings: VersionedSettings; onR
     setMessage((current) => (current?.kind === 'status' ? null : current));
   }
 
+  function left(path: string) {
+    setTouched((current) => (current.has(path) ? current : new Set(current).add(path)));
+  }
+
   function textField(path: TextPath) {
     const { label, autoComplete, ...rest } = textFields[path];
     return (
@@ -170,7 +191,7 @@ function SettingsForm({ settings, onReload }: { settings: VersionedSettings; onR
           const { value } = event.target;
           edited(path, (current) => ({ ...current, text: { ...current.text, [path]: value } }));
         }}
-        onBlur={() => setTouched((current) => (current.has(path) ? current : new Set(current).add(path)))}
+        onBlur={() => left(path)}
       />
     );
   }
@@ -270,8 +291,16 @@ function SettingsForm({ settings, onReload }: { settings: VersionedSettings; onR
           </p>
         )}
       </fieldset>
+      <ShippingSettingsFields
+        shipping={values.shipping}
+        problemAt={problemAt}
+        onEdit={(path, change) => edited(path, (current) => ({ ...current, shipping: change(current.shipping) }))}
+        onLeave={left}
+        focusNext={focusNext}
+      />
       <TaxSettings
         values={values.tax}
+        countryOptions={countryOptions}
         problemAt={problemAt}
         onEdit={(path, tax) => edited(path, (current) => ({ ...current, tax }))}
       />

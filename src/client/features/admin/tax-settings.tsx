@@ -1,5 +1,4 @@
 import { useId } from 'react';
-import { countryChoices } from '../../../shared/address';
 import { percentOfRate, rateOfPercent, type TaxSettings as Tax } from '../../../shared/settings';
 import { Field } from '../../components/field';
 
@@ -61,6 +60,8 @@ export function taxOf({ pricesIncludeTax, taxShipping, rates }: TaxValues): unkn
 
 interface TaxSettingsProps {
   values: TaxValues;
+  /** The countries to choose from, by name: [code, name] (GET /api/places). */
+  countryOptions: ReadonlyArray<readonly [code: string, name: string]>;
   /** The problem to show under a field, by its path in the settings ('tax.rates.0.rate'), as the server names it. */
   problemAt(path: string): string | undefined;
   /** A change: the path of what changed, and the new section. */
@@ -84,7 +85,7 @@ type RateField = keyof typeof rateFields;
  * The owner's 'Tax' (DECISIONS.md §19): whether the prices include tax, whether shipping is taxed, and the rates, a
  * group per rate added, changed and removed with buttons.
  */
-export function TaxSettings({ values, problemAt, onEdit }: TaxSettingsProps) {
+export function TaxSettings({ values, countryOptions, problemAt, onEdit }: TaxSettingsProps) {
   const id = useId();
 
   function edit(index: number, field: RateField, value: string) {
@@ -139,7 +140,7 @@ export function TaxSettings({ values, problemAt, onEdit }: TaxSettingsProps) {
               autoComplete="off"
               hint={rateFields[field].hint}
               inputMode={field === 'rate' ? 'decimal' : undefined}
-              options={field === 'country' ? countryChoices() : undefined}
+              options={field === 'country' ? countryOptions : undefined}
               value={row[field]}
               error={problemAt(`tax.rates.${index}.${field}`)}
               announceError

@@ -8,7 +8,7 @@ import {
   useRevalidator,
   useSearchParams,
 } from 'react-router';
-import { addressFields, addressSchema, countryChoices, emptyAddress } from '../../../shared/address';
+import { type AddressField, addressFields, checkoutAddressSchema, emptyAddress } from '../../../shared/address';
 import { brand } from '../../../shared/brand';
 import { type Delivery, deliveries, deliveryLabels } from '../../../shared/delivery';
 import { formatCents } from '../../../shared/money';
@@ -24,6 +24,7 @@ import { DocumentTitle } from '../../components/document-title';
 import { Field } from '../../components/field';
 import { OrderSummary } from '../../components/order-summary';
 import { ApiError, call, messageOf } from '../../lib/api';
+import { countries, useRegions } from '../../lib/places';
 import { useSession } from '../../lib/session';
 import { useShop } from '../../lib/shop';
 import { useForm } from '../../lib/use-form';
@@ -49,7 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const discountCode = search.get('code') ?? undefined;
   const quoted = (code?: string) =>
     call('quote', { query: { delivery, ...place, ...(method === undefined ? {} : { method }), discountCode: code } });
-  const [[{ items, money, shipping }, discountProblem], { methods }] = await Promise.all([
+  const [[{ items, money, shipping }, discountProblem], { methods }, countryList] = await Promise.all([
     quoted(discountCode).then(
       (quote) => [quote, null] as const,
       async (error: unknown) => {
@@ -58,8 +59,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
       },
     ),
     call('paymentMethods'),
+    countries(),
   ]);
-  return { items, money, shipping, place, delivery, discountProblem, methods: methodsOf(methods) };
+  const countryOptions = countryList.map(({ code, name }) => [code, name] as const);
+  return { items, money, shipping, place, delivery, discountProblem, methods: methodsOf(methods), countryOptions };
 }
 
 const autoComplete = {
@@ -74,6 +77,9 @@ const autoComplete = {
 } as const;
 
 const deliveryOptions = deliveries.map((d) => [d, deliveryLabels[d]] as const);
+
+/** The fields collecting at the yard asks for: a name and a phone (DECISIONS.md §18). */
+const collectionFields: readonly AddressField[] = ['fullName', 'phone'];
 
 /** What a row the server refused says, by the refusal's code. */
 const rowProblems: Readonly<Record<string, string>> = {
@@ -93,7 +99,8 @@ function idempotencyKey(): string {
 }
 
 export default function CheckoutPage() {
-  const { items, money, shipping, place, delivery, discountProblem, methods } = useLoaderData<typeof loader>();
+  const { items, money, shipping, place, delivery, discountProblem, methods, countryOptions } =
+    useLoaderData<typeof loader>();
   const shop = useShop();
   const [, setSearchParams] = useSearchParams();
   const discountCode = discountOf(money)?.code;
@@ -102,7 +109,7 @@ export default function CheckoutPage() {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [key] = useState(idempotencyKey);
-  const form = useForm(async () => addressSchema, emptyAddress);
+  const form = useForm(async () => checkoutAddressSchema, { ...emptyAddress, delivery });
   const [method, setMethod] = useState(methods[0]?.id ?? '');
   const sending = useRef(false);
   const [busy, setBusy] = useState(false);
@@ -116,6 +123,22 @@ export default function CheckoutPage() {
   const [problems, setProblems] = useState<ReadonlyMap<string, string>>(new Map());
   const summaryId = useId();
   const { country, region, postalCode } = form.values;
+  // The country's subdivisions: 'State or region' is a list of them (storing the ISO 3166-2 code), or text for a
+  // country with none.
+  const regions = useRegions(country);
+  const regionOptions =
+    regions === undefined || regions.length === 0
+      ? undefined
+      : [['', 'Choose…'] as const, ...regions.map(({ code, name }) => [code, name] as const)];
+  // The form checks the fields the delivery asks for; a region of another country no longer fits.
+  const { set } = form;
+  useEffect(() => set('delivery', delivery), [delivery, set]);
+  useEffect(() => {
+    if (regions !== undefined && regions.length > 0 && region !== '' && !regions.some((r) => r.code === region)) {
+      set('region', '');
+    }
+  }, [regions, region, set]);
+  const offeredMethods = methods.filter((m) => m.delivery === undefined || m.delivery === delivery);
   const chosenOption = shipping.options.find((option) => option.id === shipping.chosen);
 
   /**
@@ -191,10 +214,16 @@ export default function CheckoutPage() {
     setFailure(null);
     setUnconfirmed(false);
     setProblems(new Map());
+    const { delivery: _, ...typed } = form.values;
+    // Collecting at the yard sends the name and the phone alone (the country stays, for the books).
+    const address =
+      delivery === 'collection'
+        ? { ...emptyAddress, country: typed.country, fullName: typed.fullName, phone: typed.phone }
+        : typed;
     try {
       const { order, payUrl, payError } = await call('placeOrder', {
         body: {
-          address: form.values,
+          address,
           paymentMethod: method,
           delivery,
           idempotencyKey: key,
@@ -284,19 +313,6 @@ export default function CheckoutPage() {
             problem={discountProblem}
             onApplied={(code) => requote({ code })}
           />
-          <fieldset className="card form">
-            <legend>Delivery address</legend>
-            {(Object.keys(addressFields) as Array<keyof typeof addressFields>).map((name) => (
-              <Field
-                key={name}
-                label={addressFields[name].label}
-                type={name === 'phone' ? 'tel' : 'text'}
-                autoComplete={autoComplete[name]}
-                options={name === 'country' ? countryChoices() : undefined}
-                {...form.field(name)}
-              />
-            ))}
-          </fieldset>
           <div className="card form">
             <Field
               label="Delivery"
@@ -309,6 +325,21 @@ export default function CheckoutPage() {
               onBlur={() => {}}
             />
           </div>
+          <fieldset className="card form">
+            <legend>{delivery === 'collection' ? 'Who collects' : 'Delivery address'}</legend>
+            {(Object.keys(addressFields) as AddressField[])
+              .filter((name) => delivery === 'shipping' || collectionFields.includes(name))
+              .map((name) => (
+                <Field
+                  key={name}
+                  label={name === 'phone' && delivery === 'collection' ? 'Phone' : addressFields[name].label}
+                  type={name === 'phone' ? 'tel' : 'text'}
+                  autoComplete={autoComplete[name]}
+                  options={name === 'country' ? countryOptions : name === 'region' ? regionOptions : undefined}
+                  {...form.field(name)}
+                />
+              ))}
+          </fieldset>
           <fieldset className="card form shipping-methods">
             <legend>Delivery method</legend>
             {shipping.refusal !== undefined && <Alert kind="status">{shipping.refusal}</Alert>}
@@ -339,7 +370,7 @@ export default function CheckoutPage() {
           </fieldset>
           <fieldset className="card form payment-methods">
             <legend>Payment</legend>
-            {methods.map((offered) => (
+            {offeredMethods.map((offered) => (
               <div className="choice" key={offered.id}>
                 <input
                   type="radio"

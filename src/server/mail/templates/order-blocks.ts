@@ -4,6 +4,7 @@ import { formatCents } from '../../../shared/money';
 import { deliveryText, type Order } from '../../../shared/orders';
 import { moneyRows, taxNoteOf } from '../../../shared/pricing';
 import { itemWithSize } from '../../../shared/sizes';
+import { regionName } from '../../places/places';
 import type { Block } from '../message';
 
 /** The parts of an order that several e-mails show: what was bought and what it costs, and where it goes. */
@@ -19,6 +20,6 @@ export function orderBlocks(order: Order): Block[] {
     },
     ...(taxNoteOf(order) ? [taxNoteOf(order) as string] : []),
     `Delivery: ${deliveryText(order)}`,
-    `Delivery address: ${addressLines(order.address).join(', ')}`,
+    `Delivery address: ${addressLines(order.address, regionName).join(', ')}`,
   ];
 }
