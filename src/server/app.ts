@@ -24,6 +24,7 @@ import { createCategoryStore } from './catalogue/category-store';
 import { catalogueRoutes } from './catalogue/routes';
 import type { Config } from './config';
 import type { Db } from './db/database';
+import { isPoolExhausted } from './db/open';
 import { DatabaseBusyError, isBusy } from './db/sqlite-driver';
 import type { DiscountStore } from './discounts/discount-store';
 import { discountRoutes } from './discounts/routes';
@@ -130,8 +131,9 @@ export function buildApp(parts: AppParts) {
 
   app.onError((error, c) => {
     if (error instanceof HttpError) return errorResponse(c, error.code, error.message, error.headers, error.fields);
-    // Another program held the SQLite file longer than a request waits for it (db/sqlite-driver.ts).
-    if (error instanceof DatabaseBusyError || isBusy(error)) {
+    // Another program held the SQLite file longer than a request waits for it (db/sqlite-driver.ts), or every
+    // connection of the PostgreSQL pool stayed taken as long (db/open.ts).
+    if (error instanceof DatabaseBusyError || isBusy(error) || isPoolExhausted(error)) {
       return errorResponse(c, 'server/busy', undefined, { 'Retry-After': '1' });
     }
     if (clientHungUp(c)) {

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { poolSize, poolWaitMs } from '../../src/server/db/open';
 import { busyWaitMs } from '../../src/server/db/sqlite-driver';
 import { Client, type Reply, withSize } from '../support/client';
 import { expectError } from '../support/expect-error';
@@ -145,3 +147,44 @@ function lockHolder(file: string, ms: number): ChildProcess {
   `;
   return spawn(process.execPath, ['-e', program], { stdio: ['ignore', 'pipe', 'inherit'] });
 }
+
+/**
+ * Another program holding a lock the shop's writes need on its PostgreSQL database (an operator's `psql`, a long
+ * migration): the orders that need it wait, each on one of the pool's connections; a request that then finds every
+ * connection taken for longer than it waits is answered 503 `server/busy`, never 500, and the waiting orders are
+ * placed once the lock is let go.
+ */
+describe.runIf(process.env.TEST_BACKEND === 'postgres')('a lock held on the PostgreSQL database', () => {
+  const shop = serverOnOwnDatabase('postgres');
+
+  it('answers 503 server/busy with Retry-After to a request that waits past the pool, and places the others after', async () => {
+    const riders = await Promise.all(
+      Array.from({ length: poolSize + 1 }, async () => {
+        const rider = new Client(shop.server.url);
+        await rider.signupConfirmed();
+        await rider.add('1');
+        return rider;
+      }),
+    );
+    const holder = new pg.Client({ connectionString: shop.database.url });
+    await holder.connect();
+    try {
+      // Every order takes its number from a row of `counter`: none can while the table is locked.
+      await holder.query('begin');
+      await holder.query('lock table counter in exclusive mode');
+      const placing = riders.map((rider) => rider.placeOrder());
+      await new Promise((resolve) => setTimeout(resolve, poolWaitMs + 2_000));
+      await holder.query('rollback');
+      const replies = await Promise.all(placing);
+      const refused = replies.filter((reply) => reply.status !== 201);
+      expect(refused.length, JSON.stringify(replies.map((reply) => reply.status))).toBeGreaterThan(0);
+      for (const reply of refused) {
+        expectError(reply, 503, 'server/busy');
+        expect(reply.headers.get('retry-after')).toBe('1');
+      }
+      expect(replies.length - refused.length).toBeGreaterThan(0);
+    } finally {
+      await holder.end();
+    }
+  }, 60_000);
+});

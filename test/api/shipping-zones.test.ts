@@ -177,10 +177,9 @@ describe('shipping zones (DECISIONS.md §18)', () => {
     // A region given by its name or by the code within its country (an API client, an older page) is the same region,
     // as it is for the tax rates.
     for (const region of ['Florida', 'fl']) {
-      expect((await quote(client, { country: 'US', region })).body.shipping.options.map((o) => o.id)).toEqual([
-        'fl-standard',
-        'fl-courier',
-      ]);
+      expect(
+        (await quote(client, { country: 'US', region })).body.shipping.options.map((o: { id: string }) => o.id),
+      ).toEqual(['fl-standard', 'fl-courier']);
     }
     // A method of another zone is not one this address may choose.
     expectError(

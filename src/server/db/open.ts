@@ -88,7 +88,18 @@ export const pgTypes = {
 };
 
 /** Connections per server; N servers need N x (poolSize + 1) connections (one each listens for changes). */
-const poolSize = 10;
+export const poolSize = 10;
+
+/** How long a request waits for one of the pool's connections before it is answered 503 `server/busy`. */
+export const poolWaitMs = 10_000;
+
+/**
+ * Whether `error` is the pool's own, thrown when every connection stayed taken past `poolWaitMs` (pg-pool says so
+ * in its message alone): the database is busy, not broken, and the request may be tried again.
+ */
+export function isPoolExhausted(error: unknown): boolean {
+  return error instanceof Error && error.message === 'timeout exceeded when trying to connect';
+}
 
 /** Opens a pool on a `postgres://` URL; `search_path` and the like ride in the URL (`?options=-c ...`). */
 export function openPostgres(databaseUrl: string, log: Logger): OpenDatabase {
@@ -96,7 +107,7 @@ export function openPostgres(databaseUrl: string, log: Logger): OpenDatabase {
     connectionString: databaseUrl,
     max: poolSize,
     idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: 10_000,
+    connectionTimeoutMillis: poolWaitMs,
     keepAlive: true,
     types: pgTypes,
   });
