@@ -48,6 +48,9 @@ export function Finder({ choices, categories, sizes }: FinderProps) {
   // What the rider types; the address's words again when the address changes (Back, a link).
   const [words, setWords] = useState(choices.q);
   useEffect(() => setWords(choices.q), [choices.q]);
+  // 'In stock only' as clicked, while the list of the new address loads; the address's again when it changes.
+  const [instock, setInstock] = useState(choices.instock);
+  useEffect(() => setInstock(choices.instock), [choices.instock]);
 
   function search(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -89,8 +92,11 @@ export function Finder({ choices, categories, sizes }: FinderProps) {
         <label className="finder-check">
           <input
             type="checkbox"
-            checked={choices.instock}
-            onChange={(event) => choose({ instock: event.target.checked })}
+            checked={instock}
+            onChange={(event) => {
+              setInstock(event.target.checked);
+              choose({ instock: event.target.checked });
+            }}
           />
           In stock only
         </label>

@@ -126,10 +126,11 @@ export default function CheckoutPage() {
   // The country's subdivisions: 'State or region' is a list of them (storing the ISO 3166-2 code), or text for a
   // country with none.
   const regions = useRegions(country);
+  // While the list loads it is a list still (to be chosen from once it is in), not a text field for a moment.
   const regionOptions =
-    regions === undefined || regions.length === 0
+    regions !== undefined && regions.length === 0
       ? undefined
-      : [['', 'Choose…'] as const, ...regions.map(({ code, name }) => [code, name] as const)];
+      : [['', 'Choose…'] as const, ...(regions ?? []).map(({ code, name }) => [code, name] as const)];
   // The form checks the fields the delivery asks for; a region of another country no longer fits.
   const { set } = form;
   useEffect(() => set('delivery', delivery), [delivery, set]);
