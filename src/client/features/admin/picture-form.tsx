@@ -1,18 +1,15 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
-import { errorCatalogue } from '../../../shared/errors';
 import { productLimits } from '../../../shared/limits';
 import type { AdminProduct } from '../../../shared/products';
 import { Alert } from '../../components/alert';
 import { call, messageOf } from '../../lib/api';
+import { acceptedPictures, chosenPicture } from './picture-file';
 
 interface PictureFormProps {
   product: AdminProduct;
   /** The product with its new picture (and its new version). */
   onSaved(product: AdminProduct): void;
 }
-
-/** Pictures the shop takes: it checks the content, whatever the file is called. */
-const accepted = 'image/jpeg,image/png,image/webp';
 
 /**
  * A product's picture: the thumbnail the home page shows, a link to the large one, and a new picture to upload (the
@@ -34,10 +31,9 @@ export function PictureForm({ product, onSaved }: PictureFormProps) {
     event.preventDefault();
     if (busy) return;
     setDone(false);
-    const picture = file.current?.files?.[0];
-    if (!picture) return refuse('Choose a picture first.');
-    // Not sent at all: the server would refuse it from its length.
-    if (picture.size > productLimits.pictureMaxBytes) return refuse(errorCatalogue['picture/too-large'].message);
+    const chosen = chosenPicture(file.current);
+    if ('problem' in chosen) return refuse(chosen.problem);
+    const { picture } = chosen;
     setProblem(null);
     setBusy(true);
     const form = event.currentTarget;
@@ -75,7 +71,7 @@ export function PictureForm({ product, onSaved }: PictureFormProps) {
           id={id}
           name="picture"
           type="file"
-          accept={accepted}
+          accept={acceptedPictures}
           aria-invalid={problem ? true : undefined}
           aria-describedby={problem ? `${id}-hint ${id}-error` : `${id}-hint`}
           onChange={() => {

@@ -1,9 +1,9 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
-import { errorCatalogue } from '../../../shared/errors';
 import { findingLimits, productLimits } from '../../../shared/limits';
 import type { AdminProduct } from '../../../shared/products';
 import { Alert } from '../../components/alert';
 import { call, messageOf } from '../../lib/api';
+import { acceptedPictures, chosenPicture } from './picture-file';
 
 interface ProductPicturesProps {
   product: AdminProduct;
@@ -12,9 +12,6 @@ interface ProductPicturesProps {
   /** The product with its pictures changed (and its new version). */
   onSaved(product: AdminProduct): void;
 }
-
-/** Pictures the shop takes: it checks the content, whatever the file is called. */
-const accepted = 'image/jpeg,image/png,image/webp';
 
 /** Whether the product shows the stand-in of a product without a picture (it has none of its own). */
 const standIn = (product: AdminProduct) => product.pictures.every((p) => p.pic.startsWith('/pictures/no-picture'));
@@ -67,9 +64,9 @@ export function ProductPictures({ product, version, onSaved }: ProductPicturesPr
     event.preventDefault();
     if (busy) return;
     setMessage(null);
-    const picture = file.current?.files?.[0];
-    if (!picture) return refuse('Choose a picture first.');
-    if (picture.size > productLimits.pictureMaxBytes) return refuse(errorCatalogue['picture/too-large'].message);
+    const chosen = chosenPicture(file.current);
+    if ('problem' in chosen) return refuse(chosen.problem);
+    const { picture } = chosen;
     setProblem(null);
     setBusy(true);
     const form = event.currentTarget;
@@ -159,7 +156,7 @@ export function ProductPictures({ product, version, onSaved }: ProductPicturesPr
                 id={`${id}-file`}
                 name="picture"
                 type="file"
-                accept={accepted}
+                accept={acceptedPictures}
                 aria-invalid={problem ? true : undefined}
                 aria-describedby={problem ? `${id}-hint ${id}-error` : `${id}-hint`}
                 onChange={() => setProblem(null)}
