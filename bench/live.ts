@@ -4,17 +4,12 @@ import { readFileSync } from 'node:fs';
 import { type ClientRequest, request } from 'node:http';
 import { startChild } from '../test/support/child-server';
 import { Client } from '../test/support/client';
-import { table } from './support/stats';
+import { percentile, table } from './support/stats';
 
 const users = Number(process.env.BENCH_USERS ?? 100);
 const streamsPerUser = Number(process.env.BENCH_STREAMS_PER_USER ?? 10);
 const adds = Number(process.env.BENCH_ADDS ?? 300);
 const idleStreams = Number(process.env.BENCH_IDLE_STREAMS ?? 10_000);
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
 
 /** The session cookies of `count` new riders, each from a client address of its own; `sessions` log-ins each. */
 async function signUpMany(url: string, count: number, sessions = 1): Promise<string[]> {

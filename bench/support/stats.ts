@@ -7,6 +7,12 @@ export function median(values: readonly number[]): number {
     : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
+/** The nearest-rank percentile `p` (0–100) of `values`, in any order. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
+}
+
 export function worst(values: readonly number[]): number {
   return values.length === 0 ? Number.NaN : Math.max(...values);
 }
