@@ -55,9 +55,6 @@ test('the owner adds and moves up a category, puts a product in it with a size g
     .getByRole('link', { name: 'Dakota Barn Jacket', exact: true })
     .click();
   const form = page.getByRole('form', { name: 'Name, price and sizes' });
-  // Checked before its history has a table: a history wider than a phone is a scrolled region that axe asks to be
-  // focusable (change-history.tsx, as it was).
-  await expectNoSevereAxeViolation(page);
   const categories = form.getByRole('group', { name: 'Categories' });
   await expect(categories.getByRole('checkbox', { name: 'Jackets', exact: true })).toBeChecked();
   await categories.getByRole('checkbox', { name: 'Show jackets' }).check();
@@ -86,6 +83,8 @@ test('the owner adds and moves up a category, puts a product in it with a size g
   await expect(page.getByRole('table', { name: 'History' }).getByRole('row').nth(1)).toContainText(
     'Pictures reordered',
   );
+  // With its history: a table wider than the phone scrolls in a box the keyboard reaches (data-table.tsx).
+  await expectNoSevereAxeViolation(page);
 
   // A rider sees the category in its place, the product in it with its new picture first, and its size guide.
   const rider = await pageOnAnotherDevice(browser, shop.baseURL, { viewport: { width: 375, height: 740 } });

@@ -7,6 +7,7 @@ import { pages } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
 import type { AdminProduct } from '../../../shared/products';
 import { Alert } from '../../components/alert';
+import { DataTable } from '../../components/data-table';
 import { DocumentTitle } from '../../components/document-title';
 import { call, messageOf } from '../../lib/api';
 import { AdminNav } from './admin-nav';
@@ -76,70 +77,68 @@ export default function AdminProductsPage() {
         </Link>
       </p>
       {message && <Alert kind={message.kind}>{message.text}</Alert>}
-      <div className="table-scroll">
-        <table className="data-table products-table" aria-labelledby="products-title">
-          <thead>
-            <tr>
-              <th scope="col">Picture</th>
-              <th scope="col">Product</th>
-              <th scope="col" className="number">
-                Price
-              </th>
-              <th scope="col">Sizes and stock</th>
-              <th scope="col">Home page</th>
-              <th scope="col">Place</th>
+      <DataTable labelledBy="products-title" className="products-table">
+        <thead>
+          <tr>
+            <th scope="col">Picture</th>
+            <th scope="col">Product</th>
+            <th scope="col" className="number">
+              Price
+            </th>
+            <th scope="col">Sizes and stock</th>
+            <th scope="col">Home page</th>
+            <th scope="col">Place</th>
+          </tr>
+        </thead>
+        <tbody>
+          {products.map((product, index) => (
+            <tr key={product.itemid}>
+              <td>
+                <img className="thumbnail" src={product.pic} alt={product.name} width={64} height={64} />
+              </td>
+              <td>
+                <Link to={fillPath(pages.adminProduct.path, { itemid: product.itemid })}>{product.name}</Link>
+                <span className="item-number">Item no. {product.itemid}</span>
+              </td>
+              <td className="number">{formatCents(product.priceCents, brand)}</td>
+              <td>
+                <ul className="size-stock">
+                  {product.sizes.map(({ size, stock }) => (
+                    <li key={size}>
+                      {size}: {stock}
+                    </li>
+                  ))}
+                </ul>
+              </td>
+              <td>{product.shown ? 'Shown' : 'Hidden'}</td>
+              <td>
+                <span className="place-actions">
+                  {index > 0 && (
+                    <button
+                      type="button"
+                      id={`move-${product.itemid}-up`}
+                      className="button button-quiet"
+                      onClick={() => move(product, index, -1)}
+                    >
+                      Move <span className="visually-hidden">{product.name}</span> up
+                    </button>
+                  )}
+                  {index < products.length - 1 && (
+                    <button
+                      type="button"
+                      id={`move-${product.itemid}-down`}
+                      className="button button-quiet"
+                      onClick={() => move(product, index, 1)}
+                    >
+                      Move <span className="visually-hidden">{product.name}</span> down
+                    </button>
+                  )}
+                </span>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {products.map((product, index) => (
-              <tr key={product.itemid}>
-                <td>
-                  <img className="thumbnail" src={product.pic} alt={product.name} width={64} height={64} />
-                </td>
-                <td>
-                  <Link to={fillPath(pages.adminProduct.path, { itemid: product.itemid })}>{product.name}</Link>
-                  <span className="item-number">Item no. {product.itemid}</span>
-                </td>
-                <td className="number">{formatCents(product.priceCents, brand)}</td>
-                <td>
-                  <ul className="size-stock">
-                    {product.sizes.map(({ size, stock }) => (
-                      <li key={size}>
-                        {size}: {stock}
-                      </li>
-                    ))}
-                  </ul>
-                </td>
-                <td>{product.shown ? 'Shown' : 'Hidden'}</td>
-                <td>
-                  <span className="place-actions">
-                    {index > 0 && (
-                      <button
-                        type="button"
-                        id={`move-${product.itemid}-up`}
-                        className="button button-quiet"
-                        onClick={() => move(product, index, -1)}
-                      >
-                        Move <span className="visually-hidden">{product.name}</span> up
-                      </button>
-                    )}
-                    {index < products.length - 1 && (
-                      <button
-                        type="button"
-                        id={`move-${product.itemid}-down`}
-                        className="button button-quiet"
-                        onClick={() => move(product, index, 1)}
-                      >
-                        Move <span className="visually-hidden">{product.name}</span> down
-                      </button>
-                    )}
-                  </span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </DataTable>
     </section>
   );
 }
