@@ -1,5 +1,4 @@
 import { useRef, useState } from 'react';
-import { flushSync } from 'react-dom';
 import { Link, useLoaderData } from 'react-router';
 import { brand } from '../../../shared/brand';
 import { formatCents } from '../../../shared/money';
@@ -11,17 +10,10 @@ import { DataTable } from '../../components/data-table';
 import { DocumentTitle } from '../../components/document-title';
 import { call, messageOf } from '../../lib/api';
 import { AdminNav } from './admin-nav';
+import { MoveButtons, moved } from './move-buttons';
 
 export async function loader() {
   return call('adminProducts');
-}
-
-/** The list with the product moved one place up (-1) or down (1). */
-function moved(products: readonly AdminProduct[], index: number, by: -1 | 1): AdminProduct[] {
-  const next = [...products];
-  const [product] = next.splice(index, 1);
-  if (product) next.splice(index + by, 0, product);
-  return next;
 }
 
 /**
@@ -48,14 +40,8 @@ export default function AdminProductsPage() {
     try {
       const reply = await call('adminOrderProducts', { body: { itemids: order.map((p) => p.itemid) } });
       const place = reply.products.findIndex((p) => p.itemid === product.itemid);
-      flushSync(() => {
-        setProducts(reply.products);
-        setMessage({ kind: 'status', text: `${product.name} is now number ${place + 1} in the list.` });
-      });
-      // The button moves with its row (React keeps the focus on it); at either end, where it is no longer offered,
-      // its twin takes the focus.
-      if (place === 0) document.getElementById(`move-${product.itemid}-down`)?.focus();
-      else if (place === reply.products.length - 1) document.getElementById(`move-${product.itemid}-up`)?.focus();
+      setProducts(reply.products);
+      setMessage({ kind: 'status', text: `${product.name} is now number ${place + 1} in the list.` });
     } catch (error) {
       setMessage({ kind: 'alert', text: messageOf(error) });
     }
@@ -113,26 +99,12 @@ export default function AdminProductsPage() {
               <td>{product.shown ? 'Shown' : 'Hidden'}</td>
               <td>
                 <span className="place-actions">
-                  {index > 0 && (
-                    <button
-                      type="button"
-                      id={`move-${product.itemid}-up`}
-                      className="button button-quiet"
-                      onClick={() => move(product, index, -1)}
-                    >
-                      Move <span className="visually-hidden">{product.name}</span> up
-                    </button>
-                  )}
-                  {index < products.length - 1 && (
-                    <button
-                      type="button"
-                      id={`move-${product.itemid}-down`}
-                      className="button button-quiet"
-                      onClick={() => move(product, index, 1)}
-                    >
-                      Move <span className="visually-hidden">{product.name}</span> down
-                    </button>
-                  )}
+                  <MoveButtons
+                    index={index}
+                    count={products.length}
+                    what={product.name}
+                    onMove={(by) => void move(product, index, by)}
+                  />
                 </span>
               </td>
             </tr>
