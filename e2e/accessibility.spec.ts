@@ -162,12 +162,16 @@ for (const screen of screens) {
       await expectNoSevereAxeViolation(page);
     });
 
-    test('fits 375 px without horizontal scrolling', async ({ page }) => {
+    test('fits 375 px without horizontal scrolling, with no serious or critical axe violation there', async ({
+      page,
+    }) => {
       await page.setViewportSize({ width: 375, height: 740 });
       await screen.open(page);
       await expect(page.getByRole('contentinfo')).toBeVisible();
       const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(scrollWidth).toBeLessThanOrEqual(375);
+      // A table wider than the phone scrolls in a box of its own, which the keyboard must reach (data-table.tsx).
+      await expectNoSevereAxeViolation(page);
     });
 
     test('shows where the keyboard focus is', async ({ page }) => {

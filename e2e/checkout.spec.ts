@@ -38,7 +38,9 @@ test('a rider checks out the cart, pays by bank transfer and sees the order', as
   await expect(form.getByLabel('Country')).toHaveValue('US');
   await form.getByLabel('Full name').fill('   ');
   await form.getByLabel('City').focus();
-  await expect(form.getByText('Full name is required.')).toBeVisible();
+  // Said aloud as it appears, as every field error is.
+  await expect(form.getByRole('alert')).toHaveText('Full name is required.');
+  await expect(form.getByLabel('Full name')).toHaveAccessibleDescription('Full name is required.');
   await fillAddress(page);
   await form.getByLabel('Phone (optional)').fill('(561) 555-0199');
   await expect(form.getByRole('radio', { name: 'Bank transfer' })).toBeChecked();

@@ -55,9 +55,6 @@ test('the owner adds and moves up a category, puts a product in it with a size g
     .getByRole('link', { name: 'Dakota Barn Jacket', exact: true })
     .click();
   const form = page.getByRole('form', { name: 'Name, price and sizes' });
-  // Checked before its history has a table: a history wider than a phone is a scrolled region that axe asks to be
-  // focusable (change-history.tsx, as it was).
-  await expectNoSevereAxeViolation(page);
   const categories = form.getByRole('group', { name: 'Categories' });
   await expect(categories.getByRole('checkbox', { name: 'Jackets', exact: true })).toBeChecked();
   await categories.getByRole('checkbox', { name: 'Show jackets' }).check();
@@ -86,6 +83,8 @@ test('the owner adds and moves up a category, puts a product in it with a size g
   await expect(page.getByRole('table', { name: 'History' }).getByRole('row').nth(1)).toContainText(
     'Pictures reordered',
   );
+  // With its history: a table wider than the phone scrolls in a box the keyboard reaches (data-table.tsx).
+  await expectNoSevereAxeViolation(page);
 
   // A rider sees the category in its place, the product in it with its new picture first, and its size guide.
   const rider = await pageOnAnotherDevice(browser, shop.baseURL, { viewport: { width: 375, height: 740 } });
@@ -106,6 +105,41 @@ test('the owner adds and moves up a category, puts a product in it with a size g
   await expect(dialog.getByRole('row', { name: 'M 94 cm' })).toBeVisible();
   await expectNoSevereAxeViolation(rider);
   await rider.context().close();
+});
+
+test("the owner adds a product in a category from the 'New product' form; it is on that category's page", async ({
+  page,
+  shop,
+}) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  const owner = await signUpConfirmed(page);
+  makeOwnerOf(shop.databaseUrl, owner);
+  await page.goto('/admin/products');
+  await page.getByRole('link', { name: 'Add a product' }).click();
+  const form = page.getByRole('form', { name: 'New product' });
+  await form.getByLabel('Name', { exact: true }).fill('Fleece Half Pad');
+  await form.getByLabel('Price', { exact: true }).fill('89');
+  await form.getByLabel('Shown on the home page').check();
+  const size = form.getByRole('group', { name: 'Size 1', exact: true });
+  await size.getByLabel('Size name', { exact: true }).fill('Full');
+  await size.getByLabel('Stock', { exact: true }).fill('4');
+  const categories = form.getByRole('group', { name: 'Categories' });
+  await expect(categories.getByRole('checkbox', { checked: true })).toHaveCount(0);
+  await categories.getByRole('checkbox', { name: 'Saddle pads' }).check();
+  await expectNoSevereAxeViolation(page);
+  await form.getByRole('button', { name: 'Add product' }).click();
+
+  await expect(page.getByRole('heading', { level: 1, name: 'Fleece Half Pad' })).toBeVisible();
+  const saved = page.getByRole('form', { name: 'Name, price and sizes' }).getByRole('group', { name: 'Categories' });
+  await expect(saved.getByRole('checkbox', { name: 'Saddle pads' })).toBeChecked();
+  await expect(saved.getByRole('checkbox', { checked: true })).toHaveCount(1);
+  await page.goto('/home');
+  await page.getByRole('navigation', { name: 'Categories' }).getByRole('link', { name: 'Saddle pads' }).click();
+  await expect(page).toHaveURL(/category=saddle-pads/);
+  await expect(page.getByRole('article').getByRole('heading', { level: 2 })).toHaveText([
+    'Crochet Saddle Blanket',
+    'Fleece Half Pad',
+  ]);
 });
 
 test('removing a category with products asks first; its products stay in the shop', async ({ page, shop }) => {

@@ -110,8 +110,8 @@ test('the back office lists the eight products with pictures, prices, sizes and 
   }
   await expect(productRow(page, 'Anky Bridle')).toContainText('Pony: 100000Cob: 100000Full: 100000Warmblood: 100000');
   await expect(productRow(page, 'Albion SLK Saddle')).toContainText('16.5": 100000');
-  await expect(page.getByRole('button', { name: 'Move Anky Bridle up' })).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Move Anky Bridle down' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Move up Anky Bridle' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Move down Anky Bridle' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Add a product' })).toHaveAttribute('href', '/admin/products/new');
   await expectNoSevereAxeViolation(page);
   await expectFitsPhone(page);
@@ -400,11 +400,11 @@ test('an owner adds a product with sizes, stock and a picture, and moves it up: 
   await openProducts(page);
   await expect(productRow(page, whip)).toContainText('100 cm: 12120 cm: 2');
   for (let moves = 0; moves < 8; moves++) {
-    await page.getByRole('button', { name: `Move ${whip} up` }).click();
+    await page.getByRole('button', { name: `Move up ${whip}` }).click();
     await expect(page.getByRole('status')).toHaveText(`${whip} is now number ${8 - moves} in the list.`);
   }
   // First: no longer offered up, and the focus is on its way down.
-  await expect(page.getByRole('button', { name: `Move ${whip} down` })).toBeFocused();
+  await expect(page.getByRole('button', { name: `Move down ${whip}` })).toBeFocused();
   await expect(productsTable(page).getByRole('row').nth(1)).toContainText(whip);
   await expect.poll(() => homeProducts(rider)).toEqual([whip, ...before]);
   await page.reload();

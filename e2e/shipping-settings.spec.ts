@@ -68,15 +68,17 @@ test("the owner adds a zone for Canada with 'Express' by weight, and a rider in 
   await field(standard, 'Method name').fill('Standard');
   await field(standard, 'Price').fill('20');
   await field(standard, 'Delivery estimate').fill('5 to 8 working days');
-  await standard.getByRole('button', { name: 'Move method up' }).click();
+  await standard.getByRole('button', { name: 'Move up zone 2, method 2' }).click();
   await expect(field(group(page, 'Zone 2, method 1'), 'Method name')).toHaveValue('Standard');
   await expect(field(group(page, 'Zone 2, method 2'), 'Method name')).toHaveValue('Express');
   await form.getByRole('button', { name: 'Add a zone' }).click();
   await field(group(page, 'Zone 3'), 'Zone name').fill('Mistake');
   await group(page, 'Zone 3').getByRole('button', { name: 'Remove zone' }).click();
   await expect(group(page, 'Zone 3')).toHaveCount(0);
-  await zone.getByRole('button', { name: 'Move zone up' }).click();
+  await zone.getByRole('button', { name: 'Move up zone 2', exact: true }).click();
   await expect(field(group(page, 'Zone 1'), 'Zone name')).toHaveValue('Canada');
+  // At the top it can only go down: that button takes the focus.
+  await expect(page.getByRole('button', { name: 'Move down zone 1', exact: true })).toBeFocused();
   await expect(field(group(page, 'Zone 2'), 'Zone name')).toHaveValue('United States');
 
   await expectNoSevereAxeViolation(page);

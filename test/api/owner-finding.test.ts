@@ -226,6 +226,25 @@ describe("a product's categories and size guide", () => {
     expect((await product('5')).history[0]?.what).toBe('Size guide removed; Categories: “Boots”');
   });
 
+  it('puts a new product in its categories as it is added; an unknown one is a field error and nothing is added', async () => {
+    const coat = await newProduct('Tweed Show Coat', { categories: ['jackets', 'boots'] });
+    expect(coat.categories).toEqual(['boots', 'jackets']);
+    expect((await product(coat.itemid)).product.categories).toEqual(['boots', 'jackets']);
+    expect((await list('category=jackets')).products.map((p) => p.itemid)).toContain(coat.itemid);
+
+    const unknown = await owner.json('POST', '/api/admin/products', {
+      name: 'Phantom Gilet',
+      details: '',
+      priceCents: 1000,
+      shown: true,
+      sizes: [{ size: 'M', stock: 3 }],
+      categories: ['jackets', 'no-such'],
+    });
+    expectError(unknown, 400, 'product/invalid', 'There is no category “no-such”.');
+    expect(unknown.body.field).toBe('categories');
+    expect((await list('q=phantom')).products).toEqual([]);
+  });
+
   it('refuses a stale form', async () => {
     const { product: p } = await product('6');
     expect((await owner.json('PUT', '/api/admin/products/6', formOf(p, { categories: ['boots'] }))).status).toBe(200);

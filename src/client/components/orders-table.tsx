@@ -4,6 +4,7 @@ import { formatDate } from '../../shared/dates';
 import { formatCents } from '../../shared/money';
 import { type OrderSummary, statusLabels } from '../../shared/orders';
 import { fillPath } from '../../shared/paths';
+import { DataTable } from './data-table';
 
 interface OrdersTableProps {
   /** The id of the heading that names the table. */
@@ -18,37 +19,35 @@ interface OrdersTableProps {
 /** A list of orders, newest first: number (opening the order), date, whose (for the owner), items, total, status. */
 export function OrdersTable({ labelledBy, orders, orderPath, withEmail = false }: OrdersTableProps) {
   return (
-    <div className="table-scroll">
-      <table className="data-table" aria-labelledby={labelledBy}>
-        <thead>
-          <tr>
-            <th scope="col">Order</th>
-            <th scope="col">Date</th>
-            {withEmail && <th scope="col">E-mail</th>}
-            <th scope="col" className="number">
-              Items
+    <DataTable labelledBy={labelledBy}>
+      <thead>
+        <tr>
+          <th scope="col">Order</th>
+          <th scope="col">Date</th>
+          {withEmail && <th scope="col">E-mail</th>}
+          <th scope="col" className="number">
+            Items
+          </th>
+          <th scope="col" className="number">
+            Total
+          </th>
+          <th scope="col">Status</th>
+        </tr>
+      </thead>
+      <tbody>
+        {orders.map((order) => (
+          <tr key={order.number}>
+            <th scope="row">
+              <Link to={fillPath(orderPath, { number: order.number })}>{order.number}</Link>
             </th>
-            <th scope="col" className="number">
-              Total
-            </th>
-            <th scope="col">Status</th>
+            <td>{formatDate(order.placedAt, brand.locale)}</td>
+            {withEmail && <td>{order.email}</td>}
+            <td className="number">{order.itemCount}</td>
+            <td className="number">{formatCents(order.totalCents, brand)}</td>
+            <td>{statusLabels[order.status]}</td>
           </tr>
-        </thead>
-        <tbody>
-          {orders.map((order) => (
-            <tr key={order.number}>
-              <th scope="row">
-                <Link to={fillPath(orderPath, { number: order.number })}>{order.number}</Link>
-              </th>
-              <td>{formatDate(order.placedAt, brand.locale)}</td>
-              {withEmail && <td>{order.email}</td>}
-              <td className="number">{order.itemCount}</td>
-              <td className="number">{formatCents(order.totalCents, brand)}</td>
-              <td>{statusLabels[order.status]}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </DataTable>
   );
 }

@@ -7,6 +7,7 @@ import { DocumentTitle } from '../../components/document-title';
 import { Field } from '../../components/field';
 import { ApiError, call, messageOf } from '../../lib/api';
 import { AdminNav } from './admin-nav';
+import { MoveButtons, moved } from './move-buttons';
 import { guideHint, guideText, parseGuide } from './size-guide-text';
 
 export async function loader() {
@@ -149,9 +150,7 @@ export default function AdminCategoriesPage() {
   }
 
   function move(index: number, by: -1 | 1) {
-    const slugs = categories.map((c) => c.slug);
-    const [moved] = slugs.splice(index, 1);
-    slugs.splice(index + by, 0, moved as string);
+    const slugs = moved(categories, index, by).map((c) => c.slug);
     const name = categories[index]?.name ?? '';
     void run(() => call('adminOrderCategories', { body: { slugs } }), `Moved “${name}” ${by < 0 ? 'up' : 'down'}.`);
   }
@@ -191,22 +190,12 @@ export default function AdminCategoriesPage() {
               {category.sizeGuide ? ', with a size guide' : ''}
             </p>
             <p className="actions">
-              <button
-                type="button"
-                className="button button-quiet"
-                disabled={index === 0}
-                onClick={() => move(index, -1)}
-              >
-                Move up<span className="visually-hidden"> {category.name}</span>
-              </button>{' '}
-              <button
-                type="button"
-                className="button button-quiet"
-                disabled={index === categories.length - 1}
-                onClick={() => move(index, 1)}
-              >
-                Move down<span className="visually-hidden"> {category.name}</span>
-              </button>{' '}
+              <MoveButtons
+                index={index}
+                count={categories.length}
+                what={category.name}
+                onMove={(by) => move(index, by)}
+              />{' '}
               <button type="button" className="button button-quiet" onClick={() => void remove(category, false)}>
                 Remove<span className="visually-hidden"> {category.name}</span>
               </button>

@@ -12,6 +12,7 @@ import {
 import { formatCents, parseCents } from '../../../shared/money';
 import { pages } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
+import { DataTable } from '../../components/data-table';
 import { DocumentTitle } from '../../components/document-title';
 import { Field } from '../../components/field';
 import { ApiError, call, messageOf } from '../../lib/api';
@@ -267,44 +268,42 @@ export default function AdminDiscountsPage() {
       {discounts.length === 0 ? (
         <p>No discount codes yet.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="data-table" aria-labelledby="codes-title">
-            <thead>
-              <tr>
-                <th scope="col">Code</th>
-                <th scope="col">Gives</th>
-                <th scope="col">Limits</th>
-                <th scope="col" className="number">
-                  Uses
-                </th>
-                <th scope="col">State</th>
+        <DataTable labelledBy="codes-title">
+          <thead>
+            <tr>
+              <th scope="col">Code</th>
+              <th scope="col">Gives</th>
+              <th scope="col">Limits</th>
+              <th scope="col" className="number">
+                Uses
+              </th>
+              <th scope="col">State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {discounts.map((discount) => (
+              <tr key={discount.id}>
+                <th scope="row">{discount.code}</th>
+                <td>{givesText(discount.gives)}</td>
+                <td>{limitsText(discount)}</td>
+                <td className="number">
+                  {discount.maxUses === null ? discount.uses : `${discount.uses} of ${discount.maxUses}`}
+                </td>
+                <td>
+                  {discount.enabled ? 'On' : 'Off'}{' '}
+                  <button
+                    type="button"
+                    className="button button-quiet"
+                    aria-label={`${discount.enabled ? 'Switch off' : 'Switch on'} ${discount.code}`}
+                    onClick={() => turn(discount, !discount.enabled)}
+                  >
+                    {discount.enabled ? 'Switch off' : 'Switch on'}
+                  </button>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {discounts.map((discount) => (
-                <tr key={discount.id}>
-                  <th scope="row">{discount.code}</th>
-                  <td>{givesText(discount.gives)}</td>
-                  <td>{limitsText(discount)}</td>
-                  <td className="number">
-                    {discount.maxUses === null ? discount.uses : `${discount.uses} of ${discount.maxUses}`}
-                  </td>
-                  <td>
-                    {discount.enabled ? 'On' : 'Off'}{' '}
-                    <button
-                      type="button"
-                      className="button button-quiet"
-                      aria-label={`${discount.enabled ? 'Switch off' : 'Switch on'} ${discount.code}`}
-                      onClick={() => turn(discount, !discount.enabled)}
-                    >
-                      {discount.enabled ? 'Switch off' : 'Switch on'}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </DataTable>
       )}
     </section>
   );

@@ -6,6 +6,7 @@ import { documentFileName, documentLabels, documentPaths, monthLabel } from '../
 import { formatCents } from '../../../shared/money';
 import { pages } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
+import { DataTable } from '../../components/data-table';
 import { DocumentTitle } from '../../components/document-title';
 import { call } from '../../lib/api';
 import { AdminNav } from './admin-nav';
@@ -59,48 +60,46 @@ export default function AdminInvoicesPage() {
             </a>{' '}
             Every PDF of the month and a summary for the books (summary.csv), in one ZIP file.
           </p>
-          <div className="table-scroll">
-            <table className="data-table" aria-label={`Invoices and credit notes of ${label}`}>
-              <thead>
-                <tr>
-                  <th scope="col">Number</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Date</th>
-                  <th scope="col">Order</th>
-                  <th scope="col">Rider</th>
-                  <th scope="col" className="number">
-                    Total
-                  </th>
-                  <th scope="col">PDF</th>
+          <DataTable label={`Invoices and credit notes of ${label}`}>
+            <thead>
+              <tr>
+                <th scope="col">Number</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Date</th>
+                <th scope="col">Order</th>
+                <th scope="col">Rider</th>
+                <th scope="col" className="number">
+                  Total
+                </th>
+                <th scope="col">PDF</th>
+              </tr>
+            </thead>
+            <tbody>
+              {documents.map((document) => (
+                <tr key={document.number}>
+                  <td>{document.number}</td>
+                  <td>
+                    {documentLabels[document.kind]}
+                    {document.cancels ? ` of ${document.cancels}` : ''}
+                  </td>
+                  <td>{formatDate(document.issuedAt, brand.locale, brand.timeZone)}</td>
+                  <td>
+                    <Link to={fillPath(pages.adminOrder.path, { number: document.order })}>{document.order}</Link>
+                  </td>
+                  <td>{document.rider}</td>
+                  <td className="number">{formatCents(document.totalCents, brand)}</td>
+                  <td>
+                    <a
+                      href={fillPath(documentPaths.adminInvoice, { number: document.number })}
+                      download={documentFileName(document.number)}
+                    >
+                      Download {document.number}
+                    </a>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {documents.map((document) => (
-                  <tr key={document.number}>
-                    <td>{document.number}</td>
-                    <td>
-                      {documentLabels[document.kind]}
-                      {document.cancels ? ` of ${document.cancels}` : ''}
-                    </td>
-                    <td>{formatDate(document.issuedAt, brand.locale, brand.timeZone)}</td>
-                    <td>
-                      <Link to={fillPath(pages.adminOrder.path, { number: document.order })}>{document.order}</Link>
-                    </td>
-                    <td>{document.rider}</td>
-                    <td className="number">{formatCents(document.totalCents, brand)}</td>
-                    <td>
-                      <a
-                        href={fillPath(documentPaths.adminInvoice, { number: document.number })}
-                        download={documentFileName(document.number)}
-                      >
-                        Download {document.number}
-                      </a>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </DataTable>
         </>
       )}
     </section>

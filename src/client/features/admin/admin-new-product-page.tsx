@@ -1,4 +1,4 @@
-import { useNavigate } from 'react-router';
+import { useLoaderData, useNavigate } from 'react-router';
 import { pages } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
 import type { NewProduct } from '../../../shared/products';
@@ -8,8 +8,14 @@ import { AdminNav } from './admin-nav';
 import type { AddedState } from './admin-product-page';
 import { ProductForm } from './product-form';
 
-/** A new product, last on the home page; its page, where its picture is uploaded, follows. */
+export async function loader() {
+  const { categories } = await call('adminCategories');
+  return { categories };
+}
+
+/** A new product, last on the home page, in the categories ticked; its page, where its picture is uploaded, follows. */
 export default function AdminNewProductPage() {
+  const { categories } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
 
   async function save(input: NewProduct): Promise<undefined> {
@@ -28,7 +34,7 @@ export default function AdminNewProductPage() {
         It goes last in the list; its picture is uploaded on its own page, which opens once it is added. Until then it
         shows a placeholder, so you may want to leave it hidden for now.
       </p>
-      <ProductForm labelledBy="new-product-title" submit="Add product" save={save} />
+      <ProductForm labelledBy="new-product-title" submit="Add product" save={save} categories={categories} />
     </section>
   );
 }

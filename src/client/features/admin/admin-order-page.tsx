@@ -8,6 +8,7 @@ import { type Actor, movesFrom, type Order, type OrderStatus, statusLabels } fro
 import { pages } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
 import { Alert } from '../../components/alert';
+import { DataTable } from '../../components/data-table';
 import { DocumentTitle } from '../../components/document-title';
 import { OrderDetails } from '../../components/order-details';
 import { call, messageOf } from '../../lib/api';
@@ -136,31 +137,29 @@ export default function AdminOrderPage() {
       )}
       <div className="card">
         <h2 id={historyId}>History</h2>
-        <div className="table-scroll">
-          <table className="data-table" aria-labelledby={historyId}>
-            <thead>
-              <tr>
-                <th scope="col">Status</th>
-                <th scope="col">When</th>
-                <th scope="col">By</th>
-                <th scope="col">Note</th>
+        <DataTable labelledBy={historyId}>
+          <thead>
+            <tr>
+              <th scope="col">Status</th>
+              <th scope="col">When</th>
+              <th scope="col">By</th>
+              <th scope="col">Note</th>
+            </tr>
+          </thead>
+          <tbody>
+            {order.history.map((entry, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows at its end
+              <tr key={index}>
+                <td>{statusLabels[entry.status]}</td>
+                <td>{formatDateTime(entry.at, brand.locale)}</td>
+                <td>
+                  {actorLabels[entry.by]} {entry.who}
+                </td>
+                <td>{entry.note}</td>
               </tr>
-            </thead>
-            <tbody>
-              {order.history.map((entry, index) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows at its end
-                <tr key={index}>
-                  <td>{statusLabels[entry.status]}</td>
-                  <td>{formatDateTime(entry.at, brand.locale)}</td>
-                  <td>
-                    {actorLabels[entry.by]} {entry.who}
-                  </td>
-                  <td>{entry.note}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </DataTable>
       </div>
       <p>
         <Link to={pages.admin.path}>All orders</Link>

@@ -6,6 +6,7 @@ import { formatDateTime } from '../../../shared/dates';
 import { mailKinds, type OutboxState, outboxStates } from '../../../shared/mail';
 import { pages } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
+import { DataTable } from '../../components/data-table';
 import { DocumentTitle } from '../../components/document-title';
 import { Pagination } from '../../components/pagination';
 import { call, messageOf } from '../../lib/api';
@@ -66,55 +67,53 @@ export default function AdminOutboxPage() {
       {emails.length === 0 ? (
         <p>No e-mails here.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="data-table" aria-labelledby="outbox-title">
-            <thead>
-              <tr>
-                <th scope="col">Written</th>
-                <th scope="col">E-mail</th>
-                <th scope="col">To</th>
-                <th scope="col">State</th>
-                <th scope="col" className="number">
-                  Tries
-                </th>
-                <th scope="col">Last error</th>
-                <th scope="col">
-                  <span className="visually-hidden">Action</span>
-                </th>
+        <DataTable labelledBy="outbox-title">
+          <thead>
+            <tr>
+              <th scope="col">Written</th>
+              <th scope="col">E-mail</th>
+              <th scope="col">To</th>
+              <th scope="col">State</th>
+              <th scope="col" className="number">
+                Tries
+              </th>
+              <th scope="col">Last error</th>
+              <th scope="col">
+                <span className="visually-hidden">Action</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {emails.map((email) => (
+              <tr key={email.id}>
+                <td>{formatDateTime(email.createdAt, brand.locale)}</td>
+                <td>
+                  {mailKinds[email.kind]}: {email.subject}
+                </td>
+                <td>{email.recipient}</td>
+                <td>
+                  {stateLabels[email.state]}
+                  {email.sentAt && `, ${formatDateTime(email.sentAt, brand.locale)}`}
+                  {email.nextAttemptAt && `, next try ${formatDateTime(email.nextAttemptAt, brand.locale)}`}
+                </td>
+                <td className="number">{email.attempts}</td>
+                <td>{email.lastError}</td>
+                <td>
+                  {email.retryable && (
+                    <button
+                      type="button"
+                      className="button button-quiet"
+                      aria-label={`Send again: ${email.subject} to ${email.recipient}`}
+                      onClick={() => retry(email)}
+                    >
+                      Send again
+                    </button>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {emails.map((email) => (
-                <tr key={email.id}>
-                  <td>{formatDateTime(email.createdAt, brand.locale)}</td>
-                  <td>
-                    {mailKinds[email.kind]}: {email.subject}
-                  </td>
-                  <td>{email.recipient}</td>
-                  <td>
-                    {stateLabels[email.state]}
-                    {email.sentAt && `, ${formatDateTime(email.sentAt, brand.locale)}`}
-                    {email.nextAttemptAt && `, next try ${formatDateTime(email.nextAttemptAt, brand.locale)}`}
-                  </td>
-                  <td className="number">{email.attempts}</td>
-                  <td>{email.lastError}</td>
-                  <td>
-                    {email.retryable && (
-                      <button
-                        type="button"
-                        className="button button-quiet"
-                        aria-label={`Send again: ${email.subject} to ${email.recipient}`}
-                        onClick={() => retry(email)}
-                      >
-                        Send again
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </DataTable>
       )}
       <Pagination page={page} pages={pageCount} />
     </section>

@@ -3,6 +3,7 @@ import { brand } from '../../../shared/brand';
 import { formatDateTime } from '../../../shared/dates';
 import { formatCents } from '../../../shared/money';
 import { pages } from '../../../shared/pages';
+import { DataTable } from '../../components/data-table';
 import { DocumentTitle } from '../../components/document-title';
 import { Pagination } from '../../components/pagination';
 import { call } from '../../lib/api';
@@ -28,40 +29,38 @@ export default function AdminPaymentsPage() {
       {problems.length === 0 ? (
         <p>None: every card payment matched its order.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="data-table" aria-labelledby="payments-title">
-            <thead>
-              <tr>
-                <th scope="col">Received</th>
-                <th scope="col">Order</th>
-                <th scope="col" className="number">
-                  Amount
-                </th>
-                <th scope="col">What is wrong</th>
-                <th scope="col">Stripe event</th>
+        <DataTable labelledBy="payments-title">
+          <thead>
+            <tr>
+              <th scope="col">Received</th>
+              <th scope="col">Order</th>
+              <th scope="col" className="number">
+                Amount
+              </th>
+              <th scope="col">What is wrong</th>
+              <th scope="col">Stripe event</th>
+            </tr>
+          </thead>
+          <tbody>
+            {problems.map((problem) => (
+              <tr key={problem.id}>
+                <td>{formatDateTime(problem.receivedAt, brand.locale)}</td>
+                <td>{problem.orderRef ?? 'None named'}</td>
+                <td className="number">
+                  {problem.amountCents === null
+                    ? ''
+                    : problem.currency?.toUpperCase() === brand.currency
+                      ? formatCents(problem.amountCents, brand)
+                      : `${(problem.amountCents / 100).toFixed(2)} ${problem.currency?.toUpperCase() ?? ''}`}
+                </td>
+                <td>{problem.problem}</td>
+                <td>
+                  <code>{problem.id}</code> ({problem.type})
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {problems.map((problem) => (
-                <tr key={problem.id}>
-                  <td>{formatDateTime(problem.receivedAt, brand.locale)}</td>
-                  <td>{problem.orderRef ?? 'None named'}</td>
-                  <td className="number">
-                    {problem.amountCents === null
-                      ? ''
-                      : problem.currency?.toUpperCase() === brand.currency
-                        ? formatCents(problem.amountCents, brand)
-                        : `${(problem.amountCents / 100).toFixed(2)} ${problem.currency?.toUpperCase() ?? ''}`}
-                  </td>
-                  <td>{problem.problem}</td>
-                  <td>
-                    <code>{problem.id}</code> ({problem.type})
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </DataTable>
       )}
       <Pagination page={page} pages={pageCount} />
     </section>

@@ -1,5 +1,4 @@
 import { useRef, useState } from 'react';
-import { flushSync } from 'react-dom';
 import { Link, useLoaderData } from 'react-router';
 import { brand } from '../../../shared/brand';
 import { formatCents } from '../../../shared/money';
@@ -7,20 +6,14 @@ import { pages } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
 import type { AdminProduct } from '../../../shared/products';
 import { Alert } from '../../components/alert';
+import { DataTable } from '../../components/data-table';
 import { DocumentTitle } from '../../components/document-title';
 import { call, messageOf } from '../../lib/api';
 import { AdminNav } from './admin-nav';
+import { MoveButtons, moved } from './move-buttons';
 
 export async function loader() {
   return call('adminProducts');
-}
-
-/** The list with the product moved one place up (-1) or down (1). */
-function moved(products: readonly AdminProduct[], index: number, by: -1 | 1): AdminProduct[] {
-  const next = [...products];
-  const [product] = next.splice(index, 1);
-  if (product) next.splice(index + by, 0, product);
-  return next;
 }
 
 /**
@@ -47,14 +40,8 @@ export default function AdminProductsPage() {
     try {
       const reply = await call('adminOrderProducts', { body: { itemids: order.map((p) => p.itemid) } });
       const place = reply.products.findIndex((p) => p.itemid === product.itemid);
-      flushSync(() => {
-        setProducts(reply.products);
-        setMessage({ kind: 'status', text: `${product.name} is now number ${place + 1} in the list.` });
-      });
-      // The button moves with its row (React keeps the focus on it); at either end, where it is no longer offered,
-      // its twin takes the focus.
-      if (place === 0) document.getElementById(`move-${product.itemid}-down`)?.focus();
-      else if (place === reply.products.length - 1) document.getElementById(`move-${product.itemid}-up`)?.focus();
+      setProducts(reply.products);
+      setMessage({ kind: 'status', text: `${product.name} is now number ${place + 1} in the list.` });
     } catch (error) {
       setMessage({ kind: 'alert', text: messageOf(error) });
     }
@@ -76,70 +63,54 @@ export default function AdminProductsPage() {
         </Link>
       </p>
       {message && <Alert kind={message.kind}>{message.text}</Alert>}
-      <div className="table-scroll">
-        <table className="data-table products-table" aria-labelledby="products-title">
-          <thead>
-            <tr>
-              <th scope="col">Picture</th>
-              <th scope="col">Product</th>
-              <th scope="col" className="number">
-                Price
-              </th>
-              <th scope="col">Sizes and stock</th>
-              <th scope="col">Home page</th>
-              <th scope="col">Place</th>
+      <DataTable labelledBy="products-title" className="products-table">
+        <thead>
+          <tr>
+            <th scope="col">Picture</th>
+            <th scope="col">Product</th>
+            <th scope="col" className="number">
+              Price
+            </th>
+            <th scope="col">Sizes and stock</th>
+            <th scope="col">Home page</th>
+            <th scope="col">Place</th>
+          </tr>
+        </thead>
+        <tbody>
+          {products.map((product, index) => (
+            <tr key={product.itemid}>
+              <td>
+                <img className="thumbnail" src={product.pic} alt={product.name} width={64} height={64} />
+              </td>
+              <td>
+                <Link to={fillPath(pages.adminProduct.path, { itemid: product.itemid })}>{product.name}</Link>
+                <span className="item-number">Item no. {product.itemid}</span>
+              </td>
+              <td className="number">{formatCents(product.priceCents, brand)}</td>
+              <td>
+                <ul className="size-stock">
+                  {product.sizes.map(({ size, stock }) => (
+                    <li key={size}>
+                      {size}: {stock}
+                    </li>
+                  ))}
+                </ul>
+              </td>
+              <td>{product.shown ? 'Shown' : 'Hidden'}</td>
+              <td>
+                <span className="place-actions">
+                  <MoveButtons
+                    index={index}
+                    count={products.length}
+                    what={product.name}
+                    onMove={(by) => void move(product, index, by)}
+                  />
+                </span>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {products.map((product, index) => (
-              <tr key={product.itemid}>
-                <td>
-                  <img className="thumbnail" src={product.pic} alt={product.name} width={64} height={64} />
-                </td>
-                <td>
-                  <Link to={fillPath(pages.adminProduct.path, { itemid: product.itemid })}>{product.name}</Link>
-                  <span className="item-number">Item no. {product.itemid}</span>
-                </td>
-                <td className="number">{formatCents(product.priceCents, brand)}</td>
-                <td>
-                  <ul className="size-stock">
-                    {product.sizes.map(({ size, stock }) => (
-                      <li key={size}>
-                        {size}: {stock}
-                      </li>
-                    ))}
-                  </ul>
-                </td>
-                <td>{product.shown ? 'Shown' : 'Hidden'}</td>
-                <td>
-                  <span className="place-actions">
-                    {index > 0 && (
-                      <button
-                        type="button"
-                        id={`move-${product.itemid}-up`}
-                        className="button button-quiet"
-                        onClick={() => move(product, index, -1)}
-                      >
-                        Move <span className="visually-hidden">{product.name}</span> up
-                      </button>
-                    )}
-                    {index < products.length - 1 && (
-                      <button
-                        type="button"
-                        id={`move-${product.itemid}-down`}
-                        className="button button-quiet"
-                        onClick={() => move(product, index, 1)}
-                      >
-                        Move <span className="visually-hidden">{product.name}</span> down
-                      </button>
-                    )}
-                  </span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+          ))}
+        </tbody>
+      </DataTable>
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { brand } from '../../../shared/brand';
 import { formatDateTime } from '../../../shared/dates';
 import type { ProductChange } from '../../../shared/products';
+import { DataTable } from '../../components/data-table';
 
 /** What changed (in a product, in the settings), when and by whom, newest first; `empty` says there is nothing yet. */
 export function ChangeHistory({ history, empty }: { history: readonly ProductChange[]; empty: string }) {
@@ -12,27 +13,25 @@ export function ChangeHistory({ history, empty }: { history: readonly ProductCha
       {history.length === 0 ? (
         <p>{empty}</p>
       ) : (
-        <div className="table-scroll">
-          <table className="data-table" aria-labelledby={titleId}>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">By</th>
-                <th scope="col">What</th>
+        <DataTable labelledBy={titleId}>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">By</th>
+              <th scope="col">What</th>
+            </tr>
+          </thead>
+          <tbody>
+            {history.map((change, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows, at its top
+              <tr key={history.length - index}>
+                <td>{formatDateTime(change.at, brand.locale)}</td>
+                <td>{change.by}</td>
+                <td>{change.what}</td>
               </tr>
-            </thead>
-            <tbody>
-              {history.map((change, index) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows, at its top
-                <tr key={history.length - index}>
-                  <td>{formatDateTime(change.at, brand.locale)}</td>
-                  <td>{change.by}</td>
-                  <td>{change.what}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            ))}
+          </tbody>
+        </DataTable>
       )}
     </div>
   );

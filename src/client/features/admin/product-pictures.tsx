@@ -3,6 +3,7 @@ import { findingLimits, productLimits } from '../../../shared/limits';
 import type { AdminProduct } from '../../../shared/products';
 import { Alert } from '../../components/alert';
 import { call, messageOf } from '../../lib/api';
+import { MoveButtons, moved } from './move-buttons';
 import { acceptedPictures, chosenPicture } from './picture-file';
 
 interface ProductPicturesProps {
@@ -49,10 +50,7 @@ export function ProductPictures({ product, version, onSaved }: ProductPicturesPr
   const places = () => pictures.map((_, index) => index + 1);
 
   function move(index: number, by: -1 | 1) {
-    const order = places();
-    const [moved] = order.splice(index, 1);
-    order.splice(index + by, 0, moved as number);
-    void arrange(order, `Picture ${index + 1} is now picture ${index + 1 + by}.`);
+    void arrange(moved(places(), index, by), `Picture ${index + 1} is now picture ${index + 1 + by}.`);
   }
 
   function refuse(text: string) {
@@ -96,8 +94,9 @@ export function ProductPictures({ product, version, onSaved }: ProductPicturesPr
       ) : (
         <ol className="picture-list">
           {pictures.map((picture, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: the same file uploaded twice is two places of one URL.
-            <li key={`${picture.pic}-${index}`}>
+            // The same file uploaded twice is two places of one URL: each is keyed by which of them it is, so that a
+            // picture keeps its buttons (and their focus) as it moves.
+            <li key={`${picture.pic}-${pictures.slice(0, index).filter((p) => p.pic === picture.pic).length}`}>
               <img
                 src={picture.pic}
                 alt={`${product.name}, ${index + 1} of ${pictures.length}`}
@@ -105,22 +104,13 @@ export function ProductPictures({ product, version, onSaved }: ProductPicturesPr
                 height={96}
               />
               <span className="actions">
-                <button
-                  type="button"
-                  className="button button-quiet"
-                  disabled={busy || index === 0}
-                  onClick={() => move(index, -1)}
-                >
-                  Move up<span className="visually-hidden"> picture {index + 1}</span>
-                </button>
-                <button
-                  type="button"
-                  className="button button-quiet"
-                  disabled={busy || index === pictures.length - 1}
-                  onClick={() => move(index, 1)}
-                >
-                  Move down<span className="visually-hidden"> picture {index + 1}</span>
-                </button>
+                <MoveButtons
+                  index={index}
+                  count={pictures.length}
+                  what={`picture ${index + 1}`}
+                  disabled={busy}
+                  onMove={(by) => move(index, by)}
+                />
                 <button
                   type="button"
                   className="button button-quiet"

@@ -3,6 +3,7 @@ import type { Place } from '../../../shared/api';
 import { collectionName } from '../../../shared/shipping';
 import { Field } from '../../components/field';
 import { countries as loadCountries, regionsOf } from '../../lib/places';
+import { MoveButtons, moved } from './move-buttons';
 import {
   type BandDraft,
   type MethodDraft,
@@ -22,13 +23,6 @@ interface ShippingSettingsProps {
   /** A field left: its problem shows from now on. */
   onLeave(path: string): void;
   focusNext(find: () => HTMLElement | null | undefined): void;
-}
-
-function moved<T>(list: readonly T[], index: number, by: -1 | 1): T[] {
-  const next = [...list];
-  const [item] = next.splice(index, 1);
-  if (item !== undefined) next.splice(index + by, 0, item);
-  return next;
 }
 
 /** The places' names: every country, and the subdivisions of each country the zones name (src/client/lib/places.ts). */
@@ -71,10 +65,6 @@ function usePlaces(countries: readonly string[]) {
 
 type Places = ReturnType<typeof usePlaces>;
 
-/** A control found once the next render is on the screen, by the row it belongs to and its name. */
-const control = (key: string, name: string) => () =>
-  document.querySelector<HTMLElement>(`[data-shipping-row="${key}"] > .size-actions [data-control="${name}"]`);
-
 /**
  * The shipping section of the owner's settings (docs/product.md §18): the zones in the order the checkout matches
  * them, each with its countries (or some of a country's regions) and its delivery methods, and 'Collect at the yard'.
@@ -89,12 +79,6 @@ export function ShippingSettingsFields({ shipping, problemAt, onEdit, onLeave, f
       ...current,
       zones: current.zones.map((zone, z) => (z === index ? change(zone) : zone)),
     }));
-  }
-
-  function move(zone: ZoneDraft, index: number, by: -1 | 1) {
-    onEdit('shipping.zones', (current) => ({ ...current, zones: moved(current.zones, index, by) }));
-    const end = index + by === 0 || index + by === shipping.zones.length - 1;
-    focusNext(control(zone.key, end ? (by === -1 ? 'down' : 'up') : by === -1 ? 'up' : 'down'));
   }
 
   function remove(index: number) {
@@ -142,26 +126,14 @@ export function ShippingSettingsFields({ shipping, problemAt, onEdit, onLeave, f
             focusNext={focusNext}
           />
           <div className="size-actions">
-            {index > 0 && (
-              <button
-                type="button"
-                className="button button-quiet"
-                data-control="up"
-                onClick={() => move(zone, index, -1)}
-              >
-                Move zone up
-              </button>
-            )}
-            {index < shipping.zones.length - 1 && (
-              <button
-                type="button"
-                className="button button-quiet"
-                data-control="down"
-                onClick={() => move(zone, index, 1)}
-              >
-                Move zone down
-              </button>
-            )}
+            <MoveButtons
+              index={index}
+              count={shipping.zones.length}
+              what={`zone ${index + 1}`}
+              onMove={(by) =>
+                onEdit('shipping.zones', (current) => ({ ...current, zones: moved(current.zones, index, by) }))
+              }
+            />
             <button type="button" className="button button-quiet" onClick={() => remove(index)}>
               Remove zone
             </button>
@@ -398,12 +370,6 @@ function ZoneMethods({
     }));
   }
 
-  function move(method: MethodDraft, m: number, by: -1 | 1) {
-    editZone(index, '.methods', (z) => ({ ...z, methods: moved(z.methods, m, by) }));
-    const end = m + by === 0 || m + by === zone.methods.length - 1;
-    focusNext(control(method.key, end ? (by === -1 ? 'down' : 'up') : by === -1 ? 'up' : 'down'));
-  }
-
   function add() {
     const method = newMethod();
     editZone(index, '.methods', (z) => ({ ...z, methods: [...z.methods, method] }));
@@ -469,26 +435,12 @@ function ZoneMethods({
             {text('freeFrom', 'Free from (optional)', 'freeFromCents')}
             {text('estimate', 'Delivery estimate', 'estimate')}
             <div className="size-actions">
-              {m > 0 && (
-                <button
-                  type="button"
-                  className="button button-quiet"
-                  data-control="up"
-                  onClick={() => move(method, m, -1)}
-                >
-                  Move method up
-                </button>
-              )}
-              {m < zone.methods.length - 1 && (
-                <button
-                  type="button"
-                  className="button button-quiet"
-                  data-control="down"
-                  onClick={() => move(method, m, 1)}
-                >
-                  Move method down
-                </button>
-              )}
+              <MoveButtons
+                index={m}
+                count={zone.methods.length}
+                what={`zone ${index + 1}, method ${m + 1}`}
+                onMove={(by) => editZone(index, '.methods', (z) => ({ ...z, methods: moved(z.methods, m, by) }))}
+              />
               <button
                 type="button"
                 className="button button-quiet"

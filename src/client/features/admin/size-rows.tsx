@@ -1,5 +1,6 @@
 import { type RefObject, useId } from 'react';
 import { Field } from '../../components/field';
+import { MoveButtons, moved } from './move-buttons';
 import type { SizeRow } from './product-form-values';
 
 interface SizeRowsProps {
@@ -16,13 +17,6 @@ interface SizeRowsProps {
   focusNext(find: () => HTMLElement | null | undefined): void;
 }
 
-function moved(rows: SizeRow[], index: number, by: -1 | 1): SizeRow[] {
-  const next = [...rows];
-  const [row] = next.splice(index, 1);
-  if (row) next.splice(index + by, 0, row);
-  return next;
-}
-
 /**
  * The sizes of the owner's form, in the order the home page lists them: a group per size with its name and stock,
  * moved, removed and added with buttons.
@@ -32,14 +26,6 @@ export function SizeRows({ rows, problemAt, addSize, onEdit, onLeave, onAdd, foc
   const listProblem = problemAt('sizes');
   const control = (key: string, name: string) => () =>
     document.querySelector<HTMLElement>(`[data-size-row="${key}"] [data-control="${name}"]`);
-
-  function move(row: SizeRow, index: number, by: -1 | 1) {
-    onEdit('sizes', (current) => moved(current, index, by));
-    // The button stays with its row; at either end of the list, where it is no longer offered, its twin takes over.
-    const end = index + by === 0 || index + by === rows.length - 1;
-    const own = by === -1 ? 'up' : 'down';
-    focusNext(control(row.key, end ? (by === -1 ? 'down' : 'up') : own));
-  }
 
   function edit(row: SizeRow, field: 'size' | 'stock', value: string) {
     onEdit(`sizes.${row.key}.${field}`, (current) =>
@@ -85,26 +71,12 @@ export function SizeRows({ rows, problemAt, addSize, onEdit, onLeave, onAdd, foc
             onBlur={() => onLeave(`sizes.${row.key}.stock`)}
           />
           <div className="size-actions">
-            {index > 0 && (
-              <button
-                type="button"
-                className="button button-quiet"
-                data-control="up"
-                onClick={() => move(row, index, -1)}
-              >
-                Move up
-              </button>
-            )}
-            {index < rows.length - 1 && (
-              <button
-                type="button"
-                className="button button-quiet"
-                data-control="down"
-                onClick={() => move(row, index, 1)}
-              >
-                Move down
-              </button>
-            )}
+            <MoveButtons
+              index={index}
+              count={rows.length}
+              what={`size ${index + 1}`}
+              onMove={(by) => onEdit('sizes', (current) => moved(current, index, by))}
+            />
             <button
               type="button"
               className="button button-quiet"

@@ -337,6 +337,7 @@ export default function CheckoutPage() {
                   type={name === 'phone' ? 'tel' : 'text'}
                   autoComplete={autoComplete[name]}
                   options={name === 'country' ? countryOptions : name === 'region' ? regionOptions : undefined}
+                  announceError
                   {...form.field(name)}
                 />
               ))}
