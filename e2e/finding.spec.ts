@@ -2,11 +2,10 @@ import type { Page } from '@playwright/test';
 import {
   expect,
   expectNoSevereAxeViolation,
-  makeOwnerOf,
   pageOnAnotherDevice,
   productCard,
   signUp,
-  signUpConfirmed,
+  signUpOwner,
   test,
   testOnFreshShop,
 } from './support';
@@ -113,8 +112,7 @@ testOnFreshShop("'In stock only' follows a sell-out live", async ({ page, browse
   await expect(rider.getByRole('checkbox', { name: 'In stock only' })).toBeChecked();
 
   // The owner counts no saddle left, in every size.
-  const owner = await signUpConfirmed(page);
-  makeOwnerOf(shop.databaseUrl, owner);
+  await signUpOwner(page, shop);
   await page.goto('/admin/products/2');
   const form = page.getByRole('form', { name: 'Name, price and sizes' });
   for (let place = 1; place <= 4; place++) {
@@ -184,8 +182,7 @@ testOnFreshShop(
     await rider.goto('/products/fellmore-bridle');
     await expect(rider.getByRole('heading', { level: 1, name: 'Fellmore Bridle' })).toBeVisible();
 
-    const owner = await signUpConfirmed(page);
-    makeOwnerOf(shop.databaseUrl, owner);
+    await signUpOwner(page, shop);
     await page.goto('/admin/products/8');
     const form = page.getByRole('form', { name: 'Name, price and sizes' });
     await form.getByLabel('Price', { exact: true }).fill('350.00');

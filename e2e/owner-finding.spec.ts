@@ -3,11 +3,10 @@ import { jpegPicture } from '../test/support/pictures';
 import {
   expect,
   expectNoSevereAxeViolation,
-  makeOwnerOf,
   pageOnAnotherDevice,
   productCard,
   signUp,
-  signUpConfirmed,
+  signUpOwner,
   testOnFreshShop,
 } from './support';
 
@@ -27,8 +26,7 @@ test('the owner adds and moves up a category, puts a product in it with a size g
   browser,
 }) => {
   await page.setViewportSize({ width: 375, height: 740 });
-  const owner = await signUpConfirmed(page);
-  makeOwnerOf(shop.databaseUrl, owner);
+  await signUpOwner(page, shop);
 
   // The categories, from the back office's navigation.
   await page.goto('/admin/products');
@@ -112,8 +110,7 @@ test("the owner adds a product in a category from the 'New product' form; it is 
   shop,
 }) => {
   await page.setViewportSize({ width: 375, height: 740 });
-  const owner = await signUpConfirmed(page);
-  makeOwnerOf(shop.databaseUrl, owner);
+  await signUpOwner(page, shop);
   await page.goto('/admin/products');
   await page.getByRole('link', { name: 'Add a product' }).click();
   const form = page.getByRole('form', { name: 'New product' });
@@ -143,8 +140,7 @@ test("the owner adds a product in a category from the 'New product' form; it is 
 });
 
 test('removing a category with products asks first; its products stay in the shop', async ({ page, shop }) => {
-  const owner = await signUpConfirmed(page);
-  makeOwnerOf(shop.databaseUrl, owner);
+  await signUpOwner(page, shop);
   await page.goto('/admin/categories');
   await page.getByRole('button', { name: 'Remove Saddles' }).click();
   const ask = page.getByRole('alert');

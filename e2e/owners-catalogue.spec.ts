@@ -10,11 +10,10 @@ import {
   expectNoSevereAxeViolation,
   fillAddress,
   itemText,
-  makeOwnerOf,
   pageOnAnotherDevice,
   productCard,
-  type Rider,
   signUpConfirmed,
+  signUpOwner,
   testOnFreshShop,
   totalCell,
 } from './support';
@@ -28,13 +27,6 @@ const test = testOnFreshShop;
 test.describe.configure({ mode: 'parallel' });
 
 const media = /^\/media\/[0-9a-f]{64}\.webp$/;
-
-/** Signs a rider up on the test's shop and makes them its owner. */
-async function signUpOwner(page: Page, shop: FreshShop): Promise<Rider> {
-  const owner = await signUpConfirmed(page);
-  makeOwnerOf(shop.databaseUrl, owner);
-  return owner;
-}
 
 /** A page of the test's shop in a fresh browser context: another rider, another owner. */
 function anotherDevice(browser: Parameters<typeof pageOnAnotherDevice>[0], shop: FreshShop): Promise<Page> {

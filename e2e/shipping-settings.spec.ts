@@ -5,9 +5,9 @@ import {
   expect,
   expectNoSevereAxeViolation,
   fillAddress,
-  makeOwnerOf,
   pageOnAnotherDevice,
   signUpConfirmed,
+  signUpOwner,
   testOnFreshShop,
 } from './support';
 
@@ -29,8 +29,7 @@ test("the owner adds a zone for Canada with 'Express' by weight, and a rider in 
 }) => {
   // The owner's whole form and a rider's checkout: three times the usual time on a busy machine.
   test.slow();
-  const owner = await signUpConfirmed(page);
-  makeOwnerOf(shop.databaseUrl, owner);
+  await signUpOwner(page, shop);
   await page.goto('/admin/settings');
   const form = settingsForm(page);
   await expect(field(group(page, 'Zone 1'), 'Zone name')).toHaveValue('United States');

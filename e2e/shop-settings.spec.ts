@@ -1,12 +1,10 @@
 import type { Locator, Page } from '@playwright/test';
-import type { FreshShop } from './shops';
 import {
   expect,
   expectNoSevereAxeViolation,
-  makeOwnerOf,
   pageOnAnotherDevice,
-  type Rider,
   signUpConfirmed,
+  signUpOwner,
   testOnFreshShop,
 } from './support';
 
@@ -16,12 +14,6 @@ import {
  */
 const test = testOnFreshShop;
 test.describe.configure({ mode: 'parallel' });
-
-async function signUpOwner(page: Page, shop: FreshShop): Promise<Rider> {
-  const owner = await signUpConfirmed(page);
-  makeOwnerOf(shop.databaseUrl, owner);
-  return owner;
-}
 
 const settingsForm = (page: Page) => page.getByRole('form', { name: 'Settings' });
 const field = (page: Page, label: string) => settingsForm(page).getByLabel(label, { exact: true });

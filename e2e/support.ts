@@ -243,6 +243,13 @@ export function makeOwnerOf(databaseUrl: string, rider: Rider): void {
   shopCommandOn(databaseUrl, 'owner', 'add', rider.email);
 }
 
+/** Signs a new rider up (address confirmed) on the test's own shop and makes them its owner. */
+export async function signUpOwner(page: Page, shop: FreshShop): Promise<Rider> {
+  const owner = await signUpConfirmed(page);
+  makeOwnerOf(shop.databaseUrl, owner);
+  return owner;
+}
+
 /**
  * The tests of a spec that changes what every shop starts with (the catalogue): each test runs on a new shop of its
  * own (`shop`, and `baseURL` is its address), so that it meets the eight products of a new shop however often and in

@@ -1,13 +1,11 @@
 import type { Page } from '@playwright/test';
-import type { FreshShop } from './shops';
 import {
   addToCart,
   checkoutForm,
   expect,
   expectNoSevereAxeViolation,
   fillAddress,
-  makeOwnerOf,
-  signUpConfirmed,
+  signUpOwner,
   testOnFreshShop,
 } from './support';
 
@@ -21,12 +19,6 @@ test.describe.configure({ mode: 'parallel' });
 const settingsForm = (page: Page) => page.getByRole('form', { name: 'Settings' });
 const row = (page: Page, name: string) =>
   page.getByRole('table', { name: /Your order|What was ordered/ }).getByRole('row', { name: new RegExp(`^${name}`) });
-
-async function signUpOwner(page: Page, shop: FreshShop): Promise<void> {
-  const owner = await signUpConfirmed(page);
-  makeOwnerOf(shop.databaseUrl, owner);
-  await page.goto('/home');
-}
 
 /** The signed-in owner saves the tax section (and Germany as a shipping zone), as the settings' API takes it. */
 async function useTax(page: Page, tax: unknown): Promise<void> {
@@ -92,6 +84,7 @@ test("the owner adds, changes and removes a rate in 'Tax'", async ({ page, shop 
 test('prices without tax: the tax lines follow the address as the rider fills it', async ({ page, shop }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   await signUpOwner(page, shop);
+  await page.goto('/home');
   await useTax(page, {
     pricesIncludeTax: false,
     taxShipping: true,
@@ -118,6 +111,7 @@ test('prices without tax: the tax lines follow the address as the rider fills it
 test('prices with tax: the total is unchanged and the page says the VAT it contains', async ({ page, shop }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   await signUpOwner(page, shop);
+  await page.goto('/home');
   await useTax(page, {
     pricesIncludeTax: true,
     taxShipping: true,
