@@ -126,7 +126,8 @@ export function buildApp(parts: AppParts) {
   app.route('/', discountRoutes({ sessions, discounts }));
   app.all('/api/*', (c) => errorResponse(c, 'request/not-found'));
 
-  app.get('*', staticFiles(config.distDir, pageData({ sessions, roles, catalogue, cart, settings })));
+  const pageParts = { sessions, roles, catalogue, cart, orders, settings, takesCards: payments.offered };
+  app.get('*', staticFiles(config.distDir, pageData(pageParts)));
   app.all('*', (c) => errorResponse(c, 'request/not-found'));
 
   app.onError((error, c) => {

@@ -1,4 +1,7 @@
 import type { Context } from 'hono';
+import { defaultCountry } from '../shared/address';
+import { quoteQuery } from '../shared/api';
+import { checkoutChoices } from '../shared/checkout';
 import { productQuery } from '../shared/finding';
 import { type PageData, pageDataElementId } from '../shared/page-data';
 import { type Page, pages } from '../shared/pages';
@@ -10,6 +13,9 @@ import type { Sessions } from './auth/sessions';
 import type { CartStore } from './cart/cart-store';
 import type { CatalogueStore } from './catalogue/catalogue-store';
 import { versionOf } from './http/live-streams';
+import type { OrderStore } from './orders/order-store';
+import { offeredPaymentMethods } from './orders/payment-offer';
+import { countryPlaces, regionsOf } from './places/places';
 import type { SettingsStore } from './settings/settings-store';
 
 export interface PageDataParts {
@@ -17,11 +23,14 @@ export interface PageDataParts {
   roles: Roles;
   catalogue: CatalogueStore;
   cart: CartStore;
+  orders: OrderStore;
   settings: SettingsStore;
+  /** Whether this server offers cards (it has Stripe's keys). */
+  takesCards: boolean;
 }
 
 /** What the page at `page` (undefined: the Snap! page) shows first, for the browser that asks (src/shared/page-data.ts). */
-export function pageData({ sessions, roles, catalogue, cart, settings }: PageDataParts) {
+export function pageData({ sessions, roles, catalogue, cart, orders, settings, takesCards }: PageDataParts) {
   return async (c: Context<AppEnv>, page: Page | undefined): Promise<PageData> => {
     const shop = publicShopOf(await settings.current());
     const session = await sessions.find(c);
@@ -43,6 +52,21 @@ export function pageData({ sessions, roles, catalogue, cart, settings }: PageDat
     if (page === pages.cart) {
       const items = await cart.list(session.user.uid);
       data.cart = { items, version: versionOf(items) };
+    }
+    if (page === pages.checkout) {
+      // The address form starts in defaultCountry (emptyAddress's), with its subdivisions to choose from.
+      data.places = { countries: countryPlaces, regions: { [defaultCountry]: regionsOf(defaultCountry) ?? [] } };
+      // The quote the page's query asks for, read as the page reads it. A query the quote refuses gets none, nor does
+      // one with a discount code, whose tries GET /api/checkout/quote counts against guessing: the page asks.
+      const { delivery, place, method, discountCode } = checkoutChoices(new URL(c.req.url).searchParams);
+      const query = quoteQuery.safeParse({ delivery, ...place, ...(method === undefined ? {} : { method }) });
+      if (discountCode === undefined && query.success) {
+        const [quoted, methods] = await Promise.all([
+          orders.quote(session.user, query.data),
+          offeredPaymentMethods(settings, takesCards),
+        ]);
+        if (quoted.ok) data.checkout = { quote: quoted.quote, methods };
+      }
     }
     return data;
   };

@@ -1,10 +1,10 @@
 /**
- * Where an order goes (docs/product.md §8): the countries, the fields of a delivery address and their rules, and
- * the address as lines. Both sides use it: the checkout's form and the server's check.
+ * Where an order goes (docs/product.md §8): the countries, the fields of a delivery address, and the address as lines.
+ * Both sides use it, without zod: a page that shows or asks for an address loads the rules (address-rules.ts) only
+ * when it checks one (ADR 0028).
  */
-import './zod-config';
-import { z } from 'zod';
-import { noControlCharacters } from './text';
+import type { z } from 'zod';
+import type { addressSchema } from './address-rules';
 
 /**
  * A country as an address holds it: an ISO 3166-1 alpha-2 code. Which codes exist is the server's to say (GET
@@ -42,88 +42,8 @@ export const addressFields = {
 } as const;
 export type AddressField = keyof typeof addressFields;
 
-/** The name of a field in messages: its label without "(optional)". */
-function nameOf(field: AddressField): string {
-  return addressFields[field].label.replace(' (optional)', '');
-}
-
-function text(field: AddressField, required: boolean = addressFields[field].required) {
-  const { max } = addressFields[field];
-  const name = nameOf(field);
-  const schema = z
-    .string({ error: `${name} must be text.` })
-    .trim()
-    .max(max, `${name} must be at most ${max} characters.`)
-    .regex(noControlCharacters, `${name} must be on one line, without control characters.`);
-  return required ? schema.min(1, `${name} is required.`) : schema;
-}
-
-/** An optional field may be left out of a request; it is then empty. */
-function optionalText(field: AddressField) {
-  return text(field).default('');
-}
-
-function postalCode(required: boolean) {
-  return text('postalCode', required).regex(
-    /^[\p{L}\p{N}][\p{L}\p{N} -]*$|^$/u,
-    'Postal code may have only letters, digits, spaces and hyphens.',
-  );
-}
-
-function phone(required: boolean, requiredMessage?: string) {
-  const schema = text('phone').regex(/^[0-9+()./ -]*$/, 'Phone may have only digits, spaces and + ( ) - . /');
-  return required ? schema.min(1, requiredMessage) : schema;
-}
-
-export const addressSchema = z.strictObject({
-  fullName: text('fullName'),
-  line1: text('line1'),
-  line2: optionalText('line2'),
-  city: text('city'),
-  region: text('region'),
-  postalCode: postalCode(true),
-  country: z
-    .string({ error: 'Choose a country from the list.' })
-    .regex(countryCodePattern, 'Choose a country from the list.'),
-  phone: phone(false).default(''),
-});
+/** An address as the rules (address-rules.ts) read it. */
 export type Address = z.infer<typeof addressSchema>;
-
-/** What a rider collecting at the yard without a phone is told. */
-export const collectionPhoneMessage =
-  'Phone is required to collect at the yard: the shop calls when the order is ready.';
-
-/**
- * The checkout's address form, by the delivery chosen (DECISIONS.md §18): the whole address to ship; a name and a phone
- * to collect at the yard, the other fields left out.
- */
-export const checkoutAddressSchema = z.discriminatedUnion('delivery', [
-  addressSchema.extend({ delivery: z.literal('shipping') }),
-  z.object({
-    delivery: z.literal('collection'),
-    fullName: text('fullName'),
-    phone: phone(true, collectionPhoneMessage),
-  }),
-]);
-
-/** The fields only shipping needs: an order collected at the yard may leave them out (DECISIONS.md §18). */
-export const shippingOnlyFields = ['line1', 'city', 'region', 'postalCode'] as const satisfies readonly AddressField[];
-
-/**
- * An order's address as the place body takes it: the fields only shipping needs may be empty, the order's delivery
- * says which it needs (orders.ts's `placeOrderSchema`); the country stays, for the tax and the books.
- */
-export const orderAddressSchema = addressSchema.extend({
-  line1: text('line1', false),
-  city: text('city', false),
-  region: text('region', false),
-  postalCode: postalCode(false),
-});
-
-/** The message for a field left empty that the delivery needs. */
-export function requiredMessage(field: AddressField): string {
-  return `${nameOf(field)} is required.`;
-}
 
 export const emptyAddress: Address = {
   fullName: '',

@@ -11,12 +11,18 @@
  */
 const sessionEvents = ['signed-out', 'account', 'shop'] as const;
 
+/**
+ * The event a stream that has no snapshot sends as it starts to follow (the account's, the orders'): it carries no
+ * fields, so a page hears it without loading the schemas.
+ */
+export const readyEvent = 'ready';
+
 export const liveStreams = {
-  account: { path: '/api/account/stream', events: ['ready', ...sessionEvents] },
+  account: { path: '/api/account/stream', events: [readyEvent, ...sessionEvents] },
   catalogue: { path: '/api/catalogue/stream', events: ['snapshot', 'stock', 'products', ...sessionEvents] },
   cart: { path: '/api/cart/stream', events: ['snapshot', 'added', 'removed', ...sessionEvents] },
-  orders: { path: '/api/orders/stream', events: ['ready', 'order', ...sessionEvents] },
-  adminOrders: { path: '/api/admin/orders/stream', events: ['ready', 'orders', ...sessionEvents] },
+  orders: { path: '/api/orders/stream', events: [readyEvent, 'order', ...sessionEvents] },
+  adminOrders: { path: '/api/admin/orders/stream', events: [readyEvent, 'orders', ...sessionEvents] },
 } as const;
 
 export type LiveStreamName = keyof typeof liveStreams;

@@ -1,10 +1,10 @@
 /**
  * Orders, for both sides (docs/product.md §8): the statuses and the moves between them, order numbers, and the
- * shapes the API sends. The delivery address is address.ts's.
+ * shapes the API sends. The delivery address is address.ts's, its rules address-rules.ts's.
  */
 import './zod-config';
 import { z } from 'zod';
-import { collectionPhoneMessage, orderAddressSchema, requiredMessage, shippingOnlyFields } from './address';
+import { collectionPhoneMessage, orderAddressSchema, requiredMessage, shippingOnlyFields } from './address-rules';
 import { deliveries, deliveryLabels } from './delivery';
 import { limits } from './limits';
 import { pageFields } from './paging';

@@ -121,6 +121,34 @@ describe('pages', () => {
     expect(pageDataOf(String(after.body)).data).toEqual({ session: null, shop });
   });
 
+  it("carries on a rider's /checkout the quote its query asks for, the payment methods and the address form's places", async () => {
+    requireBuild();
+    const rider = new Client(server.url);
+    await rider.signup();
+    await rider.add('3');
+    const checkoutData = async (query: string) =>
+      pageDataOf(String((await rider.raw('GET', `${pages.checkout.path}${query}`)).body)).data as PageData;
+    const places = {
+      countries: (await rider.json('GET', '/api/places')).body.countries,
+      regions: { US: (await rider.json('GET', '/api/places/US')).body.regions },
+    };
+    const methods = (await rider.json('GET', '/api/payment-methods')).body.methods;
+    // The quote as GET /api/checkout/quote answers the same query (its names are the page's but for the code's).
+    for (const query of ['', '?delivery=collection', '?delivery=shipping&country=CA&region=CA-ON&postalCode=K1A']) {
+      const apiQuote = (await rider.json('GET', `/api/checkout/quote${query}`)).body;
+      expect(apiQuote.items, query).toHaveLength(1);
+      const data = await checkoutData(query);
+      expect(data.checkout, query).toEqual({ quote: apiQuote, methods });
+      expect(data.places, query).toEqual(places);
+    }
+    // A discount code's quote is asked through the API, which counts the tries; a query the quote refuses, too.
+    for (const query of ['?code=NOPE', '?country=usa', `?postalCode=${'9'.repeat(17)}`]) {
+      const data = await checkoutData(query);
+      expect(data.checkout, query).toBeUndefined();
+      expect(data.places, query).toEqual(places);
+    }
+  });
+
   it('GET / redirects to /home', async () => {
     const reply = await client.raw('GET', '/');
     expect(reply.status).toBe(302);

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { readyEvent } from '../../shared/live-streams';
 import type { PublicShop } from '../../shared/settings';
 import { call } from './api';
 import { refreshSession, signedOut } from './session';
@@ -18,8 +19,8 @@ export type EventOf<S extends Schemas> = { [T in keyof S & string]: { type: T } 
 
 /**
  * A stream to follow: where it is and its event names (src/shared/live-streams.ts), and its events' schemas, loaded with
- * the API's contract as it opens, not with the page; with a `firstQuery`, when its first event arrives: a stream that
- * stays quiet costs no zod.
+ * the API's contract when the first event that carries fields arrives, not with the page: a stream that stays quiet,
+ * or says only `ready`, costs no zod.
  */
 export interface LiveStream<S extends Schemas> {
   path: string;
@@ -56,17 +57,23 @@ export function followEvents<S extends Schemas>(stream: LiveStream<S>, apply: (e
     }
   }
 
-  async function receive(from: EventSource, type: keyof S & string, data: unknown) {
-    let schema: z.ZodType | undefined;
+  /** An event's fields, checked against its schema (the schemas loaded once); undefined when they cannot be read. */
+  async function checked(type: keyof S & string, data: unknown): Promise<Record<string, unknown> | undefined> {
     try {
       schemas ??= stream.schemas();
-      schema = (await schemas)[type];
+      const schema = (await schemas)[type];
+      return schema && parse(schema, data);
     } catch {
       // The contract could not be fetched: the shop is out of reach; try again as for a broken connection.
       schemas = undefined;
+      return undefined;
     }
+  }
+
+  async function receive(from: EventSource, type: keyof S & string, data: unknown) {
+    // `ready` carries nothing to check: heard without the schemas (the account stream of a quiet page never loads them).
+    const fields = type === readyEvent ? {} : await checked(type, data);
     if (from !== source || stopped) return;
-    const fields = schema && parse(schema, data);
     if (!fields) {
       broken(from);
       return;
@@ -102,12 +109,6 @@ export function followEvents<S extends Schemas>(stream: LiveStream<S>, apply: (e
 
   function connect() {
     if (stopped) return;
-    // The schemas load as the stream opens, but for a first connection that may well stay quiet (the catalogue's
-    // `known`): that one loads them with its first event, if one ever comes.
-    if (!query) {
-      schemas ??= stream.schemas();
-      schemas.catch(() => {});
-    }
     const withQuery = query !== '';
     const opened = new EventSource(`${stream.path}${query}`);
     query = '';

@@ -27,29 +27,19 @@ export const shopFromPage = pageData?.shop;
 /** Who the server said is signed in when it sent this page: undefined when it did not say. */
 export const sessionFromPage = pageData?.session;
 
-let catalogue = pageData?.catalogue;
+/** What a page's HTML carries for that page alone (its first view), by name. */
+type OwnData = Pick<PageData, 'catalogue' | 'product' | 'cart' | 'checkout'>;
+const own: OwnData = { ...pageData };
 
-/** The home page's products from the page's HTML, once: a later visit of the page asks the server anew. */
-export function takeCatalogueFromPage(): PageData['catalogue'] {
-  const taken = catalogue;
-  catalogue = undefined;
+/**
+ * The page's own data from its HTML, once (the home page's products, a product page's product, the cart's rows, the
+ * checkout's first quote): a later visit of the page, or a later quote, asks the server anew.
+ */
+export function takeFromPage<K extends keyof OwnData>(name: K): OwnData[K] {
+  const taken = own[name];
+  own[name] = undefined;
   return taken;
 }
 
-let product = pageData?.product;
-
-/** The product page's product from the page's HTML, once: a later visit of a product's page asks the server anew. */
-export function takeProductFromPage(): PageData['product'] {
-  const taken = product;
-  product = undefined;
-  return taken;
-}
-
-let cart = pageData?.cart;
-
-/** The cart page's rows from the page's HTML, once: a later visit of the cart asks the server anew. */
-export function takeCartFromPage(): PageData['cart'] {
-  const taken = cart;
-  cart = undefined;
-  return taken;
-}
+/** The places' lists the page's HTML came with (the checkout's countries and first subdivisions): for the page's life. */
+export const placesFromPage = pageData?.places;

@@ -2,13 +2,19 @@ import { useEffect, useState } from 'react';
 import { regionCodePattern } from '../../shared/address';
 import type { Place } from '../../shared/api';
 import { call } from './api';
+import { placesFromPage } from './page-data';
 
 /**
  * The places' names the browser asks the server for (GET /api/places, ISO 3166 from the `iso-3166` package), each list
- * once per page load: the countries, and a country's subdivisions when a form or an address needs them.
+ * once per page load: the countries, and a country's subdivisions when a form or an address needs them. Those the
+ * page's HTML came with (the checkout's) are not asked for.
  */
-let countryList: Promise<readonly Place[]> | undefined;
-const regionLists = new Map<string, Promise<readonly Place[]>>();
+let countryList: Promise<readonly Place[]> | undefined = placesFromPage && Promise.resolve(placesFromPage.countries);
+const regionLists = new Map<string, Promise<readonly Place[]>>(
+  Object.entries(placesFromPage?.regions ?? {}).map(
+    ([country, regions]) => [country, Promise.resolve(regions)] as const,
+  ),
+);
 
 export function countries(): Promise<readonly Place[]> {
   countryList ??= call('countries').then(

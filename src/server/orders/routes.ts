@@ -21,6 +21,7 @@ import type { CancelResult } from './order-moves';
 import type { PlaceResult } from './order-placing';
 import type { OrderStore } from './order-store';
 import { ordersTopic } from './order-topic';
+import { offeredPaymentMethods } from './payment-offer';
 
 type Refusal = Extract<PlaceResult, { ok: false }>;
 
@@ -135,10 +136,7 @@ export interface OrderRouteParts {
 /** A rider's own orders (docs/product.md §8, §14); every query is filtered by the session's user. */
 export function orderRoutes({ sessions, orders, payments, settings, streams, throttle, trustProxy }: OrderRouteParts) {
   const session = sessions.require();
-  /** The settings' payment methods, in their order, less Card on a server without Stripe's keys. */
-  async function offered(): Promise<string[]> {
-    return (await settings.current()).paymentMethods.filter((id) => id !== card.id || payments.offered);
-  }
+  const offered = () => offeredPaymentMethods(settings, payments.offered);
   /**
    * A discount code tried, counted against guessing before it is looked up (docs/SECURITY.md); `worked` gives the
    * attempt back when the code exists (used up or expired, it is worth nothing to a guesser): only codes found not

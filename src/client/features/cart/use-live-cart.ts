@@ -3,7 +3,7 @@ import type { CartItem } from '../../../shared/api';
 import { knownParam, liveStreams } from '../../../shared/live-streams';
 import { loadContract } from '../../lib/api';
 import { followEvents } from '../../lib/live-events';
-import { takeCartFromPage } from '../../lib/page-data';
+import { takeFromPage } from '../../lib/page-data';
 
 function without(items: CartItem[], id: string): CartItem[] {
   return items.some((item) => item.id === id) ? items.filter((item) => item.id !== id) : items;
@@ -17,7 +17,7 @@ const cartStream = { ...liveStreams.cart, schemas: async () => (await loadContra
  * version and sends no snapshot while the cart is still so (ADR 0028).
  */
 export function useLiveCart() {
-  const [fromPage] = useState(takeCartFromPage);
+  const [fromPage] = useState(() => takeFromPage('cart'));
   const [items, setItems] = useState<CartItem[] | null>(fromPage?.items ?? null);
 
   useEffect(

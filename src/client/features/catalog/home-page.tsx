@@ -4,7 +4,7 @@ import { DocumentTitle } from '../../components/document-title';
 import { Pagination } from '../../components/pagination';
 import { call } from '../../lib/api';
 import { orNotFound } from '../../lib/not-found';
-import { takeCatalogueFromPage } from '../../lib/page-data';
+import { takeFromPage } from '../../lib/page-data';
 import { choicesOf, Finder } from './finder';
 import { ProductCard } from './product-card';
 import { useAddToCart } from './use-add-to-cart';
@@ -16,7 +16,7 @@ import { useLiveCatalogue } from './use-live-catalogue';
  * An address the list refuses (`page=0`) is the Snap! page.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const fromPage = takeCatalogueFromPage();
+  const fromPage = takeFromPage('catalogue');
   if (fromPage) return fromPage;
   const given = new URL(request.url).searchParams;
   const query = Object.fromEntries(

@@ -6,7 +6,7 @@ import { formatCents } from '../../../shared/money';
 import { DocumentTitle } from '../../components/document-title';
 import { call } from '../../lib/api';
 import { orNotFound } from '../../lib/not-found';
-import { takeProductFromPage } from '../../lib/page-data';
+import { takeFromPage } from '../../lib/page-data';
 import { Purchase, productPath } from './product-card';
 import { useAddToCart } from './use-add-to-cart';
 import { useLiveCatalogue } from './use-live-catalogue';
@@ -16,7 +16,7 @@ import { useLiveCatalogue } from './use-live-catalogue';
  * a hidden product or an unknown slug is the Snap! page.
  */
 export async function loader({ params }: LoaderFunctionArgs) {
-  const fromPage = takeProductFromPage();
+  const fromPage = takeFromPage('product');
   const product =
     fromPage?.product ??
     (await orNotFound(call('product', { params: { slug: params.slug ?? '' } }), 'product/no-page')).product;

@@ -8,8 +8,9 @@ import {
   useRevalidator,
   useSearchParams,
 } from 'react-router';
-import { type AddressField, addressFields, checkoutAddressSchema, emptyAddress } from '../../../shared/address';
+import { type AddressField, addressFields, emptyAddress } from '../../../shared/address';
 import { brand } from '../../../shared/brand';
+import { checkoutChoices } from '../../../shared/checkout';
 import { type Delivery, deliveries, deliveryLabels } from '../../../shared/delivery';
 import { formatCents } from '../../../shared/money';
 import { notices } from '../../../shared/notices';
@@ -24,6 +25,7 @@ import { DocumentTitle } from '../../components/document-title';
 import { Field } from '../../components/field';
 import { OrderSummary } from '../../components/order-summary';
 import { ApiError, call, messageOf } from '../../lib/api';
+import { takeFromPage } from '../../lib/page-data';
 import { countries, useRegions } from '../../lib/places';
 import { useSession } from '../../lib/session';
 import { useShop } from '../../lib/shop';
@@ -33,32 +35,27 @@ import { DiscountCode } from './discount-code';
 /**
  * The server's quote (the cart as it holds it, from which the order is built, and what it costs, with the discount
  * code applied) and the payment methods it offers. The page computes no amount of its own. A code that no longer
- * works (used up since 'Apply') leaves the quote without it, and the page says why.
+ * works (used up since 'Apply') leaves the quote without it, and the page says why. The first quote and the methods
+ * come with the page's HTML (ADR 0045), so the page paints without the API's contract and zod; a later one is asked.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const search = new URL(request.url).searchParams;
-  const chosen = search.get('delivery');
-  const delivery = deliveries.find((d) => d === chosen) ?? 'shipping';
   // The address's country, region and postal code, and the delivery method chosen: the quote lists the methods for
   // them and the tax they carry.
-  const place = {
-    country: search.get('country') ?? emptyAddress.country,
-    region: search.get('region') ?? '',
-    postalCode: search.get('postalCode') ?? '',
-  };
-  const method = search.get('method') ?? undefined;
-  const discountCode = search.get('code') ?? undefined;
+  const { delivery, place, method, discountCode } = checkoutChoices(new URL(request.url).searchParams);
+  const fromPage = takeFromPage('checkout');
   const quoted = (code?: string) =>
     call('quote', { query: { delivery, ...place, ...(method === undefined ? {} : { method }), discountCode: code } });
-  const [[{ items, money, shipping }, discountProblem], { methods }, countryList] = await Promise.all([
-    quoted(discountCode).then(
-      (quote) => [quote, null] as const,
-      async (error: unknown) => {
-        if (!(error instanceof ApiError && error.code.startsWith('discount/'))) throw error;
-        return [await quoted(), error.message] as const;
-      },
-    ),
-    call('paymentMethods'),
+  const [[{ items, money, shipping }, discountProblem], methods, countryList] = await Promise.all([
+    fromPage
+      ? ([fromPage.quote, null] as const)
+      : quoted(discountCode).then(
+          (quote) => [quote, null] as const,
+          async (error: unknown) => {
+            if (!(error instanceof ApiError && error.code.startsWith('discount/'))) throw error;
+            return [await quoted(), error.message] as const;
+          },
+        ),
+    fromPage?.methods ?? call('paymentMethods').then((reply) => reply.methods),
     countries(),
   ]);
   const countryOptions = countryList.map(({ code, name }) => [code, name] as const);
@@ -109,7 +106,10 @@ export default function CheckoutPage() {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [key] = useState(idempotencyKey);
-  const form = useForm(async () => checkoutAddressSchema, { ...emptyAddress, delivery });
+  const form = useForm(async () => (await import('../../../shared/address-rules')).checkoutAddressSchema, {
+    ...emptyAddress,
+    delivery,
+  });
   const [method, setMethod] = useState(methods[0]?.id ?? '');
   const sending = useRef(false);
   const [busy, setBusy] = useState(false);
