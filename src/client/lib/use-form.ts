@@ -5,7 +5,7 @@ type Values<F extends string> = Record<F, string>;
 type Check = (values: unknown) => Record<string, string>;
 
 /**
- * Form state validated by a shared schema; a field shows its error once typed in or left. The rules (the schema and
+ * Form state validated by a shared schema; a field shows its error once typed in or left, and says it aloud. The rules (the schema and
  * zod) load when a field is first focused or typed in, not with the page (ADR 0028): until then nothing has been typed,
  * and the form cannot be sent.
  */
@@ -33,6 +33,8 @@ export function useForm<F extends string>(loadSchema: () => Promise<z.ZodType>, 
       name,
       value: values[name],
       error: touched[name] ? errors[name] : undefined,
+      // Errors come and go as the rider types: each is said aloud as it appears (role="alert").
+      announceError: true,
       onFocus: loadRules,
       onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
         const { value } = event.target;

@@ -337,7 +337,6 @@ export default function CheckoutPage() {
                   type={name === 'phone' ? 'tel' : 'text'}
                   autoComplete={autoComplete[name]}
                   options={name === 'country' ? countryOptions : name === 'region' ? regionOptions : undefined}
-                  announceError
                   {...form.field(name)}
                 />
               ))}
