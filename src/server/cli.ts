@@ -1,10 +1,10 @@
 // What the shop's command lines share (owner-cli.ts, stock-cli.ts, backup-cli.ts): the server's settings, its
 // database brought up to date, one line on stderr for whatever goes wrong, and the answer on stdout.
-import { createAuth } from './auth/auth';
+import { type Auth, createAuth } from './auth/auth';
 import { type Config, ConfigError, loadConfig } from './config';
 import { migrateDatabase, openDatabase } from './db/connect';
 import { createDb, type Db } from './db/database';
-import { createLogger } from './log';
+import { createLogger, type Logger } from './log';
 
 /** Says why in one line and ends the command: status 1 for a refusal, 2 for a command used wrongly. */
 export function fail(message: string, code = 1): never {
@@ -30,11 +30,18 @@ export async function answer(output: Promise<string>): Promise<void> {
   process.stdout.write(`${text}\n`);
 }
 
+/** What a command line's work is given besides the database: the server's settings, Better Auth on them, the log. */
+export interface ShopParts {
+  config: Config;
+  auth: Auth;
+  log: Logger;
+}
+
 /**
  * Runs `work` on the database DATABASE_URL names (the same settings as the server, migrated as the server would),
  * prints what it answers, and closes the database.
  */
-export async function runOnShopDatabase(work: (db: Db) => Promise<string>): Promise<void> {
+export async function runOnShopDatabase(work: (db: Db, parts: ShopParts) => Promise<string>): Promise<void> {
   const config = shopConfig();
   // Only what goes wrong is worth a line here; the answer is the command's output.
   const log = createLogger(config.logLevel === 'silent' ? 'silent' : 'warn');
@@ -45,7 +52,7 @@ export async function runOnShopDatabase(work: (db: Db) => Promise<string>): Prom
       await migrateDatabase(opened, auth);
       const db = await createDb(opened, log);
       try {
-        return await work(db);
+        return await work(db, { config, auth, log });
       } finally {
         await db.close();
       }

@@ -1,160 +1,168 @@
-// `npm run demo-data -- --products N [--seed S]`: fills a new shop (the eight products of its first start, no orders)
-// with products up to N in all, made through the shop's own catalogue store (its rules, slugs, search index and
-// history), each in one of the five first categories with five sizes and some stock, and the same shop for the same
-// seed. For the benches (bench/finding.ts) and for trying the shop at a size; DATABASE_URL names the database.
+// `npm run demo-data -- [--products N] [--riders N] [--orders N] [--seed S]`: fills a new shop (the eight products of
+// its first start, no accounts, no orders) with products up to N in all, riders who can sign in, and two years of their
+// orders, through the shop's own stores and rules, the same shop for the same seed (docs/decisions/0046-a-big-shop.md).
+// For the benches (bench/finding.ts) and for trying the shop at a size; DATABASE_URL names the database.
 import { sql } from 'kysely';
-import type { NewProduct } from '../shared/products';
+import { brand } from '../shared/brand';
+import { createAuth } from './auth/auth';
+import { createCartStore } from './cart/cart-store';
 import { createCatalogueStore, type Owner } from './catalogue/catalogue-store';
 import { fail, runOnShopDatabase } from './cli';
+import { batchingDb } from './db/database';
 import { firstCatalogue } from './db/first-catalogue';
+import { dayMs, planOrders, runPlan, type ShelfProduct, spanMs } from './demo/orders';
+import { makeProducts } from './demo/products';
+import { random } from './demo/random';
+import { demoRiders, makeRiders } from './demo/riders';
+import { createDiscountStore } from './discounts/discount-store';
+import type { Outbox } from './mail/outbox';
+import { createOrderStore } from './orders/order-store';
+import { createSettingsStore } from './settings/settings-store';
 import { createStockStore } from './stock/stock-store';
 
-const usage = 'Usage: npm run demo-data -- --products N [--seed S]';
-const productsMax = 100_000;
+const usage = 'Usage: npm run demo-data -- [--products N] [--riders N] [--orders N] [--seed S]';
 
-function option(name: string, args: readonly string[]): string | undefined {
-  const at = args.indexOf(`--${name}`);
-  return at === -1 ? undefined : args[at + 1];
-}
+/** Each option: its default (small: a shop to look at in a moment), and its bounds. */
+const options = {
+  products: { default: 200, min: firstCatalogue.length, max: 100_000 },
+  riders: { default: 100, min: 0, max: 1_000_000 },
+  orders: { default: 500, min: 0, max: 10_000_000 },
+  seed: { default: 1, min: 0, max: 2 ** 32 - 1 },
+} as const;
+type Name = keyof typeof options;
 
-const args = process.argv.slice(2);
-const wanted = Number(option('products', args));
-const seed = Number(option('seed', args) ?? 1);
-const known = new Set(['--products', '--seed']);
-if (args.some((arg, i) => i % 2 === 0 && !known.has(arg)) || args.length % 2 !== 0) fail(usage, 2);
-if (!Number.isInteger(wanted) || wanted < firstCatalogue.length || wanted > productsMax) {
-  fail(`--products must be a whole number from ${firstCatalogue.length} to ${productsMax.toLocaleString('en-US')}.`, 2);
-}
-if (!Number.isInteger(seed) || seed < 0) fail('--seed must be a whole number from 0.', 2);
+/** Every demo rider's password, printed at the end. */
+const demoPassword = 'piaffe-demo';
 
-/** A small, seeded generator (mulberry32): the same products for the same seed. */
-function random(start: number): () => number {
-  let state = start >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-interface Kind {
-  category: string;
-  nouns: readonly string[];
-  sizes: readonly string[];
-  /** Dollars, from and to. */
-  price: [number, number];
-}
-
-const kinds: readonly Kind[] = [
-  {
-    category: 'bridles',
-    nouns: ['Bridle', 'Double Bridle', 'Snaffle Bridle'],
-    sizes: ['Pony', 'Cob', 'Full', 'Warmblood', 'X-Full'],
-    price: [90, 600],
-  },
-  {
-    category: 'saddles',
-    nouns: ['Saddle', 'Dressage Saddle', 'Monoflap Saddle'],
-    sizes: ['16"', '16.5"', '17"', '17.5"', '18"'],
-    price: [900, 6000],
-  },
-  {
-    category: 'boots',
-    nouns: ['Tall Boots', 'Field Boots', 'Dress Boots'],
-    sizes: ['6', '7', '8', '9', '10'],
-    price: [150, 1200],
-  },
-  {
-    category: 'jackets',
-    nouns: ['Jacket', 'Show Coat', 'Barn Jacket'],
-    sizes: ['XS', 'S', 'M', 'L', 'XL'],
-    price: [80, 700],
-  },
-  {
-    category: 'saddle-pads',
-    nouns: ['Saddle Pad', 'Numnah', 'Saddle Blanket'],
-    sizes: ['Pony', 'Cob', 'Full', 'Warmblood', 'X-Full'],
-    price: [30, 250],
-  },
-];
-const makers = [
-  'Aldridge',
-  'Baroque',
-  'Cadence',
-  'Davenport',
-  'Élan',
-  'Fairhaven',
-  'Grisone',
-  'Halbrook',
-  'Isola',
-  'Jubilee',
-  'Kesteren',
-  'Lipica',
-  'Marengo',
-  'Nordwind',
-  'Oldenhof',
-  'Pirouette',
-  'Quadrille',
-  'Rosenau',
-  'Saumur',
-  'Trakehn',
-];
-const lines = [
-  'Classic',
-  'Elite',
-  'Grand Prix',
-  'Junior',
-  'Premier',
-  'Schooling',
-  'Signature',
-  'Sport',
-  'Tradition',
-  'Working',
-];
-const colours = ['black', 'brown', 'havana', 'navy', 'grey', 'white', 'burgundy', 'cream'];
-const materials = ['leather', 'suede', 'cotton', 'wool', 'waxed cotton', 'microfibre'];
-const uses = ['the competition ring', 'everyday schooling', 'young horses', 'long hacks', 'cold mornings at the yard'];
-
-function pick<T>(next: () => number, list: readonly T[]): T {
-  return list[Math.floor(next() * list.length)] as T;
-}
-
-/** The product of place `n` (from 0): a kind, a name, details, a price and five sizes with their stock. */
-function demoProduct(next: () => number, n: number): { product: NewProduct; category: string } {
-  const kind = pick(next, kinds);
-  const name = `${pick(next, makers)} ${pick(next, lines)} ${pick(next, kind.nouns)} ${n + 1}`;
-  const details = `A ${pick(next, colours)} ${pick(next, materials)} ${pick(next, kind.nouns).toLowerCase()} made for ${pick(next, uses)}.`;
-  const [low, high] = kind.price;
-  const priceCents = Math.round(low + next() * (high - low)) * 100 - 1;
-  // About one size in five sold out, so that 'In stock only' leaves some out.
-  const sizes = kind.sizes.map((size) => ({ size, stock: next() < 0.2 ? 0 : 1 + Math.floor(next() * 20) }));
-  return { product: { name, details, priceCents, shown: true, sizes }, category: kind.category };
-}
-
+/** Whoever changes the catalogue and the settings, and moves the orders, for the demo. */
 const demo: Owner = { uid: null, email: 'npm run demo-data' };
 
-await runOnShopDatabase(async (db) => {
-  const orders = await db.kysely
-    .selectFrom('shop_order')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  const catalogue = createCatalogueStore(db, createStockStore(db));
+function readOptions(args: readonly string[]): Record<Name, number> {
+  if (args.length % 2 !== 0) fail(usage, 2);
+  const given = new Map<string, string>();
+  for (let i = 0; i < args.length; i += 2) given.set(args[i] as string, args[i + 1] as string);
+  const known = new Set(Object.keys(options).map((name) => `--${name}`));
+  if ([...given.keys()].some((flag) => !known.has(flag))) fail(usage, 2);
+  const read = {} as Record<Name, number>;
+  for (const [name, { default: fallback, min, max }] of Object.entries(options) as [Name, (typeof options)[Name]][]) {
+    const text = given.get(`--${name}`);
+    const value = text === undefined ? fallback : Number(text);
+    if (text?.trim() === '' || !Number.isInteger(value) || value < min || value > max) {
+      fail(`--${name} must be a whole number from ${min} to ${max.toLocaleString('en-US')}.`, 2);
+    }
+    read[name] = value;
+  }
+  if (read.orders > 0 && read.riders === 0) fail('--orders needs riders to place them: give --riders 1 or more.', 2);
+  return read;
+}
+
+const wanted = readOptions(process.argv.slice(2));
+const { seed } = wanted;
+/** Each part of the shop from a generator of its own, so that, say, more riders leave the products as they were. */
+const seeds = { products: seed, riders: seed ^ 0x52494445, signUps: seed ^ 0x5349474e, orders: seed ^ 0x4f524452 };
+
+/**
+ * E-mails are not written: the demo's riders are nobody's, and two years of a shop's e-mails (a confirmation, a
+ * payment and a shipping for each order) would leave hundreds of thousands waiting to be sent at the first start.
+ */
+const noMail: Pick<Outbox, 'enqueue'> = { enqueue: async () => {} };
+
+/** The demo shop charges Florida's sales tax on what it sends there (its prices include it, as a new shop's do). */
+const floridaTax = { name: 'FL sales tax', country: 'US', region: 'US-FL', postalPrefix: null, rate: 6000 };
+
+await runOnShopDatabase(async (plain, { config, auth, log }) => {
+  const count = (table: 'shop_order' | 'user') =>
+    plain.kysely
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow()
+      .then((row) => Number(row.n));
+  const db = batchingDb(plain);
+  const stock = createStockStore(db);
+  const catalogue = createCatalogueStore(db, stock);
   const have = (await catalogue.products()).length;
-  if (Number(orders.n) > 0 || have !== firstCatalogue.length) {
-    fail(`The shop is not new (${have} products, ${Number(orders.n)} orders): demo data goes into a new shop only.`);
+  const [orders, accounts] = [await count('shop_order'), await count('user')];
+  if (orders > 0 || accounts > 0 || have !== firstCatalogue.length) {
+    fail(
+      `The shop is not new (${have} products, ${accounts} accounts, ${orders} orders): demo data goes into a new shop only.`,
+    );
   }
-  const next = random(seed);
+  // A new shop filled from nothing: if the machine fails mid-way the fill is simply made again, so SQLite need not
+  // wait for the disk at each commit. The end makes it all durable (below).
+  if (db.dialect === 'sqlite') await sql`pragma synchronous = off`.execute(db.kysely);
   const started = performance.now();
-  for (let n = have; n < wanted; n++) {
-    const { product, category } = demoProduct(next, n);
-    const made = await catalogue.create(demo, { ...product, categories: [category] });
-    if (!made.ok) throw new Error(`product ${n + 1} could not go into ${category}: ${made.reason}`);
-  }
+  const took: string[] = [];
+  const lap = (what: string, from: number) => took.push(`${what} ${((performance.now() - from) / 1000).toFixed(1)} s`);
+
+  let from = performance.now();
+  await makeProducts(db, catalogue, demo, { have, wanted: wanted.products, seed: seeds.products });
+  lap('products', from);
+
+  const settings = createSettingsStore(db);
+  const { version, ...document } = await settings.current();
+  const taxed = await settings.save(demo, { ...document, version, tax: { ...document.tax, rates: [floridaTax] } });
+  if (!taxed.ok) throw new Error('The settings changed while the demo data was being made.');
+
+  from = performance.now();
+  const sizes = new Map<string, string[]>();
+  for (const { itemid, size } of await stock.all()) sizes.set(itemid, [...(sizes.get(itemid) ?? []), size]);
+  const shelf: ShelfProduct[] = (await catalogue.products()).flatMap((product) => {
+    const of = sizes.get(product.itemid) ?? [];
+    return product.shown && of.length > 0 ? [{ itemid: product.itemid, sizes: of }] : [];
+  });
+  const end = Date.now();
+  const plan = planOrders(seeds.orders, { count: wanted.orders, riders: wanted.riders, shelf, end });
+  const riders = demoRiders(seeds.riders, wanted.riders);
+  const passwordHash = await (await auth.$context).password.hash(demoPassword);
+  const signUps = random(seeds.signUps);
+  // A rider signed up some days before a first order, or at any time of the two years for one who never ordered.
+  const signedUpAt = (n: number) => {
+    const first = plan.firstOrderAt[n];
+    const ago = signUps();
+    return Math.round(first === undefined ? end - ago * spanMs : first - ago * 30 * dayMs);
+  };
+  await makeRiders(plain, (uow) => createAuth(uow.trx, plain.dialect, config, log), riders, {
+    passwordHash,
+    signedUpAt,
+  });
+  lap('riders', from);
+
+  from = performance.now();
+  let now = end;
+  const cart = createCartStore(db);
+  const discounts = createDiscountStore(db, brand.timeZone);
+  const orderStore = createOrderStore({
+    db,
+    cart,
+    stock,
+    outbox: noMail,
+    discounts,
+    settings,
+    cardPaymentMs: config.cardPaymentMs,
+    // No card orders: a card's payment and refund are Stripe's, which a demo cannot reach.
+    beforeCancel: new Map(),
+    clock: () => now,
+  });
+  const tick = (at: number) => {
+    now = at;
+  };
+  await runPlan({ db, cart, stock, orders: orderStore, tick, owner: { ...demo, role: 'owner' } }, plan, riders);
+  lap('orders', from);
+
   // The planner's statistics of the tables just filled: without them PostgreSQL plans for the eight products it
   // last counted, and reads every product's search row for a search.
   await sql`analyze`.execute(db.kysely);
+  if (db.dialect === 'sqlite') {
+    await sql`pragma synchronous = full`.execute(db.kysely);
+    // Copies the whole fill into the database file, each page synced to the disk.
+    await sql`pragma wal_checkpoint(truncate)`.execute(db.kysely);
+  }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  return `Made ${wanted - have} products (seed ${seed}): the shop has ${wanted}, in ${seconds} s.`;
+  const n = (value: number) => value.toLocaleString('en-US');
+  const made = `Made ${n(wanted.products - have)} products, ${n(wanted.riders)} riders and ${n(wanted.orders)} orders`;
+  const example = riders[0] ? ` (${riders[0].email}, say)` : '';
+  return [
+    `${made} (seed ${seed}) in ${seconds} s (${took.join(', ')}): the shop has ${n(wanted.products)} products.`,
+    `Every rider signs in with the password '${demoPassword}'${example}.`,
+  ].join('\n');
 });

@@ -3,20 +3,87 @@ import type { ProductPage } from '../../src/shared/finding';
 import { Client } from '../support/client';
 import { runCommand } from '../support/command-line';
 import { startTestServer } from '../support/server';
-import { createDatabase } from '../support/test-database';
+import { createDatabase, type TestDatabase } from '../support/test-database';
 
-/** `npm run demo-data -- --products N` (src/server/demo-data-cli.ts) as a child process, on a new shop's database. */
+/** `npm run demo-data -- ...` (src/server/demo-data-cli.ts) as a child process, on a new shop's database. */
 const demoData = (url: string, ...args: string[]) => runCommand('demo-data', url, args, { LOG_LEVEL: 'warn' });
 
+const made =
+  /^Made 32 products, 12 riders and 300 orders \(seed 7\) in [\d.]+ s \(products [\d.]+ s, riders [\d.]+ s, orders [\d.]+ s\): the shop has 40 products\.\nEvery rider signs in with the password '(.+)' \((.+@example\.com), say\)\.\n$/;
+
+/** The one number a query of `count(*) as n` answers. */
+async function countOf(database: TestDatabase, text: string): Promise<number> {
+  const [row] = await database.query<{ n: number | string }>(text);
+  return Number(row?.n);
+}
+
 describe('npm run demo-data', { timeout: 120_000 }, () => {
-  it('fills a new shop through its stores, the same for the same seed, and refuses a shop that is not new', async () => {
-    const made: string[][] = [];
+  it('fills a new shop through its stores and rules, the same for the same seed, and refuses a shop that is not new', async () => {
+    const shops: string[][] = [];
     for (const run of [1, 2]) {
       const database = await createDatabase();
       try {
-        const done = await demoData(database.url, '--products', '40', '--seed', '7');
+        // 300 orders: on PostgreSQL their batch sends more changes than one select's 1,664 NOTIFYs.
+        const done = await demoData(
+          database.url,
+          ...['--products', '40', '--riders', '12', '--orders', '300', '--seed', '7'],
+        );
         expect(done).toMatchObject({ code: 0, stderr: '' });
-        expect(done.stdout).toMatch(/^Made 32 products \(seed 7\): the shop has 40, in [\d.]+ s\.\n$/);
+        const [, password, email] = done.stdout.match(made) ?? [];
+        expect(password).toBeDefined();
+
+        // The riders are accounts with a confirmed address; the orders are the riders', each with its history.
+        expect(
+          await countOf(database, `select count(*) as n from "user" where cast("emailVerified" as integer) = 1`),
+        ).toBe(12);
+        expect(await countOf(database, `select count(*) as n from account where "providerId" = 'credential'`)).toBe(12);
+        expect(await countOf(database, 'select count(*) as n from shop_order')).toBe(300);
+        expect(
+          await countOf(
+            database,
+            'select count(*) as n from shop_order o where not exists (select 1 from "user" u where u.id = o.uid)',
+          ),
+        ).toBe(0);
+        const statuses = await database.query<{ status: string; n: number | string }>(
+          'select status, count(*) as n from shop_order group by status order by status',
+        );
+        expect(statuses.map((s) => s.status)).toEqual(expect.arrayContaining(['cancelled', 'shipped']));
+        // Stock taken by the orders and never below nothing; every order paid once has its invoice, every such order
+        // cancelled its credit note; Florida's orders carry the demo's tax line.
+        expect(await countOf(database, 'select count(*) as n from product_size where stock < 0')).toBe(0);
+        const invoiced = (kind: string) =>
+          `exists (select 1 from invoice i where i.order_number = o.number and i.kind = '${kind}')`;
+        const paidOnce = `exists (select 1 from order_event e where e.order_number = o.number and e.status = 'paid')`;
+        expect(
+          await countOf(
+            database,
+            `select count(*) as n from shop_order o where ${paidOnce} and not ${invoiced('invoice')}`,
+          ),
+        ).toBe(0);
+        expect(
+          await countOf(
+            database,
+            `select count(*) as n from shop_order o where status = 'cancelled' and ${invoiced('invoice')} and not ${invoiced('credit-note')}`,
+          ),
+        ).toBe(0);
+        expect(await countOf(database, `select count(*) as n from invoice`)).toBeGreaterThan(100);
+        const taxed = `money like '%FL sales tax%'`;
+        expect(await countOf(database, `select count(*) as n from shop_order where region = 'US-FL'`)).toBeGreaterThan(
+          0,
+        );
+        expect(
+          await countOf(database, `select count(*) as n from shop_order where (region = 'US-FL') <> (${taxed})`),
+        ).toBe(0);
+        expect(await countOf(database, `select count(*) as n from outbox`)).toBe(0);
+        const [first] = await database.query<{ email: string; total: number | string; placed: number | string }>(
+          'select email, total_cents as total, placed_at as placed from shop_order order by number limit 1',
+        );
+        const [last] = await database.query<{ placed: number | string }>(
+          'select placed_at as placed from shop_order order by number desc limit 1',
+        );
+        // Two years of orders, the oldest first.
+        expect(Number(last?.placed) - Number(first?.placed)).toBeGreaterThan(300 * 24 * 3600 * 1000);
+
         const server = await startTestServer({ DATABASE_URL: database.url });
         try {
           const visitor = new Client(server.url);
@@ -24,7 +91,10 @@ describe('npm run demo-data', { timeout: 120_000 }, () => {
             visitor.json('GET', `/api/products?${query}`).then((r) => r.body as ProductPage);
           const all = [...(await page('page=1')).products, ...(await page('page=2')).products];
           expect(all).toHaveLength(40);
-          made.push(all.map((p) => `${p.slug} ${p.priceCents} ${p.sizes.map((s) => s.stock).join(',')}`));
+          shops.push([
+            `${first?.email} ${first?.total}`,
+            ...all.map((p) => `${p.slug} ${p.priceCents} ${p.sizes.map((s) => s.stock).join(',')}`),
+          ]);
           expect(all.at(-1)?.sizes).toHaveLength(5);
           // Each in a category, and found by its words: the search index followed every product.
           const categories = await Promise.all(
@@ -33,10 +103,20 @@ describe('npm run demo-data', { timeout: 120_000 }, () => {
             ),
           );
           expect(categories.reduce((a, b) => a + b)).toBe(40);
-          const last = all.at(-1);
-          expect((await page(`q=${encodeURIComponent(last?.name ?? '')}`)).products.map((p) => p.itemid)).toEqual([
-            last?.itemid,
-          ]);
+          const lastProduct = all.at(-1);
+          expect(
+            (await page(`q=${encodeURIComponent(lastProduct?.name ?? '')}`)).products.map((p) => p.itemid),
+          ).toEqual([lastProduct?.itemid]);
+
+          // A rider of the demo signs in with the password printed, and sees the orders placed in that name.
+          const rider = new Client(server.url);
+          expect((await rider.login(email as string, password as string)).status).toBe(200);
+          const orders = await rider.json('GET', '/api/orders');
+          expect(orders.status).toBe(200);
+          expect(orders.body.total).toBe(
+            await countOf(database, `select count(*) as n from shop_order where email = '${email}'`),
+          );
+          expect((await new Client(server.url).login(email as string, 'not-the-password')).status).toBe(401);
         } finally {
           await server.stop();
         }
@@ -44,23 +124,38 @@ describe('npm run demo-data', { timeout: 120_000 }, () => {
           expect(await demoData(database.url, '--products', '50')).toEqual({
             code: 1,
             stdout: '',
-            stderr: 'The shop is not new (40 products, 0 orders): demo data goes into a new shop only.\n',
+            stderr:
+              'The shop is not new (40 products, 12 accounts, 300 orders): demo data goes into a new shop only.\n',
           });
         }
       } finally {
         await database.drop();
       }
     }
-    expect(made[1]).toEqual(made[0]);
+    expect(shops[1]).toEqual(shops[0]);
   });
 
   it('says how to use it', async () => {
     const database = await createDatabase();
     try {
-      expect(await demoData(database.url, '--products')).toMatchObject({ code: 2 });
+      const usage = 'Usage: npm run demo-data -- [--products N] [--riders N] [--orders N] [--seed S]\n';
+      expect(await demoData(database.url, '--products')).toEqual({ code: 2, stdout: '', stderr: usage });
+      expect(await demoData(database.url, '--colour', 'bay')).toEqual({ code: 2, stdout: '', stderr: usage });
       expect(await demoData(database.url, '--products', '3')).toMatchObject({
         code: 2,
         stderr: '--products must be a whole number from 8 to 100,000.\n',
+      });
+      expect(await demoData(database.url, '--riders', '-1')).toMatchObject({
+        code: 2,
+        stderr: '--riders must be a whole number from 0 to 1,000,000.\n',
+      });
+      expect(await demoData(database.url, '--orders', 'many')).toMatchObject({
+        code: 2,
+        stderr: '--orders must be a whole number from 0 to 10,000,000.\n',
+      });
+      expect(await demoData(database.url, '--riders', '0', '--orders', '5')).toMatchObject({
+        code: 2,
+        stderr: '--orders needs riders to place them: give --riders 1 or more.\n',
       });
     } finally {
       await database.drop();

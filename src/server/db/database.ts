@@ -180,3 +180,34 @@ export async function createDb(opened: OpenDatabase, log: Logger): Promise<Db> {
     },
   };
 }
+
+/** A Db whose units of work join one open unit while `batch` runs (`batchingDb`). */
+export interface BatchingDb extends Db {
+  /** Runs `work` in one unit of work, which every `run` of the stores made on this Db joins until it ends. */
+  batch<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * `db`, but while `batch` runs every unit of work of the stores made on it is that batch's one unit: one transaction
+ * and one commit for hundreds of the stores' units, their events delivered when it commits. For a command that writes
+ * a great many changes through the stores into a new shop (`npm run demo-data`, docs/decisions/0046-a-big-shop.md);
+ * never for a server's requests, whose units must commit (or roll back) each on its own. A store that refuses by
+ * throwing (to roll its unit back) rolls the whole batch back; only reads inside the units may run in a batch, since on
+ * SQLite a read outside them would wait for the batch's own connection.
+ */
+export function batchingDb(db: Db): BatchingDb {
+  let open: UnitOfWork | undefined;
+  return {
+    ...db,
+    run: (work) => (open ? work(open) : db.run(work)),
+    batch: (work) =>
+      db.run(async (uow) => {
+        open = uow;
+        try {
+          return await work();
+        } finally {
+          open = undefined;
+        }
+      }),
+  };
+}

@@ -15,6 +15,12 @@ const changeChannel = "'piaffe_changes_' || md5(current_schema())";
 /** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more; we stay well below. */
 export const maxPayloadBytes = 7000;
 
+/**
+ * The NOTIFYs sent by one statement: a select's list of columns takes at most 1,664, so a unit with more changes (a
+ * batch of the demo data's, docs/decisions/0046-a-big-shop.md) sends them in several, in order.
+ */
+const notifiesPerSelect = 1000;
+
 /** A change between servers: the sending server (`o`), the topic (`t`), and the event (`e`) or `lost`. */
 interface Payload {
   o: string;
@@ -82,10 +88,12 @@ export class PostgresChanges {
 
   /** Sends `changes` to the other servers; call inside the transaction that made them. */
   async send(trx: Transaction<Tables>, changes: readonly Change[]): Promise<void> {
-    const notifies = changes.map(
-      (change) => sql`pg_notify(${sql.raw(changeChannel)}, ${encodeChange(this.origin, change)})`,
-    );
-    await sql`select ${sql.join(notifies)}`.execute(trx);
+    for (let from = 0; from < changes.length; from += notifiesPerSelect) {
+      const notifies = changes
+        .slice(from, from + notifiesPerSelect)
+        .map((change) => sql`pg_notify(${sql.raw(changeChannel)}, ${encodeChange(this.origin, change)})`);
+      await sql`select ${sql.join(notifies)}`.execute(trx);
+    }
   }
 
   #receive(payload: string | undefined): void {

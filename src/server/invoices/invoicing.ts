@@ -48,7 +48,7 @@ async function store(uow: UnitOfWork, record: InvoiceRecord, orderNumber: number
 /**
  * The documents a move issues, in its unit of work (docs/product.md §20): an invoice when the order becomes paid, and
  * a credit note when an invoiced order is cancelled. A move happens once (order-moves.ts), so each is issued once;
- * the unique index on (order, kind) is the last guard. The order given is the order as just moved.
+ * the unique index on (order, kind) is the last guard. The order given is the order as just moved, at `at` (epoch ms).
  */
 export async function issueDocuments(
   uow: UnitOfWork,
@@ -56,8 +56,8 @@ export async function issueDocuments(
   to: OrderStatus,
   order: Order,
   seller: () => Promise<LegalDetails>,
+  at: number,
 ): Promise<OrderDocuments> {
-  const at = Date.now();
   const issuedAt = new Date(at).toISOString();
   const { timeZone } = brand;
   if (to === 'paid') {

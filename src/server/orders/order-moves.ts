@@ -85,20 +85,23 @@ type AfterMove = (uow: UnitOfWork, move: Move) => Promise<void>;
 export interface MovesParts {
   db: Db;
   stock: StockStore;
-  outbox: Outbox;
+  outbox: Pick<Outbox, 'enqueue'>;
   discounts: DiscountStore;
   /** The shop's settings: an invoice states the seller's details as the move's unit reads them. */
   settings: SettingsStore;
   cardPaymentMs: number;
   /** By payment method's id: what comes before a cancel of its orders (a card's refund). */
   beforeCancel: ReadonlyMap<string, BeforeCancel>;
+  /** The time a move is made at, in its history and on its invoice (Date.now; the demo data's fill sets its own). */
+  clock?: () => number;
 }
 
 /**
  * Moving an order from status to status by the rules of src/shared/orders.ts: each move kept in the history, then
  * what follows it (the steps after a move, below), in one unit of work.
  */
-export function createMoves({ db, stock, outbox, discounts, settings, cardPaymentMs, beforeCancel }: MovesParts) {
+export function createMoves(parts: MovesParts) {
+  const { db, stock, outbox, discounts, settings, cardPaymentMs, beforeCancel, clock = Date.now } = parts;
   /** Where e-mails about an order go: the account's address, or the one it was placed with once the account is gone. */
   async function recipientOf(uow: UnitOfWork, order: { uid: string | null; email: string }): Promise<string> {
     if (order.uid === null) return order.email;
@@ -180,6 +183,7 @@ export function createMoves({ db, stock, outbox, discounts, settings, cardPaymen
       const reason = from === undefined ? 'invalid-transition' : 'status-changed';
       return { ok: false, reason, status: (now?.status ?? status) as OrderStatus } as const;
     }
+    const at = clock();
     const { last } = await uow.trx
       .selectFrom('order_event')
       .select((eb) => eb.fn.max('seq').as('last'))
@@ -191,7 +195,7 @@ export function createMoves({ db, stock, outbox, discounts, settings, cardPaymen
         order_number: number,
         seq: Number(last ?? 0) + 1,
         status: to,
-        at: Date.now(),
+        at,
         by_role: actor.role,
         by_uid: actor.uid,
         by_email: actor.email,
@@ -202,7 +206,7 @@ export function createMoves({ db, stock, outbox, discounts, settings, cardPaymen
     if (!read) throw new Error(`Order ${number} vanished inside the transaction that moved it.`);
     // Its invoice (paid) or credit note (an invoiced order cancelled), before the steps that tell of the move.
     const seller = async () => legalDetailsOf(await settings.current(uow));
-    const order = { ...read, ...(await issueDocuments(uow, number, to, read, seller)) };
+    const order = { ...read, ...(await issueDocuments(uow, number, to, read, seller, at)) };
     // Once only: of two moves at once, the second moved nothing above and never gets here.
     const move: Move = { number, to, order, actor, note, placedBy: row };
     for (const step of afterMove) await step(uow, move);

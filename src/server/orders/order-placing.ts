@@ -114,17 +114,20 @@ export interface PlacingParts {
   db: Db;
   cart: CartStore;
   stock: StockStore;
-  outbox: Outbox;
+  outbox: Pick<Outbox, 'enqueue'>;
   discounts: DiscountStore;
   settings: SettingsStore;
   cardPaymentMs: number;
+  /** The time an order is placed at, and its hourly limit counted from (Date.now; the demo data's fill sets its own). */
+  clock?: () => number;
 }
 
 /**
  * Placing an order (docs/product.md §8): from the cart, in one unit of work with the stock taken, the emptied cart,
  * the change events and the confirmation e-mail; and the checkout's quote, priced as `place` prices it.
  */
-export function createPlacing({ db, cart, stock, outbox, discounts, settings, cardPaymentMs }: PlacingParts) {
+export function createPlacing(parts: PlacingParts) {
+  const { db, cart, stock, outbox, discounts, settings, cardPaymentMs, clock = Date.now } = parts;
   // The placing's queries, compiled once (src/server/db/precompiled.ts): it is the busiest write of the shop.
   // In one look at the orders of the rider and of the rider's e-mail address: the one this key made, if any, and how
   // many were placed for the address since `since`. The hourly cap counts by address, not by account, so that
@@ -200,7 +203,7 @@ export function createPlacing({ db, cart, stock, outbox, discounts, settings, ca
     return db.run(async (uow) => {
       // Checkouts and cart changes of one rider run one after the other, on every server.
       await uow.lock('cart', uid);
-      const now = Date.now();
+      const now = clock();
       const [mine] = await ordersOf(uow.trx, uid, input.idempotencyKey, rider.email, now - hourMs);
       if (mine?.earlier !== null && mine?.earlier !== undefined) {
         const order = await readOrder(uow.trx, Number(mine.earlier), { forOwner: false, cardPaymentMs });

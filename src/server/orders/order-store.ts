@@ -14,7 +14,7 @@ export interface OrderStoreParts {
   db: Db;
   cart: CartStore;
   stock: StockStore;
-  outbox: Outbox;
+  outbox: Pick<Outbox, 'enqueue'>;
   discounts: DiscountStore;
   /** The shop's settings, as each unit reads them: shipping priced by their zones, an invoice's seller. */
   settings: SettingsStore;
@@ -22,6 +22,8 @@ export interface OrderStoreParts {
   cardPaymentMs: number;
   /** By payment method's id: what comes before a cancel of its orders (a card's refund). */
   beforeCancel: ReadonlyMap<string, BeforeCancel>;
+  /** The time orders are placed and moved at (Date.now; the demo data's fill sets its own). */
+  clock?: () => number;
 }
 
 /**
