@@ -65,7 +65,15 @@ export function createOrderQueries({ db, cardPaymentMs }: { db: Db; cardPaymentM
         .executeTakeFirstOrThrow();
       const total = Number(count);
       const { limit, offset } = rowsOfPage(page);
-      const rows = await query.selectAll().orderBy('number', 'desc').limit(limit).offset(offset).execute();
+      // The page's numbers first, read from an index alone (SQLite's shop_order_number, PostgreSQL's primary key, or
+      // the filter's own), then their rows: a page deep in the list skips index entries, never whole rows.
+      const numbers = query.select('number').orderBy('number', 'desc').limit(limit).offset(offset);
+      const rows = await db.kysely
+        .selectFrom('shop_order')
+        .selectAll()
+        .where('number', 'in', numbers)
+        .orderBy('number', 'desc')
+        .execute();
       return { orders: rows.map(toSummary), page, pages: pageCount(total), total };
     },
 
