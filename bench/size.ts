@@ -123,11 +123,13 @@ async function startTimed(database: TestDatabase): Promise<{ server: ChildServer
   return { server, ms: performance.now() - started };
 }
 
-/** The heap in use after start and after a first look at the home page, which loads the catalogue. */
+/** The memory in use after start and after a first look at home and a search, which load the catalogue. */
 async function heapAfterStart(server: ChildServer): Promise<{ heapUsed: number; rss: number }> {
-  const home = await fetch(`${server.url}/api/products`);
-  if (home.status !== 200) throw new Error(`home answered ${home.status}`);
-  await home.arrayBuffer();
+  for (const query of ['', '?q=bridle']) {
+    const reply = await fetch(`${server.url}/api/products${query}`);
+    if (reply.status !== 200) throw new Error(`/api/products${query} answered ${reply.status}`);
+    await reply.arrayBuffer();
+  }
   return server.liveMemoryMiB();
 }
 
