@@ -119,7 +119,10 @@ export function buildApp(parts: AppParts) {
   app.route('/', catalogueRoutes({ sessions, catalogue, stock, streams }));
   app.route('/', cartRoutes({ sessions, cart, catalogue, stock, streams }));
   app.route('/', orderRoutes({ sessions, orders, payments, settings, streams, throttle, trustProxy }));
-  app.route('/', adminRoutes({ sessions, roles, orders, outbox, payments, streams }));
+  app.route(
+    '/',
+    adminRoutes({ sessions, roles, orders, outbox, payments, streams, exportBatch: config.exportBatchOrders }),
+  );
   app.route('/', invoiceRoutes({ sessions, invoices }));
   app.route('/', productRoutes({ sessions, catalogue, categories: createCategoryStore(db) }));
   app.route('/', settingsRoutes({ sessions, settings, takesCards: payments.offered }));

@@ -30,6 +30,8 @@ export interface Config {
   stripe: StripeConfig | undefined;
   /** CARD_PAYMENT_MINUTES: how long a card order waits for its payment before the shop cancels it. */
   cardPaymentMs: number;
+  /** EXPORT_BATCH_ORDERS: how many orders the CSV export reads from the database at a time. */
+  exportBatchOrders: number;
 }
 
 export interface StripeConfig {
@@ -300,5 +302,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     stripe: stripeConfig(env),
     cardPaymentMs: cardPaymentMs(env.CARD_PAYMENT_MINUTES),
+    exportBatchOrders: count('EXPORT_BATCH_ORDERS', env.EXPORT_BATCH_ORDERS, 500),
   };
 }

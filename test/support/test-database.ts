@@ -94,11 +94,18 @@ export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
   return parts;
 }
 
+/** Takes a stopped shop back to before migration 0033: on SQLite, the orders without their index of numbers alone. */
+export async function undoOrdersByNumber(database: TestDatabase): Promise<void> {
+  if (database.backend === 'sqlite') await database.query('drop index shop_order_number');
+  await database.query("delete from piaffe_migration where name = '0033-orders-by-number'");
+}
+
 /**
  * Takes a stopped shop back to before migration 0031: on PostgreSQL, the search's GIN indexes with their pending list
- * again (fastupdate, PostgreSQL's default).
+ * again (fastupdate, PostgreSQL's default); and so before 0033.
  */
 export async function undoSearchIndexWithoutPendingList(database: TestDatabase): Promise<void> {
+  await undoOrdersByNumber(database);
   if (database.backend === 'postgres') {
     for (const index of ['product_search_body', 'search_word_trigrams']) {
       await database.query(`alter index ${index} set (fastupdate = on)`);

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { addressLines } from '../../shared/address';
 import { formatAmount } from '../../shared/money';
 import { deliveryText, type Order, statusLabels } from '../../shared/orders';
@@ -84,49 +85,79 @@ function taxByName(order: Order): Map<string, number> {
 }
 
 /**
- * The orders as CSV. The order's own amounts (its discount, shipping, total, tax) and delivery are on its first row
- * only, so that summing a column counts each order once; its other rows leave them empty. When any order exported has
- * tax lines, the rows end with its tax in all ('Tax') and one column per tax name, in the order first met; an export
- * without tax has the columns it always had.
+ * The orders as CSV, streamed: the header, then each batch's rows as it comes, one batch in memory at a time. The
+ * order's own amounts (its discount, shipping, total, tax) and delivery are on its first row only, so that summing a
+ * column counts each order once; its other rows leave them empty. With `taxNames` (the names the exported orders'
+ * tax lines carry), the rows end with the order's tax in all ('Tax') and one column per name; an export without tax
+ * has the columns it always had.
  */
-export function ordersCsv(orders: readonly Order[], { timeZone, currency }: CsvShop): string {
-  const names = [...new Set(orders.flatMap((order) => (order.taxLines ?? []).map((line) => line.name)))];
-  const taxColumns = names.length === 0 ? [] : ['Tax', ...names];
-  const taxCells = (order: Order, first: boolean): string[] => {
-    if (names.length === 0) return [];
-    if (!first) return taxColumns.map(() => '');
+export function ordersCsv(
+  taxNames: readonly string[],
+  batches: AsyncIterable<readonly Order[]>,
+  shop: CsvShop,
+): ReadableStream<Uint8Array> {
+  const iterator = batches[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  const taxColumns = taxNames.length === 0 ? [] : ['Tax', ...taxNames];
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(csvHeader([...columns, ...taxColumns])));
+    },
+    async pull(controller) {
+      // Other requests are answered between two batches: an export holds the event loop for one batch at most.
+      await setImmediate();
+      const next = await iterator.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value.map((order) => orderRows(order, taxNames, shop)).join('')));
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+}
+
+/** An order's rows of the export, each ended by CRLF. */
+function orderRows(order: Order, taxNames: readonly string[], { timeZone, currency }: CsvShop): string {
+  const taxCells = (first: boolean): string[] => {
+    if (taxNames.length === 0) return [];
+    if (!first) return ['', ...taxNames.map(() => '')];
     const byName = taxByName(order);
     const total = [...byName.values()].reduce((sum, cents) => sum + cents, 0);
-    return [total, ...names.map((name) => byName.get(name) ?? 0)].map((cents) => csvAmount(cents, currency));
+    return [total, ...taxNames.map((name) => byName.get(name) ?? 0)].map((cents) => csvAmount(cents, currency));
   };
-  const rows = orders.flatMap((order) =>
-    order.lines.map((line, index) =>
-      [
-        csvText(order.number),
-        csvText(shopTime(order.placedAt, timeZone)),
-        csvText(order.email),
-        csvText(order.address.fullName),
-        csvText(addressLines(order.address, regionName).slice(1).join(', ')),
-        csvText(line.itemid),
-        csvText(line.name),
-        csvText(line.size ?? ''),
-        csvAmount(line.priceCents, currency),
-        index === 0 ? csvText(discountOf(order)?.code ?? '') : '',
-        index === 0 ? discountAmount(order, currency) : '',
-        index === 0 ? csvAmount(order.shippingCents, currency) : '',
-        index === 0 ? csvAmount(order.totalCents, currency) : '',
-        csvText(statusLabels[order.status]),
-        csvText(index === 0 ? deliveryText(order) : ''),
-        ...taxCells(order, index === 0),
-      ].join(','),
-    ),
-  );
-  return csvFile([...columns, ...taxColumns], rows);
+  return order.lines
+    .map(
+      (line, index) =>
+        `${[
+          csvText(order.number),
+          csvText(shopTime(order.placedAt, timeZone)),
+          csvText(order.email),
+          csvText(order.address.fullName),
+          csvText(addressLines(order.address, regionName).slice(1).join(', ')),
+          csvText(line.itemid),
+          csvText(line.name),
+          csvText(line.size ?? ''),
+          csvAmount(line.priceCents, currency),
+          index === 0 ? csvText(discountOf(order)?.code ?? '') : '',
+          index === 0 ? discountAmount(order, currency) : '',
+          index === 0 ? csvAmount(order.shippingCents, currency) : '',
+          index === 0 ? csvAmount(order.totalCents, currency) : '',
+          csvText(statusLabels[order.status]),
+          csvText(index === 0 ? deliveryText(order) : ''),
+          ...taxCells(index === 0),
+        ].join(',')}\r\n`,
+    )
+    .join('');
+}
+
+/** A spreadsheet's CSV header line of the `columns`, after a byte-order mark so that spreadsheets read UTF-8. */
+function csvHeader(columns: readonly string[]): string {
+  return `\uFEFF${columns.map(csvText).join(',')}\r\n`;
 }
 
 /** A spreadsheet's CSV of the `columns` and the `rows` (each already written cell by cell, comma-separated). */
 export function csvFile(columns: readonly string[], rows: readonly string[]): string {
-  return `\uFEFF${[columns.map(csvText).join(','), ...rows].join('\r\n')}\r\n`;
+  return csvHeader(columns) + rows.map((row) => `${row}\r\n`).join('');
 }
 
 /** The UTC offset of `timeZone` at `instant`, in ms (negative west of Greenwich). */

@@ -21,13 +21,15 @@ export interface AdminRouteParts {
   outbox: Outbox;
   payments: CardPayments;
   streams: LiveStreams;
+  /** EXPORT_BATCH_ORDERS: how many orders the CSV export reads from the database at a time. */
+  exportBatch: number;
 }
 
 /**
  * The back office (docs/product.md §11). Every route checks the owner's role on the server, for each request: a
  * visitor is answered 401, a rider 403 auth/forbidden.
  */
-export function adminRoutes({ sessions, roles, orders, outbox, payments, streams }: AdminRouteParts) {
+export function adminRoutes({ sessions, roles, orders, outbox, payments, streams, exportBatch }: AdminRouteParts) {
   const owner = sessions.require({ owner: true });
   return (
     new Hono<AppEnv>()
@@ -54,7 +56,8 @@ export function adminRoutes({ sessions, roles, orders, outbox, payments, streams
 
       .get(endpoints.adminExport.path, owner, async (c) => {
         const { from, to } = readQuery(c, endpoints.adminExport.query);
-        const csv = ordersCsv(await orders.placedBetween(...shopDays(from, to, brand.timeZone)), brand);
+        const days = await orders.exportOf(...shopDays(from, to, brand.timeZone));
+        const csv = ordersCsv(days.taxNames, orders.exportBatches(days, exportBatch), brand);
         return c.body(csv, 200, {
           'Content-Type': 'text/csv; charset=utf-8',
           'Content-Disposition': `attachment; filename="piaffe-orders-${from}-to-${to}.csv"`,

@@ -615,6 +615,15 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
       }
     },
   },
+  '0033-orders-by-number': {
+    async up(db) {
+      // The back office's order list finds a page's numbers from an index alone (docs/decisions/0042-the-shop-at-size.md):
+      // SQLite's table is ordered by number but holds whole rows, so a page deep in 200,000 orders stepped over
+      // 100,000 of them (46 ms); this index holds the numbers alone (8 ms). PostgreSQL's primary key is such an index.
+      if (dialect === 'postgres') return;
+      await db.schema.createIndex('shop_order_number').on('shop_order').column('number').execute();
+    },
+  },
 });
 
 /** The names of our migrations, oldest first: a database that has applied any other comes from a newer Piaffe. */

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { documentFileName } from '../../shared/invoices';
 import { sumCents } from '../../shared/money';
@@ -72,6 +73,8 @@ export function monthZip(records: AsyncIterable<InvoiceRecord>): ReadableStream<
       });
     },
     async pull() {
+      // Other requests are answered between two documents: making a PDF holds the event loop, a month of them must not.
+      await setImmediate();
       const next = await iterator.next();
       if (next.done) {
         const file = new ZipDeflate(summaryName, { level: 6 });

@@ -1,5 +1,7 @@
+import { setImmediate } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { type Order, type OrderPage, type OrderStatus, orderNumberOf, orderNumberPrefix } from '../../shared/orders';
+import { taxLimits } from '../../shared/settings';
 import type { Db } from '../db/database';
 import { pageCount, rowsOfPage } from '../db/paging';
 import type { OrderLineTable } from '../db/schema';
@@ -15,12 +17,25 @@ export interface OrderFilter {
   page: number;
 }
 
+/** An export of the orders of some days, as `exportOf` finds it before its first row. */
+export interface OrderExport {
+  /** The days, as epoch ms: from `from` until before `until`. */
+  from: number;
+  until: number;
+  /** The first and the last order number of the days when the export began; none when they have no orders. */
+  numbers: { first: number; last: number } | undefined;
+  taxNames: string[];
+}
+
+/** How many order numbers one query of an export's tax names spans (some 20 ms of SQLite's time on a small machine). */
+const taxScanOrders = 5_000;
+
 /** `%`, `_` and `\` taken literally in a LIKE pattern. */
 function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
-/** Reading orders: one, a page of them, or the days of an export. */
+/** Reading orders: one, a page of them, or the days of an export (a batch at a time). */
 export function createOrderQueries({ db, cardPaymentMs }: { db: Db; cardPaymentMs: number }) {
   return {
     /** One order; with `uid`, only if it is that rider's (another rider's number is simply not found). */
@@ -50,29 +65,95 @@ export function createOrderQueries({ db, cardPaymentMs }: { db: Db; cardPaymentM
         .executeTakeFirstOrThrow();
       const total = Number(count);
       const { limit, offset } = rowsOfPage(page);
-      const rows = await query.selectAll().orderBy('number', 'desc').limit(limit).offset(offset).execute();
+      // The page's numbers first, read from an index alone (SQLite's shop_order_number, PostgreSQL's primary key, or
+      // the filter's own), then their rows: a page deep in the list skips index entries, never whole rows.
+      const numbers = query.select('number').orderBy('number', 'desc').limit(limit).offset(offset);
+      const rows = await db.kysely
+        .selectFrom('shop_order')
+        .selectAll()
+        .where('number', 'in', numbers)
+        .orderBy('number', 'desc')
+        .execute();
       return { orders: rows.map(toSummary), page, pages: pageCount(total), total };
     },
 
-    /** Every order placed from `from` until before `until` (epoch ms), oldest first, each with its lines. */
-    async placedBetween(from: number, until: number): Promise<Order[]> {
-      const inRange = db.kysely.selectFrom('shop_order').where('placed_at', '>=', from).where('placed_at', '<', until);
-      const rows = await inRange.selectAll().orderBy('number').execute();
-      const lines = await db.kysely
-        .selectFrom('order_line')
-        .selectAll()
-        .where('order_number', 'in', inRange.select('number'))
-        .orderBy('order_number')
-        .orderBy('position')
-        .execute();
-      const linesOf = new Map<number, OrderLineTable[]>();
-      for (const line of lines) {
-        const number = Number(line.order_number);
-        const ofOrder = linesOf.get(number);
-        if (ofOrder) ofOrder.push(line);
-        else linesOf.set(number, [line]);
+    /**
+     * What an export of the orders placed from `from` until before `until` (epoch ms) holds, read before its first
+     * row: the first and the last order number of the days, and the tax names their orders carry, in the order first
+     * met (by order number, then as each order lists them). Orders placed once the export has begun are in the next.
+     */
+    async exportOf(from: number, until: number): Promise<OrderExport> {
+      const { first, last } = await db.kysely
+        .selectFrom('shop_order')
+        .select((eb) => [eb.fn.min('number').as('first'), eb.fn.max('number').as('last')])
+        .where('placed_at', '>=', from)
+        .where('placed_at', '<', until)
+        .executeTakeFirstOrThrow();
+      if (first === null || last === null) return { from, until, numbers: undefined, taxNames: [] };
+      const numbers = { first: Number(first), last: Number(last) };
+      // Only the orders whose money names tax lines are read as JSON; the others cost a LIKE. A name is placed by
+      // where it is first met, (order, line) as one number: an order has fewer tax lines than the shop may have rates.
+      // A span of order numbers at a time, the event loop free in between: SQLite reads JSON on the server's thread.
+      const withTax = sql<boolean>`shop_order.money like '%"taxLines"%'`;
+      const firstMet = sql`min(shop_order.number * ${sql.lit(taxLimits.ratesMax)} + tax.key)`;
+      const taxNames = new Set<string>();
+      for (let after = numbers.first - 1; after < numbers.last; after += taxScanOrders) {
+        const span = sql`shop_order.number > ${after} and shop_order.number <= ${Math.min(after + taxScanOrders, numbers.last)}`;
+        const names =
+          db.dialect === 'postgres'
+            ? await sql<{ name: string }>`select tax.line ->> 'name' as name
+                from shop_order, jsonb_array_elements(shop_order.money::jsonb -> 'taxLines') with ordinality as tax(line, key)
+                where ${span} and placed_at >= ${from} and placed_at < ${until} and ${withTax}
+                group by 1 order by ${firstMet}`.execute(db.kysely)
+            : await sql<{ name: string }>`select json_extract(tax.value, '$.name') as name
+                from shop_order, json_each(shop_order.money, '$.taxLines') as tax
+                where ${span} and placed_at >= ${from} and placed_at < ${until} and ${withTax}
+                group by 1 order by ${firstMet}`.execute(db.kysely);
+        for (const { name } of names.rows) taxNames.add(name);
+        await setImmediate();
       }
-      return rows.map((row) => toOrder(row, linesOf.get(Number(row.number)) ?? [], [], true, cardPaymentMs));
+      return { from, until, numbers, taxNames: [...taxNames] };
+    },
+
+    /**
+     * The orders of an export, oldest first, each with its lines: `batch` at a time, each batch read after the last by
+     * its number (never by an offset), so that an export of any size holds one batch in memory.
+     */
+    async *exportBatches({ from, until, numbers }: OrderExport, batch: number): AsyncGenerator<Order[]> {
+      if (numbers === undefined) return;
+      const { first, last } = numbers;
+      for (let after = first - 1; ; ) {
+        const rows = await db.kysely
+          .selectFrom('shop_order')
+          .selectAll()
+          .where('number', '>', after)
+          .where('number', '<=', last)
+          .where('placed_at', '>=', from)
+          .where('placed_at', '<', until)
+          .orderBy('number')
+          .limit(batch)
+          .execute();
+        const lastRow = rows.at(-1);
+        if (!lastRow) return;
+        const numbers = rows.map((row) => Number(row.number));
+        const lines = await db.kysely
+          .selectFrom('order_line')
+          .selectAll()
+          .where('order_number', 'in', numbers)
+          .orderBy('order_number')
+          .orderBy('position')
+          .execute();
+        const linesOf = new Map<number, OrderLineTable[]>();
+        for (const line of lines) {
+          const number = Number(line.order_number);
+          const ofOrder = linesOf.get(number);
+          if (ofOrder) ofOrder.push(line);
+          else linesOf.set(number, [line]);
+        }
+        yield rows.map((row) => toOrder(row, linesOf.get(Number(row.number)) ?? [], [], true, cardPaymentMs));
+        if (rows.length < batch) return;
+        after = Number(lastRow.number);
+      }
     },
   };
 }
