@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { maxExportDays } from '../src/shared/admin';
+import type { ProductPage } from '../src/shared/finding';
 import { authSecret, type ChildServer, startChild } from '../test/support/child-server';
 import { Client } from '../test/support/client';
 import type { Backend } from '../test/support/server';
@@ -133,11 +134,16 @@ async function heapAfterStart(server: ChildServer): Promise<{ heapUsed: number; 
   return server.liveMemoryMiB();
 }
 
-/** A rider with a cart of three rows, signed up on `server`. */
+/** A rider with a cart of three rows, signed up on `server`: sizes in stock (the demo's trade sold some out). */
 async function rider(server: ChildServer): Promise<Client> {
   const client = new Client(server.url);
   await client.signupConfirmed();
-  for (const itemid of ['1', '2', '3']) await client.add(itemid);
+  const reply = await fetch(`${server.url}/api/products?instock=1`);
+  const { products } = (await reply.json()) as ProductPage;
+  for (const product of products.slice(0, 3)) {
+    const size = product.sizes.find((s) => s.stock > 0);
+    if (size) await client.add(product.itemid, size.size);
+  }
   return client;
 }
 
