@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { postgresProjectFiles } from './test/support/postgres.js';
 
@@ -16,6 +17,10 @@ export default defineConfig(async () => {
     : { include: reliabilityInclude, env: {} };
   return {
     test: {
+      // Two files at once on two cores (Vitest's own default is one there): the API files mostly wait on their servers
+      // and databases. Each file has its own database or schema and listens on port 0 (bench/README.md, "The test
+      // suite's time").
+      maxWorkers: Math.max(2, availableParallelism() - 1),
       projects: [
         { test: { name: 'unit', include: ['src/**/*.test.ts'], environment: 'node' } },
         {
