@@ -2,12 +2,13 @@
  * `npm run test:soak`: a bounded load test of the real server (a child process on 127.0.0.1, throwaway
  * database): 60 s of mixed traffic from autocannon (pages, pictures, scripts, session checks, cart reads,
  * adds and deletes) while live cart streams stay open. It fails unless there are zero errors, every stream
- * stays open and follows its cart, and the server's live memory is flat after the warm-up. The figures go into
- * docs/RELIABILITY.md.
+ * stays open and follows its cart, and the server's live memory is flat after the warm-up. It reports the
+ * server's memory after start and at the end. The figures go into docs/RELIABILITY.md.
  *
  *   npm run test:soak                       # SQLite
  *   SOAK_BACKEND=postgres npm run test:soak # PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1/test)
  *   SOAK_SECONDS=60 SOAK_CONNECTIONS=16 npm run test:soak
+ *   SOAK_SECONDS=3600 SOAK_RATE=200 npm run test:soak   # the hour's soak at a stated load (requests a second in all)
  */
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -16,9 +17,12 @@ import { startChild } from '../test/support/child-server';
 import { Client } from '../test/support/client';
 import { EventStream } from '../test/support/event-stream';
 import { createDatabase } from '../test/support/test-database';
+import { buildShopIfStale } from './support/build';
 
 const backend = process.env.SOAK_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
-const seconds = Math.min(Number(process.env.SOAK_SECONDS ?? 60), 600);
+const seconds = Math.min(Number(process.env.SOAK_SECONDS ?? 60), 3600);
+/** Requests a second from all connections together; unset, each connection asks again as soon as it is answered. */
+const rate = process.env.SOAK_RATE === undefined ? undefined : Number(process.env.SOAK_RATE);
 const warmUpSeconds = 10;
 const connections = Math.min(Number(process.env.SOAK_CONNECTIONS ?? 16), 64);
 const streamCount = 16;
@@ -33,12 +37,13 @@ const maxLiveGrowthMiB = 8;
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 async function main() {
+  buildShopIfStale();
   const index = readFileSync('dist/index.html', 'utf8');
   const script = /<script[^>]*\bsrc="([^"]+)"/.exec(index)?.[1];
-  if (!script) throw new Error('dist/index.html is missing or names no script: run npm run build first');
+  if (!script) throw new Error('dist/index.html names no script');
 
   const database = await createDatabase(backend);
-  const server = await startChild({ database, inspect: true });
+  const server = await startChild({ database, built: true, inspect: true });
   const load = [loadavg()[0] ?? 0];
   try {
     const users = await Promise.all(
@@ -85,25 +90,29 @@ async function main() {
       { method: 'GET', path: '/cart', setupRequest: withCookie },
     ];
 
+    const afterStart = await server.liveMemoryMiB();
     const rss: Array<{ s: number; mib: number }> = [];
     const live: Array<{ s: number; mib: number }> = [];
     const started = Date.now();
     const at = () => Math.round((Date.now() - started) / 1000);
+    // Live memory at the end of the warm-up and about twenty times after (each sample forces one full collection);
+    // RSS twice as often.
+    const everyMs = Math.max(15, Math.round(seconds / 20)) * 1000;
     const sampler = setInterval(() => {
       rss.push({ s: at(), mib: round(server.rssMiB()) });
       load.push(loadavg()[0] ?? 0);
-    }, 5000);
-    // Live memory at the end of the warm-up and every 15 s after (each sample forces one full collection).
+    }, everyMs / 2);
     const liveSampler = setInterval(async () => {
       const s = at();
       if (s < warmUpSeconds) return;
       const usage = await server.liveMemoryMiB();
       live.push({ s, mib: round(usage.heapUsed + usage.external) });
-    }, 15_000);
+    }, everyMs);
     const result = await autocannon({
       url: server.url,
       connections,
       duration: seconds + warmUpSeconds,
+      ...(rate === undefined ? {} : { overallRate: rate }),
       requests,
       timeout: 10,
     });
@@ -130,6 +139,7 @@ async function main() {
       },
       seconds: seconds + warmUpSeconds,
       connections,
+      overallRate: rate ?? 'as fast as answered',
       requests: result.requests.total,
       requestsPerSecond: round(result.requests.average, 0),
       latencyMs: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
@@ -139,6 +149,11 @@ async function main() {
         stillOpen: openStreams,
         eventsPerStream: { min: Math.min(...events), max: Math.max(...events) },
       },
+      memoryAfterStartMiB: {
+        rss: round(afterStart.rss),
+        liveAfterGc: round(afterStart.heapUsed + afterStart.external),
+      },
+      memoryAtTheEndMiB: { rss: round(end.rss), liveAfterGc: round(end.heapUsed + end.external) },
       rssMiB: rss.map((r) => `${r.s}s:${r.mib}`).join(' '),
       liveMemoryAfterGcMiB: live.map((l) => `${l.s}s:${l.mib}`).join(' '),
       liveGrowthAfterWarmUpMiB: growth,
