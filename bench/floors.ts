@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { startChild } from '../test/support/child-server';
 import { address, Client, orderKey } from '../test/support/client';
-import { stockUp } from '../test/support/test-database';
+import { copyOfSqlite, stockUp } from '../test/support/test-database';
 import { buildShopIfStale } from './support/build';
 import { summariseProfile } from './support/cpu-profile';
 import { benchStock } from './support/floor-kit';
@@ -28,6 +28,11 @@ const ordersPerRider = 20;
  * (the floor's 114 on 2 cores, bench/README.md), so a run that reaches it ends early and says so.
  */
 const ordersPerSecondCeiling = Number(process.env.BENCH_ORDERS_CEILING ?? 300);
+/**
+ * BENCH_SHOP: a big shop made before on SQLite (`file:/path`, filled by `npm run demo-data`): Piaffe and each floor
+ * then run on a copy of it (with the bench's deep stock), so the ratios are those at its size; unset, on new shops.
+ */
+const shop = process.env.BENCH_SHOP;
 
 type Target = 'floor' | 'piaffe';
 type WorkloadName = 'catalogue' | 'cart-list' | 'cart-add' | 'order';
@@ -96,9 +101,15 @@ interface Server {
   stop(): Promise<void>;
 }
 
-/** Starts a floor (`node --import tsx bench/floor-*.ts 0`), which prints `listening <url>`. */
+/**
+ * Starts a floor (`node --import tsx bench/floor-*.ts 0 [database file]`), which prints `listening <url>`: on a new
+ * database of its own, or with BENCH_SHOP on a copy of that shop with the bench's deep stock.
+ */
 async function startFloor(file: string, nodeArgs: string[] = []): Promise<Server> {
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', file, '0'], {
+  const copy = shop ? copyOfSqlite(shop) : undefined;
+  if (copy) await stockUp(copy, benchStock);
+  const database = copy ? [copy.url.replace(/^file:/, '')] : [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', file, '0', ...database], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((done, fail) => {
@@ -114,6 +125,7 @@ async function startFloor(file: string, nodeArgs: string[] = []): Promise<Server
         child.kill('SIGTERM');
         await once(child, 'exit');
       }
+      await copy?.drop();
     },
   };
 }
@@ -440,11 +452,18 @@ async function outboxEmptied(piaffe: Awaited<ReturnType<typeof startPiaffe>>): P
   await piaffe.database.query("delete from outbox where state = 'waiting'");
 }
 
-/** Piaffe as built, on a fresh database with the floors' deep stock. */
+/** Piaffe as built, on a fresh database (with BENCH_SHOP, a copy of that shop) with the floors' deep stock. */
 async function startPiaffe(nodeArgs: string[] = []) {
-  const piaffe = await startChild({ built: true, nodeArgs });
+  const copy = shop ? copyOfSqlite(shop) : undefined;
+  const piaffe = await startChild({ built: true, nodeArgs, ...(copy ? { database: copy } : {}) });
   await stockUp(piaffe.database, benchStock);
-  return piaffe;
+  return {
+    ...piaffe,
+    async stop() {
+      await piaffe.stop();
+      await copy?.drop();
+    },
+  };
 }
 
 async function benchmark(): Promise<void> {

@@ -2,8 +2,10 @@
 // with the demo-data command (10,000 products, 50,000 riders, 200,000 orders; BENCH_PRODUCTS, BENCH_RIDERS,
 // BENCH_ORDERS to shrink it), starts the built server on it and measures: its start-up, its memory after start (and
 // the catalogue's share of the heap, against a new shop's), the back office's order list, and the CSV export of the
-// longest range an export takes and a month's invoices ZIP while riders' requests run. See bench/README.md, "The shop
-// at 100 times its size".
+// longest range an export takes and a month's invoices ZIP while riders' requests run. BENCH_SHOP names a big shop made
+// before (a DATABASE_URL filled by `npm run demo-data`; measured as it is, neither made nor dropped, and it keeps the
+// owner and riders the bench signs up): a copy of one file measures a change without the fill's minutes. See
+// bench/README.md, "The shop at 100 times its size".
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { maxExportDays } from '../src/shared/admin';
@@ -13,7 +15,17 @@ import { Client } from '../test/support/client';
 import type { Backend } from '../test/support/server';
 import { createDatabase, type TestDatabase } from '../test/support/test-database';
 import { buildShopIfStale } from './support/build';
-import { table } from './support/stats';
+import {
+  type FindingWorkload,
+  findingConnections,
+  findingLabels,
+  findingRate,
+  findingTargets,
+  findingUrls,
+  findingWorkloads,
+} from './support/finding-workloads';
+import { measureLatencies } from './support/load-client';
+import { percentile, table } from './support/stats';
 
 const products = Number(process.env.BENCH_PRODUCTS ?? 10_000);
 const riders = Number(process.env.BENCH_RIDERS ?? 50_000);
@@ -22,7 +34,10 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 /** Owners reading the order list at once; riders browsing while an export runs. */
 const ownerConnections = Number(process.env.BENCH_OWNER_CONNECTIONS ?? 5);
 const riderConnections = Number(process.env.BENCH_RIDER_CONNECTIONS ?? 10);
-const backends = (process.env.BENCH_BACKENDS ?? 'sqlite,postgres').split(',') as Backend[];
+const shopUrl = process.env.BENCH_SHOP;
+const backends = shopUrl
+  ? [shopUrl.startsWith('postgres') ? 'postgres' : ('sqlite' as Backend)]
+  : ((process.env.BENCH_BACKENDS ?? 'sqlite,postgres').split(',') as Backend[]);
 
 /** The targets of issue 39 §2, and the catalogue's budget (docs/decisions/0042-the-shop-at-size.md). */
 const targets = { startMs: 5_000, listP95: 100, growthMiB: 64, othersP99: 100, catalogueMiB: 64 };
@@ -33,10 +48,6 @@ interface Measured {
   p95: number;
   p99: number;
   failed: number;
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
 /**
@@ -69,7 +80,6 @@ async function measure(
       }
     }),
   );
-  latencies.sort((a, b) => a - b);
   return {
     requests: latencies.length,
     p50: percentile(latencies, 50),
@@ -147,6 +157,12 @@ async function rider(server: ChildServer): Promise<Client> {
   return client;
 }
 
+/** A shop made before, at `url`: the server is started on it as it is, and it is never dropped. */
+function madeBefore(backend: Backend, url: string): TestDatabase {
+  const notHere = () => Promise.reject(new Error('a shop made before is only served, never queried by the bench'));
+  return { backend, url, query: notHere, tables: notHere, drop: async () => {} };
+}
+
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const mib = (value: number) => value.toFixed(1);
 const ms = (value: number) => value.toFixed(1);
@@ -167,15 +183,17 @@ for (const backend of backends) {
     await empty.drop();
   }
 
-  const database = await createDatabase(backend);
+  const database = shopUrl ? madeBefore(backend, shopUrl) : await createDatabase(backend);
   try {
-    const made = performance.now();
-    const size = ['--products', products, '--riders', riders, '--orders', orders].map(String);
-    execFileSync(process.execPath, ['dist-server/demo-data-cli.js', ...size], {
-      env: { ...process.env, DATABASE_URL: database.url, AUTH_SECRET: authSecret, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    console.log(`${backend}: the big shop made in ${((performance.now() - made) / 1000).toFixed(0)} s`);
+    if (!shopUrl) {
+      const made = performance.now();
+      const size = ['--products', products, '--riders', riders, '--orders', orders].map(String);
+      execFileSync(process.execPath, ['dist-server/demo-data-cli.js', ...size], {
+        env: { ...process.env, DATABASE_URL: database.url, AUTH_SECRET: authSecret, LOG_LEVEL: 'warn' },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
+      console.log(`${backend}: the big shop made in ${((performance.now() - made) / 1000).toFixed(0)} s`);
+    }
 
     const { server, ms: startMs } = await startTimed(database);
     try {
@@ -226,6 +244,25 @@ for (const backend of backends) {
           `p50 ${ms(m.p50)}, p95 ${ms(m.p95)} ms, ${Math.round(m.requests / seconds)}/s, ${m.failed} failed`,
           `p95 ≤ ${targets.listP95} ms`,
           met(m.p95 <= targets.listP95 && m.failed === 0),
+        ]);
+      }
+
+      // Finding products in the big shop, as bench:finding measures it in a shop of products alone.
+      for (const name of Object.keys(findingWorkloads) as FindingWorkload[]) {
+        const urls = findingUrls(server.url, name);
+        await measureLatencies({ urls, connections: findingConnections, ms: 2000 }); // warm-up
+        const m = await measureLatencies({
+          urls,
+          connections: findingConnections,
+          ms: seconds * 1000,
+          rate: findingRate,
+        });
+        rows.push([
+          backend,
+          `${findingLabels[name]} at ${findingRate}/s (${findingConnections} conns)`,
+          `p50 ${ms(m.p50)}, p95 ${ms(m.p95)} ms, ${m.failed} failed`,
+          `p95 ≤ ${findingTargets[name]} ms`,
+          met(m.p95 <= findingTargets[name] && m.failed === 0),
         ]);
       }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -35,7 +35,21 @@ export async function createDatabase(backend: Backend = configuredBackend): Prom
       drop: () => schema.drop(),
     };
   }
-  const dir = mkdtempSync(join(tmpdir(), 'piaffe-child-'));
+  return sqliteDatabase(mkdtempSync(join(tmpdir(), 'piaffe-child-')));
+}
+
+/**
+ * A throwaway copy of the SQLite database at `url` (`file:/path`, written whole: no WAL beside it), such as a big
+ * shop `npm run demo-data` made once, for a bench to change as it likes.
+ */
+export function copyOfSqlite(url: string): TestDatabase {
+  const dir = mkdtempSync(join(tmpdir(), 'piaffe-copy-'));
+  copyFileSync(url.replace(/^file:/, ''), join(dir, 'shop.db'));
+  return sqliteDatabase(dir);
+}
+
+/** The SQLite database `shop.db` in `dir` (made by the server if missing); dropping it removes `dir`. */
+function sqliteDatabase(dir: string): TestDatabase {
   const file = join(dir, 'shop.db');
   const query = async <R>(text: string, values: unknown[] = []): Promise<R[]> => {
     // A connection per query: it sees everything committed so far, and holds no lock in between.
@@ -51,7 +65,7 @@ export async function createDatabase(backend: Backend = configuredBackend): Prom
     }
   };
   return {
-    backend,
+    backend: 'sqlite',
     url: `file:${file}`,
     query,
     async tables() {
