@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { schemasLock } from '../../src/server/db/schemas-lock';
 
 /**
  * Everything the tests know about PostgreSQL: where it is, whether it can be reached, and a throwaway
@@ -105,25 +104,12 @@ export async function createTestSchema(): Promise<TestSchema> {
       client.on('error', () => {});
       await client.connect();
       try {
-        await dropSchema(client, schema);
+        await client.query(`drop schema if exists ${schema} cascade`);
       } finally {
         await client.end();
       }
     },
   };
-}
-
-/** Drops a test's schema once no server is migrating (their introspection reads every schema: `schemasLock`). */
-async function dropSchema(client: pg.Client, schema: string): Promise<void> {
-  await client.query('begin');
-  try {
-    await client.query('select pg_advisory_xact_lock(hashtext($1))', [schemasLock]);
-    await client.query(`drop schema if exists ${schema} cascade`);
-    await client.query('commit');
-  } catch (error) {
-    await client.query('rollback').catch(() => {});
-    throw error;
-  }
 }
 
 async function dropLeftovers(admin: pg.Client): Promise<void> {
@@ -134,7 +120,7 @@ async function dropLeftovers(admin: pg.Client): Promise<void> {
   for (const { nspname } of rows) {
     const created = Number(nspname.slice(schemaPrefix.length).split('_')[0]);
     if (Number.isFinite(created) && now - created > leftoverAgeSeconds) {
-      await dropSchema(admin, nspname).catch(() => {});
+      await admin.query(`drop schema if exists ${nspname} cascade`).catch(() => {});
     }
   }
 }

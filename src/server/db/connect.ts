@@ -4,7 +4,6 @@ import type { Auth } from '../auth/auth';
 import type { Logger } from '../log';
 import { migrate } from './migrations';
 import { type OpenDatabase, openPostgres, openSqlite } from './open';
-import { schemasLock } from './schemas-lock';
 
 /** Opens the database a (checked) `DATABASE_URL` names: `file:` for SQLite, otherwise PostgreSQL. */
 export function openDatabase(databaseUrl: string, log: Logger): OpenDatabase {
@@ -19,31 +18,50 @@ export async function migrateDatabase(opened: OpenDatabase, auth: Auth): Promise
     await migrate(opened.db, opened.dialect, schema);
   };
   if (opened.dialect === 'sqlite') return run();
-  await withMigrationLock(opened, run);
+  await withMigrationLock(opened, async (schema) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await run(schema);
+      } catch (error) {
+        if (attempt === introspectionAttempts || !metAnotherSchemasChange(error)) throw error;
+      }
+    }
+  });
+}
+
+/** How many times the step is tried when its introspection meets another schema's change (below). */
+const introspectionAttempts = 5;
+
+/**
+ * Whether the step failed as Kysely's and Better Auth's introspection does when another schema of the database changes
+ * under it: each reads the columns of every schema's tables (not only ours), resolving each table by its name as it
+ * goes, so a table dropped or renamed meanwhile (another shop's migration, a schema dropped: the tests do both while
+ * other tests' servers start) fails the read with 'relation …', 'column …' or 'schema … does not exist'. The step
+ * is safe to run again: our migrations run in one transaction, Better Auth's make only what is missing.
+ */
+function metAnotherSchemasChange(error: unknown): boolean {
+  // Our migrations' failure carries PostgreSQL's as its cause.
+  const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
+  const code = (cause as { code?: unknown } | null)?.code;
+  return code === '42P01' || code === '42703' || code === '3F000';
 }
 
 /**
  * Better Auth's migrations take no lock, so on PostgreSQL the whole step runs under a session advisory
  * lock held by one dedicated connection: servers starting together migrate one after another, and the
  * later ones find nothing left to do. The lock is per schema, so shops (or test runs) in other schemas
- * of the same database do not wait for each other; each also holds the database's `schemasLock` shared, so that no
- * schema is dropped while the introspection reads them all.
+ * of the same database do not wait for each other.
  */
 async function withMigrationLock(opened: OpenDatabase, work: (schema: string) => Promise<void>): Promise<void> {
   await opened.db.connection().execute(async (connection) => {
     const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(connection);
     const schema = rows[0]?.schema;
     if (!schema) throw new Error('PostgreSQL has no current schema: does the schema in search_path exist?');
-    await sql`select pg_advisory_lock_shared(hashtext(${schemasLock}))`.execute(connection);
+    await sql`select pg_advisory_lock(hashtext('piaffe_migrate'), hashtext(${schema}))`.execute(connection);
     try {
-      await sql`select pg_advisory_lock(hashtext('piaffe_migrate'), hashtext(${schema}))`.execute(connection);
-      try {
-        await work(schema);
-      } finally {
-        await sql`select pg_advisory_unlock(hashtext('piaffe_migrate'), hashtext(${schema}))`.execute(connection);
-      }
+      await work(schema);
     } finally {
-      await sql`select pg_advisory_unlock_shared(hashtext(${schemasLock}))`.execute(connection);
+      await sql`select pg_advisory_unlock(hashtext('piaffe_migrate'), hashtext(${schema}))`.execute(connection);
     }
   });
 }
