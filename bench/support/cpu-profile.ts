@@ -141,7 +141,7 @@ function groupOf(frame: CallFrame, source: { file: string } | undefined): string
   if (file.includes('src/server/http/input.ts')) return groups.validation;
   if (file.includes('src/server/log.ts')) return groups.pino;
   // A precompiled read on SQLite calls better-sqlite3 from here (db.precompile); its native time is SQLite's.
-  if (name === 'readDirectly') return groups.sqlite;
+  if (name === 'runDirectly') return groups.sqlite;
   if (file.includes('src/server/db/')) return groups.ourDb;
   return groups.ours;
 }

@@ -4,7 +4,7 @@ import type { Logger } from '../log';
 import { type Change, ChangeFeed, type Topic } from './change-feed';
 import type { Dialect, OpenDatabase, SqliteConnection } from './open';
 import { PostgresChanges } from './postgres-changes';
-import { type DirectRead, type Precompiled, precompile } from './precompiled';
+import { type DirectRun, type Precompiled, precompile } from './precompiled';
 import type { Sequence, Tables } from './schema';
 import { isBusy } from './sqlite-driver';
 
@@ -62,27 +62,23 @@ interface DialectParts {
   close(): Promise<void>;
 }
 
+/** The update that bumps a sequence's counter row and gives its new value, for `next`. */
+type Bump = Precompiled<[sequence: Sequence], { value: number | string }>;
+
 /**
  * Bumps the sequence's counter row in the unit's transaction, on either database. A sequence without a row yet (a
  * year's first invoice) gets one starting at 0: an insert that does nothing when another unit made the row first
  * (on PostgreSQL it waits for that unit's end), then the bump, which waits for the row's lock.
  */
-async function next(trx: Transaction<Tables>, sequence: Sequence): Promise<number> {
-  const bump = () =>
-    trx
-      .updateTable('counter')
-      .set((eb) => ({ value: eb('value', '+', 1) }))
-      .where('name', '=', sequence)
-      .returning('value')
-      .executeTakeFirst();
-  let row = await bump();
+async function next(trx: Transaction<Tables>, bump: Bump, sequence: Sequence): Promise<number> {
+  let [row] = await bump(trx, sequence);
   if (!row) {
     await trx
       .insertInto('counter')
       .values({ name: sequence, value: 0 })
       .onConflict((oc) => oc.column('name').doNothing())
       .execute();
-    row = await bump();
+    [row] = await bump(trx, sequence);
   }
   if (!row) throw new Error(`The counter ${sequence} vanished inside the unit that made it.`);
   return Number(row.value);
@@ -112,13 +108,22 @@ async function postgresParts(url: string, feed: ChangeFeed, log: Logger): Promis
 }
 
 /**
- * SQLite: a read runs on the connection directly (with the statements Kysely's queries share) unless a transaction
- * is open on it (a unit of work between two of its statements), whose uncommitted writes it must not see, or the
- * file is busy; it then goes through Kysely, which waits. PostgreSQL reads always go through Kysely's pool.
+ * SQLite runs a precompiled query on the connection directly, without Kysely's asynchronous layers around a
+ * synchronous driver, wherever that is what Kysely would do: inside the unit of work whose transaction is open on the
+ * connection now (`unit()`), reads and writes alike (its transaction holds the file's write lock, so nothing waits);
+ * and a read outside every unit while no transaction is open, whose uncommitted writes it must not see, and the file
+ * is not busy. Anything else goes through Kysely, which waits. PostgreSQL's queries always go through Kysely's pool.
  */
-function directReads(sqlite: SqliteConnection | undefined): DirectRead {
+function directRuns(sqlite: SqliteConnection | undefined, unit: () => Transaction<Tables> | undefined): DirectRun {
   if (!sqlite) return () => undefined;
-  return function readDirectly({ sql: text, parameters }) {
+  return function runDirectly({ sql: text, parameters }, executor) {
+    if (executor !== undefined) {
+      if (executor !== unit() || !sqlite.inTransaction) return undefined;
+      const statement = sqlite.prepare(text);
+      if (statement.reader) return statement.all(...parameters);
+      statement.run(...parameters);
+      return [];
+    }
     if (sqlite.inTransaction) return undefined;
     const statement = sqlite.prepare(text);
     if (!statement.reader) return undefined;
@@ -133,7 +138,16 @@ function directReads(sqlite: SqliteConnection | undefined): DirectRead {
 
 export async function createDb(opened: OpenDatabase, log: Logger): Promise<Db> {
   const { db: kysely } = opened;
-  const direct = directReads(opened.dialect === 'sqlite' ? opened.sqlite : undefined);
+  // The transaction of the unit of work under way; on SQLite one connection runs one at a time.
+  let unit: Transaction<Tables> | undefined;
+  const direct = directRuns(opened.dialect === 'sqlite' ? opened.sqlite : undefined, () => unit);
+  const bump: Bump = precompile(kysely, direct, 1, (sequence: Sequence) =>
+    kysely
+      .updateTable('counter')
+      .set((eb) => ({ value: eb('value', '+', 1) }))
+      .where('name', '=', sequence)
+      .returning('value'),
+  );
   const feed = new ChangeFeed();
   const parts = opened.dialect === 'postgres' ? await postgresParts(opened.url, feed, log) : sqliteParts;
 
@@ -161,14 +175,19 @@ export async function createDb(opened: OpenDatabase, log: Logger): Promise<Db> {
     async run(work) {
       const changes: Change[] = [];
       const result = await kysely.transaction().execute(async (trx) => {
-        const value = await work({
-          trx,
-          lock: (scope, key) => parts.lock(trx, scope, key),
-          publish: (topic, event) => void changes.push({ topic: topic.name, event }),
-          next: (sequence) => next(trx, sequence),
-        });
-        if (changes.length > 0) await parts.beforeCommit(trx, changes);
-        return value;
+        unit = trx;
+        try {
+          const value = await work({
+            trx,
+            lock: (scope, key) => parts.lock(trx, scope, key),
+            publish: (topic, event) => void changes.push({ topic: topic.name, event }),
+            next: (sequence) => next(trx, bump, sequence),
+          });
+          if (changes.length > 0) await parts.beforeCommit(trx, changes);
+          return value;
+        } finally {
+          if (unit === trx) unit = undefined;
+        }
       });
       // This server's listeners hear of the change before its answer goes out.
       feed.deliver(changes);

@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../log';
 import { createDb, type Db } from './database';
 import { migrate } from './migrations';
 import { openSqlite } from './open';
+import type { Tables } from './schema';
 
 let dir: string;
 let db: Db;
@@ -74,6 +76,34 @@ describe('precompile', () => {
     release();
     expect(await read).toEqual([]);
     expect(await rolledBack).toBe('rolled back');
+  });
+
+  it('runs a unit’s statements in its transaction: what it wrote is gone when it rolls back', async () => {
+    const insert = db.precompile(1, (key: string) => db.kysely.insertInto('login_attempt').values(attempt(key, 1)));
+    const find = db.precompile(1, (key: string) =>
+      db.kysely.selectFrom('login_attempt').selectAll().where('key', '=', key),
+    );
+    const rolledBack = await db
+      .run(async (uow) => {
+        await insert(uow.trx, 'undone');
+        expect(await find(uow.trx, 'undone')).toEqual([attempt('undone', 1)]);
+        throw new Error('roll back');
+      })
+      .catch(() => 'rolled back');
+    expect(rolledBack).toBe('rolled back');
+    expect(await find(undefined, 'undone')).toEqual([]);
+  });
+
+  it('refuses a unit’s transaction once the unit has ended, even while another unit is open', async () => {
+    const insert = db.precompile(1, (key: string) => db.kysely.insertInto('login_attempt').values(attempt(key, 1)));
+    let ended: Kysely<Tables> | undefined;
+    await db.run(async (uow) => {
+      ended = uow.trx;
+    });
+    await db.run(async () => {
+      await expect(insert(ended, 'stale')).rejects.toThrow('Transaction is already committed');
+    });
+    expect(await db.kysely.selectFrom('login_attempt').selectAll().where('key', '=', 'stale').execute()).toEqual([]);
   });
 
   it('refuses a query that does not bind an argument', () => {

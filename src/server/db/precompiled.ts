@@ -5,10 +5,11 @@ import type { Tables } from './schema';
 const marker = (i: number) => `\u0000piaffe-argument-${i}`;
 
 /**
- * Runs a compiled read straight on the database's connection and gives its rows, when that is safe now; undefined
- * when the query must go through Kysely (SQLite: a transaction is open on the connection; PostgreSQL: always).
+ * Runs a compiled query straight on the database's connection, on `executor` (a unit of work's transaction) or
+ * outside every unit (`undefined`), and gives its rows, when that is the same as Kysely running it; undefined when
+ * the query must go through Kysely (see `directRuns` in database.ts; PostgreSQL: always).
  */
-export type DirectRead = (query: CompiledQuery) => unknown[] | undefined;
+export type DirectRun = (query: CompiledQuery, executor: Kysely<Tables> | undefined) => unknown[] | undefined;
 
 /** A precompiled query: run on the database, or inside a unit of work's transaction. */
 export type Precompiled<Args extends unknown[], Row> = (
@@ -21,12 +22,12 @@ export type Precompiled<Args extends unknown[], Row> = (
  * anew on every call. `build` receives stand-ins for its `arity` arguments and must use each only as a bound value
  * (a `where` operand, an inserted value), never to shape the query (no `in` list of varying length, no `limit`).
  * Each call runs the compiled SQL with the real arguments on `executor` (a unit of work's transaction), or on
- * the database (`undefined`): there a read may run directly on the connection (`direct`), without Kysely's
+ * the database (`undefined`); on SQLite it runs directly on the connection where it may (`direct`), without Kysely's
  * asynchronous layers around a synchronous driver.
  */
 export function precompile<Args extends unknown[], Row>(
   kysely: Kysely<Tables>,
-  direct: DirectRead,
+  direct: DirectRun,
   arity: Args['length'],
   build: (...args: Args) => Compilable<Row>,
 ): Precompiled<Args, Row> {
@@ -44,10 +45,8 @@ export function precompile<Args extends unknown[], Row>(
       return argument >= 0 ? args[argument] : value;
     });
     const query = { ...compiled, parameters };
-    if (!executor) {
-      const rows = direct(query);
-      if (rows) return rows as Row[];
-    }
+    const rows = direct(query, executor);
+    if (rows) return rows as Row[];
     return (await (executor ?? kysely).executeQuery<Row>(query)).rows;
   };
 }

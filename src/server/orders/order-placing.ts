@@ -153,6 +153,9 @@ export function createPlacing(parts: PlacingParts) {
       })
       .where((eb) => eb.or([eb('uid', '=', uid), eb('email', '=', email)])),
   );
+  const accountOf = db.precompile(1, (uid: string) =>
+    db.kysely.selectFrom('user').select(['email', 'emailVerified']).where('id', '=', uid),
+  );
   const insertOrder = db.precompileInsert('shop_order', {
     number: true,
     uid: true,
@@ -211,11 +214,7 @@ export function createPlacing(parts: PlacingParts) {
       }
       // Read in the order's own transaction, so that a change of address just made counts (docs/product.md §15): the
       // order goes to the address confirmed, whatever the session remembered.
-      const user = await uow.trx
-        .selectFrom('user')
-        .select(['email', 'emailVerified'])
-        .where('id', '=', uid)
-        .executeTakeFirst();
+      const [user] = await accountOf(uow.trx, uid);
       if (!user) return { ok: false, reason: 'no-user' } as const;
       if (!user.emailVerified) return { ok: false, reason: 'email-not-confirmed' } as const;
       if (Number(mine?.count ?? 0) >= limits.ordersPerHour) {

@@ -124,13 +124,20 @@ export function createSettingsStore(db: Db) {
     cached = undefined;
   });
 
+  const row = db.precompile(0, () =>
+    db.kysely.selectFrom('shop_settings').select(['document', 'version']).where('id', '=', 1),
+  );
+  // The last document read and what it says: every order reads the row in its transaction, and parses it only when
+  // it is not the one read last.
+  let lastRead: { document: string; version: number | string; settings: VersionedSettings } | undefined;
+
   async function read(uow?: UnitOfWork): Promise<VersionedSettings> {
-    const row = await (uow?.trx ?? db.kysely)
-      .selectFrom('shop_settings')
-      .select(['document', 'version'])
-      .where('id', '=', 1)
-      .executeTakeFirstOrThrow();
-    return toSettings(row);
+    const [found] = await row(uow?.trx);
+    if (!found) throw new Error('The shop has no settings row: its migrations did not run.');
+    if (lastRead?.document !== found.document || lastRead.version !== found.version) {
+      lastRead = { ...found, settings: toSettings(found) };
+    }
+    return lastRead.settings;
   }
 
   /**
