@@ -17,8 +17,17 @@ describe('npm run stock', { timeout: 60_000 }, () => {
     await rider.signup();
     expect((await rider.json('POST', '/api/cart', { itemid: '4', size: 'XS' })).body.code).toBe('cart/sold-out');
 
-    expect((await stock('set', '2', 'all', '1')).stdout).toBe('Set 4 sizes to 1 in stock.\n');
-    expect((await stock('set', 'all', 'all', '7')).stdout).toBe('Set 37 sizes to 7 in stock.\n');
+    // The whole result, so that a failure shows what the command said on stderr.
+    expect(await stock('set', '2', 'all', '1')).toEqual({
+      code: 0,
+      stdout: 'Set 4 sizes to 1 in stock.\n',
+      stderr: '',
+    });
+    expect(await stock('set', 'all', 'all', '7')).toEqual({
+      code: 0,
+      stdout: 'Set 37 sizes to 7 in stock.\n',
+      stderr: '',
+    });
     const list = (await stock('list')).stdout.split('\n');
     expect(list).toHaveLength(38);
     expect(list[0]).toMatch(/^1 {2}Anky Bridle +Pony +7$/);
