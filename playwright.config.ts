@@ -73,7 +73,9 @@ export default defineConfig({
           env: {
             FAKE_STRIPE_PORT: String(ports.fakeStripe),
             FAKE_STRIPE_WEBHOOK_URL: `http://127.0.0.1:${ports.shop}/api/payments/stripe/webhook`,
-            FAKE_STRIPE_WEBHOOK_DELAY_MS: '1500',
+            // The rider is back at the shop, its page drawn, before the payment's webhook: 1.5 s was not always
+            // enough on a busy machine (2026-11-27: the page showed the payment arrived before the wait for it).
+            FAKE_STRIPE_WEBHOOK_DELAY_MS: '5000',
           },
           reuseExistingServer: false,
           timeout: 30_000,
