@@ -8,8 +8,10 @@
 // bench/README.md, "The shop at 100 times its size".
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { firstOrderNumber } from '../src/server/db/migrations';
 import { maxExportDays } from '../src/shared/admin';
 import type { ProductPage } from '../src/shared/finding';
+import { formatOrderNumber, parseOrderNumber } from '../src/shared/orders';
 import { authSecret, type ChildServer, startChild } from '../test/support/child-server';
 import { Client } from '../test/support/client';
 import type { Backend } from '../test/support/server';
@@ -228,11 +230,15 @@ for (const backend of backends) {
         env: { ...process.env, DATABASE_URL: database.url, AUTH_SECRET: authSecret, LOG_LEVEL: 'warn' },
       });
       for (const other of owners.slice(1)) other.cookies = new Map(owner.cookies);
+      // A page in the middle of the list: its key halfway between the first order number and the newest.
       const first = await owner.json('GET', '/api/admin/orders');
-      const deep = Math.max(1, Math.ceil(first.body.pages / 2));
+      const newest = parseOrderNumber(first.body.orders[0]?.number ?? '') ?? firstOrderNumber;
+      const middle = Math.round((firstOrderNumber + newest) / 2);
       const lists = {
         'order list, first page': ['/api/admin/orders'],
-        [`order list, page ${deep} of ${first.body.pages}`]: [`/api/admin/orders?page=${deep}`],
+        [`order list, the page before ${formatOrderNumber(middle)} of ${formatOrderNumber(newest)}`]: [
+          `/api/admin/orders?before=${middle}`,
+        ],
         'order list by status': ['placed', 'paid', 'shipped', 'cancelled'].map((s) => `/api/admin/orders?status=${s}`),
       };
       for (const [name, paths] of Object.entries(lists)) {

@@ -226,7 +226,7 @@ function shopCommand(name: 'owner' | 'stock', ...args: string[]): void {
 }
 
 /** Runs one of the shop's command lines (as built) on the shop whose database is `databaseUrl`. */
-function shopCommandOn(databaseUrl: string, name: 'owner' | 'stock', ...args: string[]): void {
+function shopCommandOn(databaseUrl: string, name: 'owner' | 'stock' | 'demo-data', ...args: string[]): void {
   execFileSync(process.execPath, [`dist-server/${name}-cli.js`, ...args], {
     env: { ...process.env, DATABASE_URL: databaseUrl },
     stdio: 'pipe',
@@ -241,6 +241,18 @@ export function makeOwner(rider: Rider): void {
 /** Makes the rider an owner of the shop whose database is `databaseUrl` (the catalogue shop's, say). */
 export function makeOwnerOf(databaseUrl: string, rider: Rider): void {
   shopCommandOn(databaseUrl, 'owner', 'add', rider.email);
+}
+
+/** Fills the shop whose database is `databaseUrl` with products, riders and their orders (npm run demo-data). */
+export function fillWithDemoData(
+  databaseUrl: string,
+  counts: { products: number; riders: number; orders: number },
+): void {
+  shopCommandOn(
+    databaseUrl,
+    'demo-data',
+    ...Object.entries(counts).flatMap(([name, count]) => [`--${name}`, String(count)]),
+  );
 }
 
 /** Signs a new rider up (address confirmed) on the test's own shop and makes them its owner. */

@@ -6,20 +6,21 @@ import './zod-config';
 import { z } from 'zod';
 import { limits } from './limits';
 import { mailKinds, outboxStates } from './mail';
-import { noteSchema, orderStatuses } from './orders';
+import { noteSchema, oneKey, orderKeys, orderStatuses } from './orders';
 import { pageFields, pageNumber } from './paging';
 import { noControlCharacters } from './text';
 
-export const adminOrdersQuery = z.strictObject({
-  page: pageNumber,
-  status: z.enum(orderStatuses, { error: 'status must be one of placed, paid, shipped, cancelled.' }).optional(),
-  /** An order number or part of an e-mail address. */
-  q: z
-    .string()
-    .max(limits.emailMax, `q must be at most ${limits.emailMax} characters.`)
-    .regex(noControlCharacters, 'q must be on one line, without control characters.')
-    .optional(),
-});
+export const adminOrdersQuery = oneKey(
+  orderKeys.extend({
+    status: z.enum(orderStatuses, { error: 'status must be one of placed, paid, shipped, cancelled.' }).optional(),
+    /** An order number or part of an e-mail address. */
+    q: z
+      .string()
+      .max(limits.emailMax, `q must be at most ${limits.emailMax} characters.`)
+      .regex(noControlCharacters, 'q must be on one line, without control characters.')
+      .optional(),
+  }),
+);
 
 /** An owner's move: where to, from the status the owner saw (a different one now is refused), and a note. */
 export const orderMoveSchema = z.strictObject({

@@ -33,7 +33,7 @@ import {
 } from './finding';
 import { documentMonthSchema, documentPaths, documentsQuery, monthQuery } from './invoices';
 import { type EventName, type LiveStreamName, liveStreams } from './live-streams';
-import { orderMoneySchema, orderPageSchema, orderSchema, placeOrderSchema } from './orders';
+import { oneKey, orderKeys, orderMoneySchema, orderPageSchema, orderSchema, placeOrderSchema } from './orders';
 import { pageNumber } from './paging';
 import {
   authenticationOptionsSchema,
@@ -340,7 +340,7 @@ export const endpoints = {
     body: placeOrderSchema,
     reply: orderReply.extend({ payUrl: z.string().optional(), payError: z.string().optional() }),
   },
-  orders: { method: 'GET', path: '/api/orders', query: pageQuery, reply: orderPageSchema },
+  orders: { method: 'GET', path: '/api/orders', query: oneKey(orderKeys), reply: orderPageSchema },
   /** Server-Sent Events: `orderEventSchemas`. */
   ordersStream: { method: 'GET', path: liveStreams.orders.path },
   order: { method: 'GET', path: '/api/orders/:number', reply: orderReply },

@@ -12,6 +12,8 @@ export const limits = {
   ordersPerHour: 20,
   /** Rows to a page of a list: the rider's orders, the back office's orders and e-mails. */
   pageSize: 50,
+  /** Orders a list counts before it says 'more than' (docs/decisions/0043-the-order-list-by-key.md). */
+  orderCountMax: 10_000,
   /** The longest note an owner may add to a move (a tracking number, a reason). */
   noteMax: 500,
   /** The longest name a rider may give a passkey ('Phone', 'Work laptop'). */

@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { collectionPhoneMessage, orderAddressSchema, requiredMessage, shippingOnlyFields } from './address-rules';
 import { deliveries, deliveryLabels } from './delivery';
 import { limits } from './limits';
-import { pageFields } from './paging';
 import { card } from './payment/card';
 import { deliveryOf, findPaymentMethod } from './payment/payment-methods';
 import type { OrderMoney } from './pricing';
@@ -235,9 +234,42 @@ export const orderSchema = orderSummarySchema.extend({
 });
 export type Order = z.infer<typeof orderSchema>;
 
+/**
+ * Which page of a list of orders a query asks for, by key (docs/decisions/0043-the-order-list-by-key.md): the newest
+ * orders when neither key is given; `before`, the orders numbered below it (older); `after`, those numbered above it.
+ * A list's own filters extend it; `oneKey` then refuses a query that gives both.
+ */
+export const orderKeys = z.strictObject({ before: orderKey('before'), after: orderKey('after') });
+
+export function oneKey<Query extends z.ZodType<{ before?: number; after?: number }>>(query: Query) {
+  return query.refine(({ before, after }) => before === undefined || after === undefined, {
+    message: 'Give before or after, not both.',
+    path: ['after'],
+  });
+}
+
+function orderKey(name: string) {
+  return z
+    .string()
+    .transform((digits, context) => {
+      const number = orderNumberOf(digits);
+      if (number === undefined) context.addIssue({ code: 'custom', message: `${name} must be an order's number.` });
+      return number ?? z.NEVER;
+    })
+    .optional();
+}
+
+/**
+ * A page of orders, newest first, `limits.pageSize` at most: how many orders the list has, counted up to
+ * `limits.orderCountMax` (`more` when it has more), and the keys of the pages beside it: `newer` to ask `after`,
+ * `older` to ask `before`; null where there is none.
+ */
 export const orderPageSchema = z.object({
   orders: z.array(orderSummarySchema),
-  ...pageFields,
+  total: z.number().int(),
+  more: z.boolean(),
+  newer: z.number().int().nullable(),
+  older: z.number().int().nullable(),
 });
 export type OrderPage = z.infer<typeof orderPageSchema>;
 

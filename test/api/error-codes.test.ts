@@ -482,7 +482,7 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     socket.destroy();
     return reply;
   },
-  'request/invalid-query': async () => (await signedIn()).json('GET', '/api/orders?page=0'),
+  'request/invalid-query': async () => (await signedIn()).json('GET', '/api/orders?before=0'),
   'payment/not-awaiting': async () => {
     const client = new Client((await withCards()).server.url);
     await client.signupConfirmed();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
 import { limits } from '../../src/shared/limits';
-import type { Order, OrderSummary } from '../../src/shared/orders';
+import { formatOrderNumber, type Order, type OrderSummary, parseOrderNumber } from '../../src/shared/orders';
 import type { TaxRate } from '../../src/shared/tax';
 import { address, Client } from '../support/client';
 import { startTestServer, type TestServer } from '../support/server';
@@ -113,7 +113,14 @@ describe('the export, a batch at a time', () => {
 });
 
 describe('the order list, at the ends of its pages', () => {
-  it('pages every order newest first, and each status apart, without a gap or a repeat at a page end', async () => {
+  const number = (text: string) => parseOrderNumber(text) as number;
+  const page = async (query: string) => {
+    const reply = await owner.json('GET', `/api/admin/orders?${query}`);
+    expect(reply.status).toBe(200);
+    return { ...reply.body, numbers: reply.body.orders.map((o: OrderSummary) => o.number) };
+  };
+
+  it('pages every order newest first, and each status apart, by key, without a gap or a repeat at a page end', async () => {
     // Riders place at most limits.ordersPerHour orders each: enough riders for one page and three more orders in all.
     const wanted = limits.pageSize + 3 - placed.length;
     for (let rider = 0; rider * limits.ordersPerHour < wanted; rider += 1) {
@@ -124,33 +131,76 @@ describe('the order list, at the ends of its pages', () => {
     }
     const newestFirst = placed.map((o) => o.number).reverse();
     expect(newestFirst).toHaveLength(limits.pageSize + 3);
-    const page = async (query: string) => {
-      const reply = await owner.json('GET', `/api/admin/orders?${query}`);
-      expect(reply.status).toBe(200);
-      return { ...reply.body, numbers: reply.body.orders.map((o: OrderSummary) => o.number) };
-    };
+    const all = { total: limits.pageSize + 3, more: false };
 
-    const first = await page('page=1');
-    expect(first).toMatchObject({ page: 1, pages: 2, total: limits.pageSize + 3 });
+    const first = await page('');
+    expect(first).toMatchObject({ ...all, newer: null, older: number(newestFirst[limits.pageSize - 1] as string) });
     expect(first.numbers).toEqual(newestFirst.slice(0, limits.pageSize));
-    const second = await page('page=2');
-    expect(second).toMatchObject({ page: 2, pages: 2, total: limits.pageSize + 3 });
+    const second = await page(`before=${first.older}`);
+    expect(second).toMatchObject({ ...all, newer: number(newestFirst[limits.pageSize] as string), older: null });
     expect(second.numbers).toEqual(newestFirst.slice(limits.pageSize));
-    expect(await page('page=3')).toMatchObject({ numbers: [], page: 3, pages: 2, total: limits.pageSize + 3 });
+    // Back to the newer orders: fewer than a page of them is the newest page, whole.
+    expect(await page(`after=${second.newer}`)).toEqual(first);
+    expect(await page(`after=${number(newestFirst[10] as string)}`)).toEqual(first);
+    // Beyond the oldest: no orders, and the way back to them.
+    const oldest = number(newestFirst.at(-1) as string);
+    expect(await page(`before=${oldest}`)).toMatchObject({ ...all, numbers: [], newer: oldest - 1, older: null });
+    const fromOldest = await page(`after=${oldest - 1}`);
+    expect(fromOldest.numbers).toEqual(newestFirst.slice(3));
+    expect(fromOldest).toMatchObject({ newer: number(newestFirst[3] as string), older: null });
 
     // Two paid, the newest and the oldest: the placed ones are one page and one order more.
     const paid = [newestFirst[0], newestFirst.at(-1)] as string[];
-    for (const number of paid) {
-      const moved = await owner.json('POST', `/api/admin/orders/${number}/moves`, { to: 'paid', from: 'placed' });
+    for (const paying of paid) {
+      const moved = await owner.json('POST', `/api/admin/orders/${paying}/moves`, { to: 'paid', from: 'placed' });
       expect(moved.status).toBe(200);
     }
-    const stillPlaced = newestFirst.filter((number) => !paid.includes(number));
+    const stillPlaced = newestFirst.filter((n) => !paid.includes(n));
     const placedFirst = await page('status=placed');
-    expect(placedFirst).toMatchObject({ page: 1, pages: 2, total: limits.pageSize + 1 });
+    expect(placedFirst).toMatchObject({ total: limits.pageSize + 1, newer: null });
     expect(placedFirst.numbers).toEqual(stillPlaced.slice(0, limits.pageSize));
-    const placedSecond = await page('status=placed&page=2');
+    const placedSecond = await page(`status=placed&before=${placedFirst.older}`);
     expect(placedSecond.numbers).toEqual(stillPlaced.slice(limits.pageSize));
-    expect(await page('status=paid')).toMatchObject({ numbers: paid, page: 1, pages: 1, total: 2 });
-    expect(await page('status=shipped')).toMatchObject({ numbers: [], page: 1, pages: 1, total: 0 });
+    expect(placedSecond).toMatchObject({ newer: number(stillPlaced[limits.pageSize] as string), older: null });
+    expect(await page('status=paid')).toMatchObject({ numbers: paid, total: 2, newer: null, older: null });
+    expect(await page('status=shipped')).toMatchObject({
+      numbers: [],
+      total: 0,
+      more: false,
+      newer: null,
+      older: null,
+    });
+  });
+
+  it(`counts up to ${limits.orderCountMax} orders, and says there are more`, async () => {
+    // Copies of an order, put in the table directly: ten thousand orders by the API would take minutes.
+    const row = await server.db.kysely
+      .selectFrom('shop_order')
+      .selectAll()
+      .orderBy('number', 'desc')
+      .executeTakeFirstOrThrow();
+    const listed = (await page('')).total;
+    const copies = Array.from({ length: limits.orderCountMax - listed }, (_, n) => ({
+      ...row,
+      number: Number(row.number) + 1 + n,
+      idempotency_key: `copy-${n}`,
+    }));
+    for (let from = 0; from < copies.length; from += 500) {
+      await server.db.kysely
+        .insertInto('shop_order')
+        .values(copies.slice(from, from + 500))
+        .execute();
+    }
+    expect(await page('')).toMatchObject({ total: limits.orderCountMax, more: false });
+    await server.db.kysely
+      .insertInto('shop_order')
+      .values({ ...row, number: Number(row.number) + copies.length + 1, idempotency_key: 'one-more' })
+      .execute();
+    const counted = await page('');
+    expect(counted).toMatchObject({ total: limits.orderCountMax, more: true, newer: null });
+    expect(counted.numbers[0]).toBe(formatOrderNumber(Number(row.number) + copies.length + 1));
+    const deep = await page(`before=${Number(row.number) + 101}`);
+    const below = Array.from({ length: limits.pageSize }, (_, n) => formatOrderNumber(Number(row.number) + 100 - n));
+    expect(deep).toMatchObject({ numbers: below, total: limits.orderCountMax, more: true });
   });
 });

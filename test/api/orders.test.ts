@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
 import { firstOrderNumber } from '../../src/server/db/migrations';
 import { limits } from '../../src/shared/limits';
-import type { Order } from '../../src/shared/orders';
+import { type Order, parseOrderNumber } from '../../src/shared/orders';
 import { address, Client, orderKey, todaysShipping as shopShipping } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
@@ -198,24 +198,34 @@ describe('reading orders', () => {
         totalCents,
         email,
       })),
-      page: 1,
-      pages: 1,
       total: 2,
+      more: false,
+      newer: null,
+      older: null,
     });
     for (const order of placed) {
       const one = await client.json('GET', `/api/orders/${order.number}`);
       expect(one.status).toBe(200);
       expect(one.body).toEqual({ order });
     }
-    expect((await client.json('GET', '/api/orders?page=2')).body).toMatchObject({ orders: [], page: 2, pages: 1 });
+    const oldest = parseOrderNumber(placed[0]?.number ?? '') as number;
+    const older = (await client.json('GET', `/api/orders?before=${oldest}`)).body;
+    expect(older).toMatchObject({ orders: [], total: 2, newer: oldest - 1, older: null });
   });
 
-  it.each([['page=0'], ['page=-1'], ['page=1.5'], ['page=x'], ['page=1&page=2'], ['size=10'], ['page=9999999']])(
-    'refuses the query %s with 400 request/invalid-query',
-    async (query) => {
-      expectError(await (await rider()).json('GET', `/api/orders?${query}`), 400, 'request/invalid-query');
-    },
-  );
+  it.each([
+    ['before=0'],
+    ['before=-1'],
+    ['after=1.5'],
+    ['before=x'],
+    ['before=10001&before=10002'],
+    ['before=2147483648'],
+    ['before=10002&after=10001'],
+    ['page=2'],
+    ['size=10'],
+  ])('refuses the query %s with 400 request/invalid-query', async (query) => {
+    expectError(await (await rider()).json('GET', `/api/orders?${query}`), 400, 'request/invalid-query');
+  });
 
   it("answers another rider's order exactly as a number that does not exist, by every route", async () => {
     const owner = await rider();

@@ -19,3 +19,25 @@ export function Pagination({ page, pages }: { page: number; pages: number }) {
     </nav>
   );
 }
+
+/**
+ * Links to the newer and the older orders beside a page of a list read by key (src/shared/orders.ts `orderKeys`); the
+ * other query parameters (filters) stay.
+ */
+export function OrderPagination({ newer, older }: { newer: number | null; older: number | null }) {
+  const { pathname, search } = useLocation();
+  if (newer === null && older === null) return null;
+  const to = (key: 'before' | 'after', number: number) => {
+    const query = new URLSearchParams(search);
+    query.delete('before');
+    query.delete('after');
+    query.set(key, String(number));
+    return `${pathname}?${query}`;
+  };
+  return (
+    <nav className="pagination" aria-label="Pages">
+      {newer !== null && <Link to={to('after', newer)}>Newer orders</Link>}
+      {older !== null && <Link to={to('before', older)}>Older orders</Link>}
+    </nav>
+  );
+}

@@ -34,8 +34,8 @@ export function adminRoutes({ sessions, roles, orders, outbox, payments, streams
   return (
     new Hono<AppEnv>()
       .get(endpoints.adminOrders.path, owner, async (c) => {
-        const { page, status, q } = readQuery(c, endpoints.adminOrders.query);
-        return c.json(await orders.list({ page, status, search: q }));
+        const { q, ...filter } = readQuery(c, endpoints.adminOrders.query);
+        return c.json(await orders.list({ ...filter, search: q }));
       })
 
       // The owners' live list: a bare nudge for each change (the page reloads the list it shows, through the API).

@@ -1,11 +1,11 @@
 import { setImmediate } from 'node:timers/promises';
 import { sql } from 'kysely';
+import { limits } from '../../shared/limits';
 import { type Order, type OrderPage, type OrderStatus, orderNumberOf, orderNumberPrefix } from '../../shared/orders';
 import { taxLimits } from '../../shared/settings';
 import type { Db } from '../db/database';
-import { pageCount, rowsOfPage } from '../db/paging';
 import type { OrderLineTable } from '../db/schema';
-import { readOrder, toOrder, toSummary } from './order-mapping';
+import { type OrderRow, readOrder, toOrder, toSummary } from './order-mapping';
 
 /** Which orders a list shows, and which page of them. */
 export interface OrderFilter {
@@ -14,7 +14,10 @@ export interface OrderFilter {
   status?: OrderStatus;
   /** An order number (`PF-10001` or `10001`) or part of an e-mail address. */
   search?: string;
-  page: number;
+  /** The orders numbered below it; the newest when neither key is given. */
+  before?: number;
+  /** The orders numbered above it. */
+  after?: number;
 }
 
 /** An export of the orders of some days, as `exportOf` finds it before its first row. */
@@ -43,8 +46,13 @@ export function createOrderQueries({ db, cardPaymentMs }: { db: Db; cardPaymentM
       return readOrder(db.kysely, number, { forOwner, cardPaymentMs, uid });
     },
 
-    /** A page of orders, newest first. */
-    async list({ uid, status, search, page }: OrderFilter): Promise<OrderPage> {
+    /**
+     * A page of orders, newest first, read by key (docs/decisions/0043-the-order-list-by-key.md): the newest, or the
+     * page below `before`, or the page above `after`. Each reads its rows from where the key is in an index (the
+     * primary key, or the filter's `(status, number)` or `(uid, number)`), so a page deep in the list costs what the
+     * first does; the count stops at `limits.orderCountMax`.
+     */
+    async list({ uid, status, search, before, after }: OrderFilter): Promise<OrderPage> {
       let query = db.kysely.selectFrom('shop_order');
       if (uid !== undefined) query = query.where('uid', '=', uid);
       if (status) query = query.where('status', '=', status);
@@ -60,21 +68,55 @@ export function createOrderQueries({ db, cardPaymentMs }: { db: Db; cardPaymentM
           ]),
         );
       }
-      const { count } = await query
+      const size = limits.pageSize;
+      /** Whether the list has an order numbered `comparison` `key`, for the pages beside this one. */
+      const any = async (comparison: '<=' | '>=', key: number) =>
+        (await query.select('number').where('number', comparison, key).limit(1).executeTakeFirst()) !== undefined;
+      let rows: OrderRow[];
+      let newer: boolean;
+      let older: boolean;
+      if (after !== undefined) {
+        const above = await query
+          .selectAll()
+          .where('number', '>', after)
+          .orderBy('number')
+          .limit(size + 1)
+          .execute();
+        // The newest page is always read as such, full, whichever way the owner came to it.
+        if (above.length <= size) return this.list({ uid, status, search });
+        rows = above.slice(0, size).reverse();
+        newer = true;
+        older = await any('<=', after);
+      } else {
+        const below = await (before === undefined ? query : query.where('number', '<', before))
+          .selectAll()
+          .orderBy('number', 'desc')
+          .limit(size + 1)
+          .execute();
+        rows = below.slice(0, size);
+        newer = before !== undefined && (await any('>=', before));
+        older = below.length > size;
+      }
+      // Counted up to one past the most a list says exactly: never more index entries than that, however big the shop.
+      const { count } = await db.kysely
+        .selectFrom(
+          query
+            .select('number')
+            .limit(limits.orderCountMax + 1)
+            .as('listed'),
+        )
         .select((eb) => eb.fn.countAll<number | string>().as('count'))
         .executeTakeFirstOrThrow();
-      const total = Number(count);
-      const { limit, offset } = rowsOfPage(page);
-      // The page's numbers first, read from an index alone (SQLite's shop_order_number, PostgreSQL's primary key, or
-      // the filter's own), then their rows: a page deep in the list skips index entries, never whole rows.
-      const numbers = query.select('number').orderBy('number', 'desc').limit(limit).offset(offset);
-      const rows = await db.kysely
-        .selectFrom('shop_order')
-        .selectAll()
-        .where('number', 'in', numbers)
-        .orderBy('number', 'desc')
-        .execute();
-      return { orders: rows.map(toSummary), page, pages: pageCount(total), total };
+      const highest = rows.at(0)?.number;
+      const lowest = rows.at(-1)?.number;
+      return {
+        orders: rows.map(toSummary),
+        total: Math.min(Number(count), limits.orderCountMax),
+        more: Number(count) > limits.orderCountMax,
+        // An empty page (its orders gone since its key was given) still leads to the orders beside its key.
+        newer: newer ? Number(highest ?? (before as number) - 1) : null,
+        older: older ? Number(lowest) : null,
+      };
     },
 
     /**

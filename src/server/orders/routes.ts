@@ -223,8 +223,8 @@ export function orderRoutes({ sessions, orders, payments, settings, streams, thr
       })
 
       .get(endpoints.orders.path, session, async (c) => {
-        const { page } = readQuery(c, endpoints.orders.query);
-        return c.json(await orders.list({ uid: c.get('session').user.uid, page }));
+        const keys = readQuery(c, endpoints.orders.query);
+        return c.json(await orders.list({ ...keys, uid: c.get('session').user.uid }));
       })
 
       .get(endpoints.order.path, session, async (c) => {

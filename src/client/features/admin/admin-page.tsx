@@ -6,7 +6,7 @@ import { orderStatuses, statusLabels } from '../../../shared/orders';
 import { pages } from '../../../shared/pages';
 import { DocumentTitle } from '../../components/document-title';
 import { OrdersTable } from '../../components/orders-table';
-import { Pagination } from '../../components/pagination';
+import { OrderPagination } from '../../components/pagination';
 import { call } from '../../lib/api';
 import { followEvents } from '../../lib/live-events';
 import { AdminNav } from './admin-nav';
@@ -16,7 +16,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const query = new URL(request.url).searchParams;
   return call('adminOrders', {
     query: {
-      page: query.get('page') ?? undefined,
+      before: query.get('before') ?? undefined,
+      after: query.get('after') ?? undefined,
       status: (query.get('status') || undefined) as (typeof orderStatuses)[number] | undefined,
       q: query.get('q') || undefined,
     },
@@ -29,6 +30,13 @@ function thisMonth(): { from: string; to: string } {
   const day = (date: Date) =>
     `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
   return { from: day(new Date(today.getFullYear(), today.getMonth(), 1)), to: day(today) };
+}
+
+/** How many orders the list has, as its status line says it: counted up to `limits.orderCountMax`. */
+function ordersCounted(total: number, more: boolean): string {
+  const count = total.toLocaleString('en-US');
+  if (more) return `More than ${count} orders`;
+  return total === 1 ? '1 order' : `${count} orders`;
 }
 
 const adminOrdersStream = { ...liveStreams.adminOrders, schemas: async () => adminEventSchemas };
@@ -49,7 +57,7 @@ function useLiveOrders(): void {
 }
 
 export default function AdminPage() {
-  const { orders, page, pages: pageCount, total } = useLoaderData<typeof loader>();
+  const { orders, total, more, newer, older } = useLoaderData<typeof loader>();
   const [search] = useSearchParams();
   const navigate = useNavigate();
   useLiveOrders();
@@ -89,11 +97,11 @@ export default function AdminPage() {
           Show
         </button>
       </form>
-      <p role="status">{total === 1 ? '1 order' : `${total} orders`}. New orders appear here as they are placed.</p>
+      <p role="status">{ordersCounted(total, more)}. New orders appear here as they are placed.</p>
       {orders.length > 0 && (
         <OrdersTable labelledBy="admin-title" orders={orders} orderPath={pages.adminOrder.path} withEmail />
       )}
-      <Pagination page={page} pages={pageCount} />
+      <OrderPagination newer={newer} older={older} />
       <form method="get" action={endpoints.adminExport.path} className="card filters" aria-labelledby="export-title">
         <h2 id="export-title">Export for the books</h2>
         <p>The orders of these days, one row per item, as a spreadsheet (CSV). Days are the shop's.</p>

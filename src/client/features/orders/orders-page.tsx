@@ -2,18 +2,19 @@ import { Link, type LoaderFunctionArgs, useLoaderData } from 'react-router';
 import { pages } from '../../../shared/pages';
 import { DocumentTitle } from '../../components/document-title';
 import { OrdersTable } from '../../components/orders-table';
-import { Pagination } from '../../components/pagination';
+import { OrderPagination } from '../../components/pagination';
 import { call } from '../../lib/api';
 import { orNotFound } from '../../lib/not-found';
 
-/** The page of the rider's orders that `?page=` asks for; a page that cannot be is the Snap! page. */
+/** The page of the rider's orders that `?before=` or `?after=` asks for; a page that cannot be is the Snap! page. */
 export function loader({ request }: LoaderFunctionArgs) {
-  const page = new URL(request.url).searchParams.get('page') ?? undefined;
-  return orNotFound(call('orders', { query: { page } }), 'request/invalid-query');
+  const query = new URL(request.url).searchParams;
+  const keys = { before: query.get('before') ?? undefined, after: query.get('after') ?? undefined };
+  return orNotFound(call('orders', { query: keys }), 'request/invalid-query');
 }
 
 export default function OrdersPage() {
-  const { orders, page, pages: pageCount } = useLoaderData<typeof loader>();
+  const { orders, newer, older } = useLoaderData<typeof loader>();
   return (
     <section className="page" aria-labelledby="orders-title">
       <DocumentTitle page={pages.orders.title} />
@@ -23,7 +24,7 @@ export default function OrdersPage() {
       ) : (
         <OrdersTable labelledBy="orders-title" orders={orders} orderPath={pages.order.path} />
       )}
-      <Pagination page={page} pages={pageCount} />
+      <OrderPagination newer={newer} older={older} />
       <p>
         <Link className="button" to={pages.home.path}>
           Continue Shopping
