@@ -1,7 +1,8 @@
 // A fake of Stripe's API as a process of its own (test/support/fake-stripe.ts), for trying card payments without
 // Stripe: the browser tests start it, and README's "Card payments" shows how to run the shop against it. It listens
 // on 127.0.0.1:FAKE_STRIPE_PORT (default 12111, stripe-mock's) and sends its webhooks to FAKE_STRIPE_WEBHOOK_URL,
-// FAKE_STRIPE_WEBHOOK_DELAY_MS after a payment (default 1000: the rider is back at the shop first, as with Stripe).
+// FAKE_STRIPE_WEBHOOK_DELAY_MS after a payment (default 1000: the rider is back at the shop first, as with Stripe),
+// or when a test lets a held one go (`POST`, then `DELETE`, `/held/<order>`).
 import { FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../test/support/fake-stripe';
 
 const fake = await FakeStripe.start(Number(process.env.FAKE_STRIPE_PORT ?? 12111));

@@ -111,6 +111,8 @@ export class FakeStripe {
   refundRefusal: string | null = null;
   /** How long the hosted page waits before sending the webhook of a payment (the rider is back at the shop first). */
   webhookDelayMs = 0;
+  /** The payments' webhooks held back, by the order they pay for, until the test lets them go (`/held/<order>`). */
+  #held = new Map<string, StripeEvent[]>();
   url = '';
   #server: Server;
   #idempotent = new Map<string, { status: number; body: unknown }>();
@@ -214,6 +216,7 @@ export class FakeStripe {
     const raw = await read(req);
     if (url.pathname === '/healthz') return this.#reply(res, 200, { status: 'ok' });
     if (url.pathname.startsWith('/pay/')) return this.#hostedPage(req, res, url);
+    if (url.pathname.startsWith('/held/')) return this.#holding(req, res, url);
     if (req.headers.authorization !== `Bearer ${fakeStripeKey}`) {
       return this.#reply(res, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } });
     }
@@ -310,6 +313,23 @@ export class FakeStripe {
     return this.#error(404, `Unrecognized request URL (${method}: ${path}).`);
   }
 
+  /**
+   * For a test that must see what happens before Stripe's word comes, whatever the machine's pace (the browser tests
+   * use it over HTTP): `POST /held/<order>` holds the webhooks of the payments for that order; `DELETE` sends them, in
+   * order, and answers once the shop has answered them.
+   */
+  async #holding(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const order = decodeURIComponent(url.pathname.slice('/held/'.length));
+    if (req.method === 'POST') this.#held.set(order, this.#held.get(order) ?? []);
+    else if (req.method === 'DELETE') {
+      const held = this.#held.get(order) ?? [];
+      this.#held.delete(order);
+      for (const event of held) await this.deliver(event);
+    } else return this.#reply(res, 405, { error: { type: 'invalid_request_error', message: 'POST or DELETE.' } });
+    res.writeHead(204);
+    res.end();
+  }
+
   /** The hosted page: what it charges, 'Pay' (the webhook follows, after `webhookDelayMs`) and 'Back to the shop'. */
   async #hostedPage(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const [, , id, action] = url.pathname.split('/');
@@ -321,7 +341,9 @@ export class FakeStripe {
     }
     if (req.method === 'POST' && action === 'pay' && session.status === 'open') {
       const event = this.pay(session.id);
-      setTimeout(() => void this.deliver(event).catch(() => {}), this.webhookDelayMs);
+      const held = this.#held.get(session.client_reference_id ?? '');
+      if (held) held.push(event);
+      else setTimeout(() => void this.deliver(event).catch(() => {}), this.webhookDelayMs);
       res.writeHead(303, { Location: session.success_url });
       res.end();
       return;
