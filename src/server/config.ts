@@ -302,6 +302,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     stripe: stripeConfig(env),
     cardPaymentMs: cardPaymentMs(env.CARD_PAYMENT_MINUTES),
-    exportBatchOrders: count('EXPORT_BATCH_ORDERS', env.EXPORT_BATCH_ORDERS, 500),
+    exportBatchOrders: count('EXPORT_BATCH_ORDERS', env.EXPORT_BATCH_ORDERS, 100),
   };
 }

@@ -141,6 +141,8 @@ export interface PlanParts {
   tick: (at: number) => void;
   /** Who moves orders for the shop. */
   owner: ActingUser;
+  /** Brings the database planner's statistics up to date; run between batches whenever the orders have doubled. */
+  analyze: () => Promise<void>;
 }
 
 /**
@@ -150,7 +152,7 @@ export interface PlanParts {
  * what sells; anything else refused is a mistake of the plan and ends the fill.
  */
 export async function runPlan(
-  { db, cart, stock, orders, tick, owner }: PlanParts,
+  { db, cart, stock, orders, tick, owner, analyze }: PlanParts,
   plan: OrderPlan,
   riders: readonly DemoRider[],
 ): Promise<void> {
@@ -199,13 +201,23 @@ export async function runPlan(
     if (step.to === 'cancelled') for (const units of unitsOf(order.lines)) sizeOf(units).left += units.count;
   }
 
+  // A plan counted on tables of a few rows reads them whole once they hold thousands (PostgreSQL joined every
+  // product to each cart's rows): the statistics follow the orders as they double.
+  let placed = 0;
+  let analyzedAt = stepsPerBatch;
   for (let from = 0; from < plan.steps.length; from += stepsPerBatch) {
+    if (placed >= analyzedAt) {
+      await analyze();
+      analyzedAt = placed * 2;
+    }
     await db.batch(async () => {
       for (const step of plan.steps.slice(from, from + stepsPerBatch)) {
         const order = plan.orders[step.order] as PlannedOrder;
         tick(step.at);
-        if (step.kind === 'place') await place(step.order, order);
-        else await move(step.order, order, step);
+        if (step.kind === 'place') {
+          await place(step.order, order);
+          placed += 1;
+        } else await move(step.order, order, step);
       }
     });
   }
