@@ -40,84 +40,86 @@ function likeLiteral(text: string): string {
 
 /** Reading orders: one, a page of them, or the days of an export (a batch at a time). */
 export function createOrderQueries({ db, cardPaymentMs }: { db: Db; cardPaymentMs: number }) {
+  /**
+   * A page of orders, newest first, read by key (docs/decisions/0043-the-order-list-by-key.md): the newest, or the
+   * page below `before`, or the page above `after`. Each reads its rows from where the key is in an index (the
+   * primary key, or the filter's `(status, number)` or `(uid, number)`), so a page deep in the list costs what the
+   * first does; the count stops at `limits.orderCountMax`.
+   */
+  async function list({ uid, status, search, before, after }: OrderFilter): Promise<OrderPage> {
+    let query = db.kysely.selectFrom('shop_order');
+    if (uid !== undefined) query = query.where('uid', '=', uid);
+    if (status) query = query.where('status', '=', status);
+    const term = search?.trim().toLowerCase();
+    if (term) {
+      const prefix = orderNumberPrefix.toLowerCase();
+      const number = orderNumberOf(term.startsWith(prefix) ? term.slice(prefix.length) : term);
+      query = query.where((eb) =>
+        eb.or([
+          // A backslash escapes LIKE's wildcards: SQLite has no escape character unless told.
+          sql<boolean>`${eb.ref('email')} like ${`%${likeLiteral(term)}%`} escape '\\'`,
+          ...(number !== undefined ? [eb('number', '=', number)] : []),
+        ]),
+      );
+    }
+    const size = limits.pageSize;
+    /** Whether the list has an order numbered `comparison` `key`, for the pages beside this one. */
+    const any = async (comparison: '<=' | '>=', key: number) =>
+      (await query.select('number').where('number', comparison, key).limit(1).executeTakeFirst()) !== undefined;
+    let rows: OrderRow[];
+    let newer: boolean;
+    let older: boolean;
+    if (after !== undefined) {
+      const above = await query
+        .selectAll()
+        .where('number', '>', after)
+        .orderBy('number')
+        .limit(size + 1)
+        .execute();
+      // The newest page is always read as such, full, whichever way the owner came to it.
+      if (above.length <= size) return list({ uid, status, search });
+      rows = above.slice(0, size).reverse();
+      newer = true;
+      older = await any('<=', after);
+    } else {
+      const below = await (before === undefined ? query : query.where('number', '<', before))
+        .selectAll()
+        .orderBy('number', 'desc')
+        .limit(size + 1)
+        .execute();
+      rows = below.slice(0, size);
+      newer = before !== undefined && (await any('>=', before));
+      older = below.length > size;
+    }
+    // Counted up to one past the most a list says exactly: never more index entries than that, however big the shop.
+    const { count } = await db.kysely
+      .selectFrom(
+        query
+          .select('number')
+          .limit(limits.orderCountMax + 1)
+          .as('listed'),
+      )
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .executeTakeFirstOrThrow();
+    const highest = rows.at(0)?.number;
+    const lowest = rows.at(-1)?.number;
+    return {
+      orders: rows.map(toSummary),
+      total: Math.min(Number(count), limits.orderCountMax),
+      more: Number(count) > limits.orderCountMax,
+      // An empty page (its orders gone since its key was given) still leads to the orders beside its key.
+      newer: newer ? Number(highest ?? (before as number) - 1) : null,
+      older: older ? Number(lowest) : null,
+    };
+  }
+
   return {
     /** One order; with `uid`, only if it is that rider's (another rider's number is simply not found). */
     get(number: number, { uid, forOwner = false }: { uid?: string; forOwner?: boolean }): Promise<Order | undefined> {
       return readOrder(db.kysely, number, { forOwner, cardPaymentMs, uid });
     },
 
-    /**
-     * A page of orders, newest first, read by key (docs/decisions/0043-the-order-list-by-key.md): the newest, or the
-     * page below `before`, or the page above `after`. Each reads its rows from where the key is in an index (the
-     * primary key, or the filter's `(status, number)` or `(uid, number)`), so a page deep in the list costs what the
-     * first does; the count stops at `limits.orderCountMax`.
-     */
-    async list({ uid, status, search, before, after }: OrderFilter): Promise<OrderPage> {
-      let query = db.kysely.selectFrom('shop_order');
-      if (uid !== undefined) query = query.where('uid', '=', uid);
-      if (status) query = query.where('status', '=', status);
-      const term = search?.trim().toLowerCase();
-      if (term) {
-        const prefix = orderNumberPrefix.toLowerCase();
-        const number = orderNumberOf(term.startsWith(prefix) ? term.slice(prefix.length) : term);
-        query = query.where((eb) =>
-          eb.or([
-            // A backslash escapes LIKE's wildcards: SQLite has no escape character unless told.
-            sql<boolean>`${eb.ref('email')} like ${`%${likeLiteral(term)}%`} escape '\\'`,
-            ...(number !== undefined ? [eb('number', '=', number)] : []),
-          ]),
-        );
-      }
-      const size = limits.pageSize;
-      /** Whether the list has an order numbered `comparison` `key`, for the pages beside this one. */
-      const any = async (comparison: '<=' | '>=', key: number) =>
-        (await query.select('number').where('number', comparison, key).limit(1).executeTakeFirst()) !== undefined;
-      let rows: OrderRow[];
-      let newer: boolean;
-      let older: boolean;
-      if (after !== undefined) {
-        const above = await query
-          .selectAll()
-          .where('number', '>', after)
-          .orderBy('number')
-          .limit(size + 1)
-          .execute();
-        // The newest page is always read as such, full, whichever way the owner came to it.
-        if (above.length <= size) return this.list({ uid, status, search });
-        rows = above.slice(0, size).reverse();
-        newer = true;
-        older = await any('<=', after);
-      } else {
-        const below = await (before === undefined ? query : query.where('number', '<', before))
-          .selectAll()
-          .orderBy('number', 'desc')
-          .limit(size + 1)
-          .execute();
-        rows = below.slice(0, size);
-        newer = before !== undefined && (await any('>=', before));
-        older = below.length > size;
-      }
-      // Counted up to one past the most a list says exactly: never more index entries than that, however big the shop.
-      const { count } = await db.kysely
-        .selectFrom(
-          query
-            .select('number')
-            .limit(limits.orderCountMax + 1)
-            .as('listed'),
-        )
-        .select((eb) => eb.fn.countAll<number | string>().as('count'))
-        .executeTakeFirstOrThrow();
-      const highest = rows.at(0)?.number;
-      const lowest = rows.at(-1)?.number;
-      return {
-        orders: rows.map(toSummary),
-        total: Math.min(Number(count), limits.orderCountMax),
-        more: Number(count) > limits.orderCountMax,
-        // An empty page (its orders gone since its key was given) still leads to the orders beside its key.
-        newer: newer ? Number(highest ?? (before as number) - 1) : null,
-        older: older ? Number(lowest) : null,
-      };
-    },
+    list,
 
     /**
      * What an export of the orders placed from `from` until before `until` (epoch ms) holds, read before its first
