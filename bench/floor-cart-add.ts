@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type SQLite from 'better-sqlite3';
 import { limits } from '../src/shared/limits';
 import {
+  type ConstraintCodes,
   error,
   type Handler,
   openFloorDatabase,
@@ -13,12 +14,13 @@ import {
   riderOf,
   serveFloor,
   signUpRoute,
+  sqliteCodes,
 } from './support/floor-kit';
 
 const idPattern = /^[0-9a-f-]{1,64}$/i;
 
 /** A product as the add copies it into the cart. */
-interface Product {
+export interface Product {
   itemid: string;
   name: string;
   priceCents: number;
@@ -26,9 +28,82 @@ interface Product {
   shown: number;
 }
 
+/** A row as the add writes it and answers it. */
+export interface CartRow {
+  id: string;
+  uid: string;
+  itemid: string;
+  name: string;
+  priceCents: number;
+  details: string;
+  size: string;
+  available: true;
+}
+
+/** The add's body, `{ itemid, size }` and nothing else, as Piaffe's schema takes it; undefined when it is not. */
+function addRequest(body: unknown): { itemid: string; size: string } | undefined {
+  const { itemid, size } = (body ?? {}) as { itemid?: unknown; size?: unknown };
+  if (
+    typeof itemid !== 'string' ||
+    itemid.length > 16 ||
+    typeof size !== 'string' ||
+    size.length > 32 ||
+    Object.keys(body as object).length !== 2
+  ) {
+    return undefined;
+  }
+  return { itemid, size };
+}
+
+/** What the add does on the floor's database; either answer may be a promise (PostgreSQL's). */
+export interface CartAdding {
+  /** Which products there are and whether they are shown, in memory, as Piaffe keeps them between the owner's changes. */
+  shown: Map<string, boolean>;
+  /** The size's stock; undefined when the product has no such size. */
+  stockOf(itemid: string, size: string): number | undefined | Promise<number | undefined>;
+  /** One transaction: counts the rider's rows against the limit, reads the product as it is now, inserts the row. */
+  add(
+    uid: string,
+    itemid: string,
+    size: string,
+  ): CartRow | 'full' | 'unavailable' | Promise<CartRow | 'full' | 'unavailable'>;
+  /** The database's codes: a foreign key refuses the row when the user row is gone (a deleted account). */
+  codes: ConstraintCodes;
+}
+
+/** POST /api/cart on either database: the body checked, the product and its size's stock, the add, its change event. */
+export function cartAddRoute({ shown, stockOf, add, codes }: CartAdding): Handler {
+  return async (request, response) => {
+    const rider = riderOf(request);
+    if (!rider) return error(response, 401, 'auth/unauthenticated');
+    const body = await readJson(request, response);
+    if (body === undefined) return;
+    const asked = addRequest(body);
+    if (!asked) return error(response, 400, 'request/invalid-body');
+    const { itemid, size } = asked;
+    const visible = shown.get(itemid);
+    if (visible === undefined) return error(response, 404, 'cart/unknown-item');
+    if (!visible) return error(response, 409, 'cart/unavailable');
+    // The size's stock: it must be one of the product's, and not sold out (a cart holds no stock).
+    const stock = await stockOf(itemid, size);
+    if (stock === undefined) return error(response, 400, 'cart/invalid-size');
+    if (stock <= 0) return error(response, 409, 'cart/sold-out');
+    let item: Awaited<ReturnType<CartAdding['add']>>;
+    try {
+      item = await add(rider.uid, itemid, size);
+    } catch (failure) {
+      if ((failure as { code?: string }).code === codes.foreignKey) return error(response, 401, 'auth/unauthenticated');
+      throw failure;
+    }
+    if (item === 'full') return error(response, 409, 'cart/full');
+    if (item === 'unavailable') return error(response, 409, 'cart/unavailable');
+    publish(`cart:${rider.uid}`, { type: 'added', item });
+    reply(response, 201, { item });
+  };
+}
+
 /** The add and the remove, each one committed transaction (one fsync) and its change event, as Piaffe does. */
 export function cartWriteRoutes(db: SQLite.Database): { add: Handler; remove: Handler } {
-  // Which products there are and whether they are shown, in memory, as Piaffe keeps them between the owner's changes.
   const shown = new Map(
     (db.prepare(`select "itemid", "shown" from "product"`).all() as { itemid: string; shown: number }[]).map((p) => [
       p.itemid,
@@ -46,7 +121,7 @@ export function cartWriteRoutes(db: SQLite.Database): { add: Handler; remove: Ha
   const stockOf = db.prepare(`select "stock" from "product_size" where "itemid" = ? and "size" = ?`).pluck();
   const remove = db.prepare(`delete from "cart_item" where "id" = ? and "uid" = ?`);
   // Counts the rider's rows and inserts the new one in one transaction, so the limit holds.
-  const add = db.transaction((uid: string, itemid: string, size: string) => {
+  const add = db.transaction((uid: string, itemid: string, size: string): CartRow | 'full' | 'unavailable' => {
     if ((count.get(uid) as number) >= limits.cartMaxRows) return 'full';
     const product = productOf.get(itemid) as Product | undefined;
     if (product?.shown !== 1) return 'unavailable';
@@ -58,50 +133,19 @@ export function cartWriteRoutes(db: SQLite.Database): { add: Handler; remove: Ha
       priceCents: product.priceCents,
       details: product.details,
       size,
-      available: true,
+      available: true as const,
     };
     insert.run(item.id, uid, item.itemid, item.name, item.priceCents, item.details, size, Date.now());
     return item;
   });
 
   return {
-    async add(request, response) {
-      const rider = riderOf(request);
-      if (!rider) return error(response, 401, 'auth/unauthenticated');
-      const body = await readJson(request, response);
-      if (body === undefined) return;
-      const { itemid, size } = (body ?? {}) as { itemid?: unknown; size?: unknown };
-      if (
-        typeof itemid !== 'string' ||
-        itemid.length > 16 ||
-        typeof size !== 'string' ||
-        size.length > 32 ||
-        Object.keys(body as object).length !== 2
-      ) {
-        return error(response, 400, 'request/invalid-body');
-      }
-      const visible = shown.get(itemid);
-      if (visible === undefined) return error(response, 404, 'cart/unknown-item');
-      if (!visible) return error(response, 409, 'cart/unavailable');
-      // The size's stock: it must be one of the product's, and not sold out (a cart holds no stock).
-      const stock = stockOf.get(itemid, size) as number | undefined;
-      if (stock === undefined) return error(response, 400, 'cart/invalid-size');
-      if (stock <= 0) return error(response, 409, 'cart/sold-out');
-      let item: ReturnType<typeof add>;
-      try {
-        item = add(rider.uid, itemid, size);
-      } catch (failure) {
-        // The user row is gone (deleted account): the foreign key refuses the row.
-        if ((failure as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
-          return error(response, 401, 'auth/unauthenticated');
-        }
-        throw failure;
-      }
-      if (item === 'full') return error(response, 409, 'cart/full');
-      if (item === 'unavailable') return error(response, 409, 'cart/unavailable');
-      publish(`cart:${rider.uid}`, { type: 'added', item });
-      reply(response, 201, { item });
-    },
+    add: cartAddRoute({
+      shown,
+      stockOf: (itemid, size) => stockOf.get(itemid, size) as number | undefined,
+      add,
+      codes: sqliteCodes,
+    }),
 
     remove(request, response, id) {
       const rider = riderOf(request);

@@ -1,6 +1,6 @@
 // The floor of Piaffe's order placement (POST /api/orders), written by hand (bench/README.md).
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
 import type SQLite from 'better-sqlite3';
 import { firstSettings, firstShipping } from '../src/server/db/first-settings';
 import { countryCodes } from '../src/server/places/places';
@@ -10,18 +10,21 @@ import { orderNumberPrefix } from '../src/shared/orders';
 import { methodCents } from '../src/shared/shipping';
 import { cartWriteRoutes } from './floor-cart-add';
 import {
+  type ConstraintCodes,
   error,
   type Handler,
   openFloorDatabase,
   publish,
+  type Rider,
   readJson,
   reply,
   riderOf,
   serveFloor,
   signUpRoute,
+  sqliteCodes,
 } from './support/floor-kit';
 
-const hourMs = 60 * 60 * 1000;
+export const hourMs = 60 * 60 * 1000;
 
 // ---------------------------------------------------------------------------------------------------------
 // The request, checked by hand with the rules of src/shared/orders.ts placeOrderSchema.
@@ -36,7 +39,7 @@ interface Address {
   country: string;
   phone: string;
 }
-interface PlaceOrder {
+export interface PlaceOrder {
   address: Address;
   paymentMethod: string;
   idempotencyKey: string;
@@ -109,7 +112,7 @@ const facts = (rows: [string, string][]) => ({
   html: `<table role="presentation">${rows.map(([l, v]) => `<tr><td style="${label}">${escapeHtml(l)}</td><td>${escapeHtml(v)}</td></tr>`).join('')}</table>`,
 });
 
-function confirmation(order: OrderJson, site: string): { subject: string; text: string; html: string } {
+export function confirmation(order: OrderJson, site: string): { subject: string; text: string; html: string } {
   const a = order.address;
   const where = [
     a.fullName,
@@ -183,12 +186,13 @@ function confirmation(order: OrderJson, site: string): { subject: string; text: 
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The placement: one transaction, one fsync.
+// The placement: one transaction, one fsync. What does not depend on the database is written once here, for this
+// floor and its PostgreSQL twin (floor-order-pg.ts), which differ only in their statements.
 
 /** Thrown inside the placing's transaction when a size has fewer left than the order's rows ask for. */
-class SoldOut extends Error {}
+export class SoldOut extends Error {}
 
-interface OrderJson {
+export interface OrderJson {
   number: string;
   placedAt: string;
   status: string;
@@ -203,8 +207,8 @@ interface OrderJson {
   history: { status: string; at: string; by: string; note: string | null }[];
 }
 
-/** A `shop_order` row as SQLite gives it back. */
-interface OrderRow {
+/** A `shop_order` row as the database gives it back (PostgreSQL's bigints read as numbers, as Piaffe reads them). */
+export interface OrderRow {
   number: number;
   email: string;
   status: string;
@@ -224,18 +228,205 @@ interface OrderRow {
   placed_at: number;
 }
 
-/** A size's stock after an order took from it, for the live pages. */
-type Taken = { itemid: string; size: string; stock: number };
+/** A cart row as the placing reads it, with whether it can still be ordered (its product shown, its size the product's). */
+export interface CartRowToOrder {
+  id: string;
+  itemid: string;
+  name: string;
+  priceCents: number;
+  size: string;
+  /** 1 or 0 on SQLite, a boolean on PostgreSQL; null when the product is gone. */
+  available: number | boolean | null;
+}
 
-type Placed =
+/** A size's stock after an order took from it, for the live pages. */
+export type Taken = { itemid: string; size: string; stock: number };
+
+export type Placed =
   | { ok: true; created: boolean; order: OrderJson; taken: readonly Taken[] }
   | { ok: false; status: number; code: string; retryAfter?: number };
 
-export function placeOrderRoute(db: SQLite.Database, site: () => string): Handler {
+/** The refusal of a rider who placed the hour's limit of orders, the oldest of them at `oldest`. */
+export function tooMany(oldest: number, now: number): Placed {
+  const retryAfter = Math.max(1, Math.ceil((oldest + hourMs - now) / 1000));
+  return { ok: false, status: 429, code: 'order/too-many', retryAfter };
+}
+
+/** Why the order of these cart rows cannot be placed, before any stock is taken; undefined when it can. */
+export function refusalOf(items: readonly CartRowToOrder[], input: PlaceOrder): Placed | undefined {
+  if (items.length === 0) return { ok: false, status: 409, code: 'order/cart-empty' };
+  const seen = new Set(input.cartItemIds);
+  if (seen.size !== input.cartItemIds.length || seen.size !== items.length || items.some((i) => !seen.has(i.id))) {
+    return { ok: false, status: 409, code: 'order/cart-changed' };
+  }
+  if (items.some((i) => !i.available)) return { ok: false, status: 409, code: 'order/unavailable' };
+  return undefined;
+}
+
+/** A size as the units and the lines' keys name it. */
+export const sizeOf = (row: { itemid: string; size: string }) => `${row.itemid}\u0000${row.size}`;
+
+/**
+ * How many of each size the rows take, in a fixed order: the stock of every row is taken in it, all or nothing (a size
+ * short rolls the transaction back).
+ */
+export function unitsOf(items: readonly CartRowToOrder[]): { itemid: string; size: string; count: number }[] {
+  const units = new Map<string, { itemid: string; size: string; count: number }>();
+  for (const { itemid, size } of items) {
+    const key = sizeOf({ itemid, size });
+    const unit = units.get(key) ?? { itemid, size, count: 0 };
+    unit.count++;
+    units.set(key, unit);
+  }
+  return [...units].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, unit]) => unit);
+}
+
+/** The order of these rows as placed `now` with `number`: the answer, and what its rows and its e-mail are made of. */
+export function placedOrder(
+  number: number,
+  email: string,
+  input: PlaceOrder,
+  items: readonly CartRowToOrder[],
+  now: number,
+): OrderJson {
+  let subtotalCents = 0;
+  for (const item of items) subtotalCents += item.priceCents;
+  const shippingCents = methodCents(todaysMethod, { weightGrams: 0, subtotalCents }) ?? 0;
+  const placedAt = new Date(now).toISOString();
+  return {
+    number: `${orderNumberPrefix}${number}`,
+    placedAt,
+    status: 'placed',
+    itemCount: items.length,
+    totalCents: subtotalCents + shippingCents,
+    email,
+    lines: items.map(({ itemid, name, priceCents, size }) => ({ itemid, name, priceCents, size })),
+    subtotalCents,
+    shippingCents,
+    address: input.address,
+    paymentMethod: input.paymentMethod,
+    history: [{ status: 'placed', at: placedAt, by: 'rider', note: null }],
+  };
+}
+
+/**
+ * The values of the order's row, in the order of both floors' inserts: number, uid, email, idempotency_key,
+ * payment_method, the address's eight columns, money, total_cents, item_count, placed_at (the status is 'placed').
+ */
+export function orderRowValues(number: number, uid: string, input: PlaceOrder, order: OrderJson, now: number) {
+  const a = input.address;
+  const money = JSON.stringify({ subtotalCents: order.subtotalCents, shippingCents: order.shippingCents });
+  return [
+    number,
+    uid,
+    order.email,
+    input.idempotencyKey,
+    input.paymentMethod,
+    a.fullName,
+    a.line1,
+    a.line2,
+    a.city,
+    a.region,
+    a.postalCode,
+    a.country,
+    a.phone,
+    money,
+    order.totalCents,
+    order.itemCount,
+    now,
+  ];
+}
+
+/** An order written before, from its rows: what a repeated idempotency key is answered with. */
+export function orderOfRows(
+  row: OrderRow,
+  lines: OrderJson['lines'],
+  history: { status: string; at: number; by: string; note: string | null }[],
+): OrderJson {
+  return {
+    number: `${orderNumberPrefix}${row.number}`,
+    placedAt: new Date(row.placed_at).toISOString(),
+    status: row.status,
+    itemCount: row.item_count,
+    totalCents: row.total_cents,
+    email: row.email,
+    lines,
+    ...(JSON.parse(row.money) as { subtotalCents: number; shippingCents: number }),
+    address: {
+      fullName: row.full_name,
+      line1: row.line1,
+      line2: row.line2,
+      city: row.city,
+      region: row.region,
+      postalCode: row.postal_code,
+      country: row.country,
+      phone: row.phone,
+    },
+    paymentMethod: row.payment_method,
+    history: history.map((event) => ({ ...event, at: new Date(event.at).toISOString() })),
+  };
+}
+
+/**
+ * POST /api/orders on either database: the body checked, then `place` (the one transaction; `site` starts the
+ * e-mail's links, as Piaffe's without PUBLIC_URL), then the events and the answer. `earlierOrder` finds the order of a
+ * key that another request placed at the same moment (the unique constraint refused this one).
+ */
+export function placeOrderRoute(
+  place: (rider: Rider, input: PlaceOrder, site: string) => Placed | Promise<Placed>,
+  earlierOrder: (uid: string, key: string) => OrderJson | undefined | Promise<OrderJson | undefined>,
+  codes: ConstraintCodes,
+): Handler {
+  let site = '';
+  return async (request, response) => {
+    const rider = riderOf(request);
+    if (!rider) return error(response, 401, 'auth/unauthenticated');
+    const body = await readJson(request, response);
+    if (body === undefined) return;
+    const input = check(body);
+    if (typeof input === 'string') {
+      const code =
+        input === 'address'
+          ? 'order/invalid-address'
+          : input === 'paymentMethod'
+            ? 'order/invalid-payment-method'
+            : 'request/invalid-body';
+      return error(response, 400, code);
+    }
+    site ||= `http://localhost:${request.socket.localPort}`;
+    let placed: Placed;
+    try {
+      placed = await place(rider, input, site);
+    } catch (failure) {
+      if (failure instanceof SoldOut) return error(response, 409, 'order/sold-out');
+      const code = (failure as { code?: string }).code;
+      if (code === codes.foreignKey) return error(response, 401, 'auth/unauthenticated');
+      // The same key, placed at the same moment by another request: answer that order.
+      const order = code === codes.unique && (await earlierOrder(rider.uid, input.idempotencyKey));
+      if (!order) throw failure;
+      placed = { ok: true, created: false, order, taken: [] };
+    }
+    if (!placed.ok) {
+      const retry = placed.retryAfter ? { 'Retry-After': String(placed.retryAfter) } : undefined;
+      return reply(response, placed.status, { error: { code: placed.code } }, retry);
+    }
+    if (placed.created) {
+      publish(`cart:${rider.uid}`, { type: 'emptied' });
+      publish('outbox', { type: 'enqueued' });
+      publish('orders', { type: 'placed', number: placed.order.number, status: 'placed' });
+      for (const change of placed.taken) publish('stock', change);
+    }
+    reply(response, placed.created ? 201 : 200, { order: placed.order });
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// On SQLite.
+
+export function sqlitePlaceOrderRoute(db: SQLite.Database): Handler {
   const recent = db.prepare(
     `select count(*) as "count", min("placed_at") as "oldest" from "shop_order" where "uid" = ? and "placed_at" > ?`,
   );
-  // Each row with whether it can still be ordered (its product shown, its size still the product's).
   const cartOf = db.prepare(
     `select c."id", c."itemid", c."name", c."price_cents" as "priceCents", c."size",
        (p."shown" = 1 and (c."size" is null or s."size" is not null)) as "available"
@@ -276,186 +467,59 @@ export function placeOrderRoute(db: SQLite.Database, site: () => string): Handle
   function earlierOrder(uid: string, key: string): OrderJson | undefined {
     const row = earlier.get(uid, key) as OrderRow | undefined;
     if (!row) return undefined;
-    return {
-      number: `${orderNumberPrefix}${row.number}`,
-      placedAt: new Date(row.placed_at).toISOString(),
-      status: row.status,
-      itemCount: row.item_count,
-      totalCents: row.total_cents,
-      email: row.email,
-      lines: linesOf.all(row.number) as OrderJson['lines'],
-      ...(JSON.parse(row.money) as { subtotalCents: number; shippingCents: number }),
-      address: {
-        fullName: row.full_name,
-        line1: row.line1,
-        line2: row.line2,
-        city: row.city,
-        region: row.region,
-        postalCode: row.postal_code,
-        country: row.country,
-        phone: row.phone,
-      },
-      paymentMethod: row.payment_method,
-      history: (historyOf.all(row.number) as { status: string; at: number; by: string; note: string | null }[]).map(
-        (event) => ({ ...event, at: new Date(event.at).toISOString() }),
-      ),
-    };
+    return orderOfRows(
+      row,
+      linesOf.all(row.number) as OrderJson['lines'],
+      historyOf.all(row.number) as { status: string; at: number; by: string; note: string | null }[],
+    );
   }
 
-  const place = db.transaction((uid: string, email: string, input: PlaceOrder): Placed => {
+  const place = db.transaction(({ uid, email }: Rider, input: PlaceOrder, site: string): Placed => {
     const now = Date.now();
-    const { count, oldest } = recent.get(uid, now - hourMs) as { count: number; oldest: number };
     const again = () => {
       const order = earlierOrder(uid, input.idempotencyKey);
       return order && ({ ok: true, created: false, order, taken: [] } as const);
     };
-    if (count >= limits.ordersPerHour) {
-      return (
-        again() ?? {
-          ok: false,
-          status: 429,
-          code: 'order/too-many',
-          retryAfter: Math.max(1, Math.ceil((oldest + hourMs - now) / 1000)),
-        }
-      );
-    }
-    const items = cartOf.all(uid) as {
-      id: string;
-      itemid: string;
-      name: string;
-      priceCents: number;
-      size: string;
-      available: number;
-    }[];
-    if (items.length === 0) return again() ?? { ok: false, status: 409, code: 'order/cart-empty' };
-    const seen = new Set(input.cartItemIds);
-    if (seen.size !== input.cartItemIds.length || seen.size !== items.length || items.some((i) => !seen.has(i.id))) {
-      return again() ?? { ok: false, status: 409, code: 'order/cart-changed' };
-    }
-    if (items.some((i) => i.available !== 1)) return again() ?? { ok: false, status: 409, code: 'order/unavailable' };
-    // The stock of every row, in a fixed order, all or nothing: a size short rolls the transaction back.
-    const units = new Map<string, { itemid: string; size: string; count: number }>();
-    for (const { itemid, size } of items) {
-      const key = `${itemid}\u0000${size}`;
-      const unit = units.get(key) ?? { itemid, size, count: 0 };
-      unit.count++;
-      units.set(key, unit);
-    }
+    const { count, oldest } = recent.get(uid, now - hourMs) as { count: number; oldest: number };
+    if (count >= limits.ordersPerHour) return again() ?? tooMany(oldest, now);
+    const items = cartOf.all(uid) as CartRowToOrder[];
+    const refused = refusalOf(items, input);
+    if (refused) return again() ?? refused;
     const taken: Taken[] = [];
     const keys = new Map<string, string>();
-    for (const [key, unit] of [...units].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    for (const unit of unitsOf(items)) {
       const left = take.get(unit.count, unit.itemid, unit.size, unit.count) as
         | { stock: number; key: string }
         | undefined;
       if (left === undefined) throw new SoldOut();
       taken.push({ itemid: unit.itemid, size: unit.size, stock: left.stock });
-      keys.set(key, left.key);
+      keys.set(sizeOf(unit), left.key);
     }
     const number = bump.get() as number;
-    let subtotalCents = 0;
-    for (const item of items) subtotalCents += item.priceCents;
-    const shippingCents = methodCents(todaysMethod, { weightGrams: 0, subtotalCents }) ?? 0;
-    const totalCents = subtotalCents + shippingCents;
-    const a = input.address;
-    // A repeated key fails here on the unique (uid, idempotency_key): the caller answers the earlier order.
-    insertOrder.run(
-      number,
-      uid,
-      email,
-      input.idempotencyKey,
-      input.paymentMethod,
-      a.fullName,
-      a.line1,
-      a.line2,
-      a.city,
-      a.region,
-      a.postalCode,
-      a.country,
-      a.phone,
-      JSON.stringify({ subtotalCents, shippingCents }),
-      totalCents,
-      items.length,
-      now,
-    );
-    const lines = items.map((item, index) => {
-      const sizeKey = keys.get(`${item.itemid}\u0000${item.size}`);
-      insertLine.run(number, index + 1, item.itemid, item.name, item.priceCents, item.size, sizeKey);
-      return { itemid: item.itemid, name: item.name, priceCents: item.priceCents, size: item.size };
-    });
+    const order = placedOrder(number, email, input, items, now);
+    // A repeated key fails here on the unique (uid, idempotency_key): the route answers the earlier order.
+    insertOrder.run(...orderRowValues(number, uid, input, order, now));
+    for (const [index, item] of items.entries()) {
+      insertLine.run(number, index + 1, item.itemid, item.name, item.priceCents, item.size, keys.get(sizeOf(item)));
+    }
     insertEvent.run(number, now, uid, email);
     emptyCart.run(uid);
-    const placedAt = new Date(now).toISOString();
-    const order: OrderJson = {
-      number: `${orderNumberPrefix}${number}`,
-      placedAt,
-      status: 'placed',
-      itemCount: items.length,
-      totalCents,
-      email,
-      lines,
-      subtotalCents,
-      shippingCents,
-      address: a,
-      paymentMethod: input.paymentMethod,
-      history: [{ status: 'placed', at: placedAt, by: 'rider', note: null }],
-    };
-    const mail = confirmation(order, site());
+    const mail = confirmation(order, site);
     insertMail.run(randomUUID(), email, mail.subject, mail.text, mail.html, now, now);
     return { ok: true, created: true, order, taken };
   });
 
-  return async (request, response) => {
-    const rider = riderOf(request);
-    if (!rider) return error(response, 401, 'auth/unauthenticated');
-    const body = await readJson(request, response);
-    if (body === undefined) return;
-    const input = check(body);
-    if (typeof input === 'string') {
-      const code =
-        input === 'address'
-          ? 'order/invalid-address'
-          : input === 'paymentMethod'
-            ? 'order/invalid-payment-method'
-            : 'request/invalid-body';
-      return error(response, 400, code);
-    }
-    let placed: Placed;
-    try {
-      placed = place(rider.uid, rider.email, input);
-    } catch (failure) {
-      if (failure instanceof SoldOut) return error(response, 409, 'order/sold-out');
-      const code = (failure as { code?: string }).code;
-      if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return error(response, 401, 'auth/unauthenticated');
-      // The same key, placed at the same moment by another request: answer that order.
-      const order = code === 'SQLITE_CONSTRAINT_UNIQUE' && earlierOrder(rider.uid, input.idempotencyKey);
-      if (!order) throw failure;
-      placed = { ok: true, created: false, order, taken: [] };
-    }
-    if (!placed.ok) {
-      const retry = placed.retryAfter ? { 'Retry-After': String(placed.retryAfter) } : undefined;
-      return reply(response, placed.status, { error: { code: placed.code } }, retry);
-    }
-    if (placed.created) {
-      publish(`cart:${rider.uid}`, { type: 'emptied' });
-      publish('outbox', { type: 'enqueued' });
-      publish('orders', { type: 'placed', number: placed.order.number, status: 'placed' });
-      for (const change of placed.taken) publish('stock', change);
-    }
-    reply(response, placed.created ? 201 : 200, { order: placed.order });
-  };
+  return placeOrderRoute(place, earlierOrder, sqliteCodes);
 }
 
-const database = openFloorDatabase(process.argv[3]);
-// The links in e-mails start with the shop's address, as Piaffe's do without PUBLIC_URL.
-let site = '';
-const server = serveFloor(
-  {
-    'POST /api/auth/signup': signUpRoute(database.db),
-    'POST /api/cart': cartWriteRoutes(database.db).add,
-    'POST /api/orders': placeOrderRoute(database.db, () => {
-      site ||= `http://localhost:${(server.address() as AddressInfo).port}`;
-      return site;
-    }),
-  },
-  database.remove,
-);
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const database = openFloorDatabase(process.argv[3]);
+  serveFloor(
+    {
+      'POST /api/auth/signup': signUpRoute(database.db),
+      'POST /api/cart': cartWriteRoutes(database.db).add,
+      'POST /api/orders': sqlitePlaceOrderRoute(database.db),
+    },
+    database.remove,
+  );
+}

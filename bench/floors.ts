@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { startChild } from '../test/support/child-server';
 import { address, Client, orderKey } from '../test/support/client';
-import { copyOfSqlite, stockUp } from '../test/support/test-database';
+import { copyOfSqlite, postgresDatabase, stockUp, type TestDatabase } from '../test/support/test-database';
 import { buildShopIfStale } from './support/build';
 import { summariseProfile } from './support/cpu-profile';
 import { benchStock } from './support/floor-kit';
@@ -29,10 +29,22 @@ const ordersPerRider = 20;
  */
 const ordersPerSecondCeiling = Number(process.env.BENCH_ORDERS_CEILING ?? 300);
 /**
- * BENCH_SHOP: a big shop made before on SQLite (`file:/path`, filled by `npm run demo-data`): Piaffe and each floor
- * then run on a copy of it (with the bench's deep stock), so the ratios are those at its size; unset, on new shops.
+ * BENCH_SHOP: a big shop made before by `npm run demo-data`, on SQLite (`file:/path`) or PostgreSQL (`postgres://…`):
+ * Piaffe and each floor then run on a copy of it (with the bench's deep stock), so the ratios are those at its size;
+ * unset, on new shops.
  */
 const shop = process.env.BENCH_SHOP;
+/**
+ * What Piaffe and the floors run on: SQLite by default; PostgreSQL with BENCH_DATABASE=postgres or a BENCH_SHOP there,
+ * where only the cart list and the order have floors (issue 39 §2 asks for those two on both databases).
+ */
+const database = ((): TestDatabase['backend'] => {
+  const named = process.env.BENCH_DATABASE ?? (shop?.startsWith('postgres') ? 'postgres' : 'sqlite');
+  if (named !== 'sqlite' && named !== 'postgres') throw new Error(`BENCH_DATABASE is sqlite or postgres, not ${named}`);
+  if (shop && shop.startsWith('file:') !== (named === 'sqlite'))
+    throw new Error(`BENCH_SHOP ${shop} is not on ${named}`);
+  return named;
+})();
 
 type Target = 'floor' | 'piaffe';
 type WorkloadName = 'catalogue' | 'cart-list' | 'cart-add' | 'order';
@@ -102,14 +114,34 @@ interface Server {
 }
 
 /**
- * Starts a floor (`node --import tsx bench/floor-*.ts 0 [database file]`), which prints `listening <url>`: on a new
- * database of its own, or with BENCH_SHOP on a copy of that shop with the bench's deep stock.
+ * The shop every server of the run starts on a copy of, so that all start equal: BENCH_SHOP; on PostgreSQL without
+ * it, a new shop made for the run (a new database, migrated by Piaffe's first start on it), since a PostgreSQL floor
+ * runs on Piaffe's own tables; on SQLite without it none (Piaffe and each floor make a new database of their own).
  */
-async function startFloor(file: string, nodeArgs: string[] = []): Promise<Server> {
-  const copy = shop ? copyOfSqlite(shop) : undefined;
+async function shopToCopy(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  if (shop) return { url: shop, drop: async () => {} };
+  if (database === 'sqlite') return undefined;
+  const made = await postgresDatabase();
+  const piaffe = await startChild({ built: true, database: made });
+  await piaffe.stop();
+  return made;
+}
+
+/** A copy of the run's shop (`shopToCopy`) for one server, or none. */
+async function copyOf(basis: string | undefined): Promise<TestDatabase | undefined> {
+  if (!basis) return undefined;
+  return database === 'postgres' ? postgresDatabase(basis) : copyOfSqlite(basis);
+}
+
+/**
+ * Starts a floor (`node --import tsx bench/floor-*.ts 0 [database file or URL]`), which prints `listening <url>`: on a
+ * new database of its own, or on a copy of the run's shop with the bench's deep stock.
+ */
+async function startFloor(file: string, basis: string | undefined, nodeArgs: string[] = []): Promise<Server> {
+  const copy = await copyOf(basis);
   if (copy) await stockUp(copy, benchStock);
-  const database = copy ? [copy.url.replace(/^file:/, '')] : [];
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', file, '0', ...database], {
+  const where = copy ? [copy.url.replace(/^file:/, '')] : [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', file, '0', ...where], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((done, fail) => {
@@ -433,12 +465,37 @@ const order: Workload = async (url, target, round) => {
   };
 };
 
-const workloads: Record<WorkloadName, { floor: string; run: Workload; title: string }> = {
-  catalogue: { floor: 'bench/floor-catalogue.ts', run: catalogue, title: 'catalogue (home page)' },
-  'cart-list': { floor: 'bench/floor-cart-list.ts', run: cartList, title: 'cart list, 10 items' },
-  'cart-add': { floor: 'bench/floor-cart-add.ts', run: cartAdd, title: 'cart add (+ delete)' },
-  order: { floor: 'bench/floor-order.ts', run: order, title: 'order: add 1 + place' },
-};
+/** Each workload, its floor on each database that has one, and what it measures. */
+const workloads: Record<WorkloadName, { floor: { sqlite: string; postgres?: string }; run: Workload; title: string }> =
+  {
+    catalogue: { floor: { sqlite: 'bench/floor-catalogue.ts' }, run: catalogue, title: 'catalogue (home page)' },
+    'cart-list': {
+      floor: { sqlite: 'bench/floor-cart-list.ts', postgres: 'bench/floor-cart-list-pg.ts' },
+      run: cartList,
+      title: 'cart list, 10 items',
+    },
+    'cart-add': { floor: { sqlite: 'bench/floor-cart-add.ts' }, run: cartAdd, title: 'cart add (+ delete)' },
+    order: {
+      floor: { sqlite: 'bench/floor-order.ts', postgres: 'bench/floor-order-pg.ts' },
+      run: order,
+      title: 'order: add 1 + place',
+    },
+  };
+
+/** The workload's floor on this run's database; a workload asked for without one there is an error. */
+function floorOf(name: WorkloadName): string {
+  const file = workloads[name]?.floor[database];
+  if (file) return file;
+  const there = (Object.keys(workloads) as WorkloadName[]).filter((n) => workloads[n].floor[database]);
+  throw new Error(`no floor of ${name} on ${database}: there are ${there.join(' and ')} (BENCH_WORKLOADS)`);
+}
+
+/** The workloads of the run and their floors: those of BENCH_WORKLOADS, else every one with a floor on its database. */
+const floorFiles = new Map(
+  (Object.keys(workloads) as WorkloadName[])
+    .filter((name) => (only ? only.includes(name) : workloads[name].floor[database] !== undefined))
+    .map((name) => [name, floorOf(name)]),
+);
 
 const load = () => Number(loadavg()[0]?.toFixed(2));
 
@@ -452,9 +509,9 @@ async function outboxEmptied(piaffe: Awaited<ReturnType<typeof startPiaffe>>): P
   await piaffe.database.query("delete from outbox where state = 'waiting'");
 }
 
-/** Piaffe as built, on a fresh database (with BENCH_SHOP, a copy of that shop) with the floors' deep stock. */
-async function startPiaffe(nodeArgs: string[] = []) {
-  const copy = shop ? copyOfSqlite(shop) : undefined;
+/** Piaffe as built, on a fresh database (or a copy of the run's shop) with the floors' deep stock. */
+async function startPiaffe(basis: string | undefined, nodeArgs: string[] = []) {
+  const copy = await copyOf(basis);
   const piaffe = await startChild({ built: true, nodeArgs, ...(copy ? { database: copy } : {}) });
   await stockUp(piaffe.database, benchStock);
   return {
@@ -466,18 +523,24 @@ async function startPiaffe(nodeArgs: string[] = []) {
   };
 }
 
-async function benchmark(): Promise<void> {
-  buildShopIfStale();
-  const piaffe = await startPiaffe();
+/** How the commits of the run reach the disk, as its database is set. */
+async function durabilityOf(piaffe: TestDatabase): Promise<string> {
+  if (database === 'sqlite') return 'SQLite synchronous=FULL';
+  const [row] = await piaffe.query<{ synchronous_commit: string }>('show synchronous_commit');
+  return `PostgreSQL synchronous_commit=${row?.synchronous_commit}`;
+}
+
+/** Every workload of the run on Piaffe and on its floor, each on a copy of `basis` (the run's shop) when there is one. */
+async function benchmark(basis: string | undefined): Promise<void> {
+  const piaffe = await startPiaffe(basis);
+  const durability = await durabilityOf(piaffe.database);
   const floors = new Map<WorkloadName, Server>();
   const results: Measured[] = [];
   try {
-    for (const [name, workload] of Object.entries(workloads) as [WorkloadName, (typeof workloads)[WorkloadName]][]) {
-      if (!only || only.includes(name)) floors.set(name, await startFloor(workload.floor));
-    }
+    for (const [name, file] of floorFiles) floors.set(name, await startFloor(file, basis));
     for (let round = 1; round <= rounds; round++) {
-      for (const [name, workload] of Object.entries(workloads) as [WorkloadName, (typeof workloads)[WorkloadName]][]) {
-        if (only && !only.includes(name)) continue;
+      for (const name of floorFiles.keys()) {
+        const workload = workloads[name];
         // Every other round Piaffe goes first, so a drift in the machine's load falls on both alike.
         const order: Target[] = round % 2 === 1 ? ['floor', 'piaffe'] : ['piaffe', 'floor'];
         for (const target of order) {
@@ -501,7 +564,7 @@ async function benchmark(): Promise<void> {
   const f = (n: number | undefined, digits = 1) => (n === undefined || Number.isNaN(n) ? '' : n.toFixed(digits));
   console.log(
     `\nFloors: ${connections} connections, ${seconds} s measured after a warm-up; ${cpus().length} cores, ` +
-      `Node ${process.version}; Piaffe built (dist-server/main.js), LOG_LEVEL=info, SQLite synchronous=FULL\n`,
+      `Node ${process.version}; Piaffe built (dist-server/main.js), LOG_LEVEL=info, ${durability}\n`,
   );
   const rows: string[][] = [];
   for (let round = 1; round <= rounds; round++) {
@@ -553,20 +616,20 @@ async function benchmark(): Promise<void> {
   mkdirSync('bench/results', { recursive: true });
   writeFileSync(
     'bench/results/floors.json',
-    `${JSON.stringify({ date: new Date().toISOString(), connections, seconds, cores: cpus().length, node: process.version, results }, null, 2)}\n`,
+    `${JSON.stringify({ date: new Date().toISOString(), database, durability, connections, seconds, cores: cpus().length, node: process.version, results }, null, 2)}\n`,
   );
 }
 
 /** Runs one workload on Piaffe (or its floor) under `--cpu-prof` and prints where its self time went. */
-async function profile(name: WorkloadName, target: Target): Promise<void> {
+async function profile(name: WorkloadName, target: Target, basis: string | undefined): Promise<void> {
   const workload = workloads[name];
   if (!workload) throw new Error(`--profile takes one of ${Object.keys(workloads).join(', ')}`);
-  buildShopIfStale();
   const dir = resolve('bench/results/profiles', `${name}-${target}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const nodeArgs = ['--cpu-prof', '--cpu-prof-dir', dir];
-  const server = target === 'piaffe' ? await startPiaffe(nodeArgs) : await startFloor(workload.floor, nodeArgs);
+  const server =
+    target === 'piaffe' ? await startPiaffe(basis, nodeArgs) : await startFloor(floorOf(name), basis, nodeArgs);
   const loadBefore = load();
   let measured: Awaited<ReturnType<Workload>>;
   try {
@@ -585,5 +648,12 @@ async function profile(name: WorkloadName, target: Target): Promise<void> {
 }
 
 const at = process.argv.indexOf('--profile');
-if (at >= 0) await profile(process.argv[at + 1] as WorkloadName, process.argv.includes('--floor') ? 'floor' : 'piaffe');
-else await benchmark();
+buildShopIfStale();
+const basis = await shopToCopy();
+try {
+  const target = process.argv.includes('--floor') ? 'floor' : 'piaffe';
+  if (at >= 0) await profile(process.argv[at + 1] as WorkloadName, target, basis?.url);
+  else await benchmark(basis?.url);
+} finally {
+  await basis?.drop();
+}

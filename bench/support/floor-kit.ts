@@ -179,6 +179,18 @@ export function publish(topic: string, event: unknown): void {
   if (set) for (const listener of set) listener(event);
 }
 
+/** How a database names the refusals the floors answer: a foreign key's (a deleted account) and a unique key's. */
+export interface ConstraintCodes {
+  foreignKey: string;
+  unique: string;
+}
+
+/** better-sqlite3's codes. */
+export const sqliteCodes: ConstraintCodes = {
+  foreignKey: 'SQLITE_CONSTRAINT_FOREIGNKEY',
+  unique: 'SQLITE_CONSTRAINT_UNIQUE',
+};
+
 /** A route; `param` is the rest of the path after a prefix route's `/`. */
 export type Handler = (request: IncomingMessage, response: ServerResponse, param: string) => void | Promise<void>;
 
@@ -190,6 +202,11 @@ export function signUpRoute(db: SQLite.Database): Handler {
   const insertUser = db.prepare(
     `insert into "user" ("id", "name", "email", "emailVerified", "image", "createdAt", "updatedAt") values (?, '', ?, 0, null, ?, ?)`,
   );
+  return signUpWith((uid, email, now) => insertUser.run(uid, email, now, now));
+}
+
+/** The sign-up of `signUpRoute`, on any database: `insertUser` writes the user row, and throws if the e-mail is taken. */
+export function signUpWith(insertUser: (uid: string, email: string, now: string) => unknown): Handler {
   return async (request, response) => {
     const body = (await readJson(request, response)) as { email?: unknown } | undefined;
     if (body === undefined) return;
@@ -197,7 +214,7 @@ export function signUpRoute(db: SQLite.Database): Handler {
     const uid = randomBytes(24).toString('base64url');
     const now = new Date().toISOString();
     try {
-      insertUser.run(uid, body.email, now, now);
+      await insertUser(uid, body.email, now);
     } catch {
       return error(response, 409, 'auth/email-already-in-use');
     }

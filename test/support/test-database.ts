@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { createTestSchema } from './postgres';
+import { createTestSchema, testDatabaseUrl } from './postgres';
 import { type Backend, backend as configuredBackend, startTestServer, type TestServer, testStock } from './server';
 
 /** A throwaway database of the backend under test, readable by the test while a server runs on it. */
@@ -46,6 +48,50 @@ export function copyOfSqlite(url: string): TestDatabase {
   const dir = mkdtempSync(join(tmpdir(), 'piaffe-copy-'));
   copyFileSync(url.replace(/^file:/, ''), join(dir, 'shop.db'));
   return sqliteDatabase(dir);
+}
+
+/**
+ * A throwaway PostgreSQL database of its own, on the server of `template` (else of TEST_DATABASE_URL): empty (a new
+ * shop once a server has started on it), or a copy of the database `template` names (`postgres://…/name`), such as a
+ * big shop `npm run demo-data` made once, copied by PostgreSQL (`create database … template …`, which waits up to 5 s
+ * for anyone connected to `template` to leave, then fails). Dropping it drops the database, whoever is connected.
+ */
+export async function postgresDatabase(template?: string): Promise<TestDatabase> {
+  const on = (url: string, database: string) => Object.assign(new URL(url), { pathname: `/${database}` }).toString();
+  const server = template ?? testDatabaseUrl;
+  const name = `piaffe_${template ? 'copy' : 'new'}_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: on(server, 'postgres') });
+    client.on('error', () => {});
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  const source = template
+    ? ` template ${pg.escapeIdentifier(decodeURIComponent(new URL(template).pathname.slice(1)))}`
+    : '';
+  await admin(`create database ${pg.escapeIdentifier(name)}${source}`);
+  const url = on(server, name);
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  pool.on('error', () => {});
+  return {
+    backend: 'postgres',
+    url,
+    query: async <R>(text: string, values?: unknown[]) => (await pool.query(text, values)).rows as R[],
+    async tables() {
+      const { rows } = await pool.query<{ name: string }>(
+        "select table_name as name from information_schema.tables where table_schema = 'public' order by 1",
+      );
+      return rows.map((r) => r.name);
+    },
+    async drop() {
+      await pool.end();
+      await admin(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`);
+    },
+  };
 }
 
 /** The SQLite database `shop.db` in `dir` (made by the server if missing); dropping it removes `dir`. */
