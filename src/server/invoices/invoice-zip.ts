@@ -1,5 +1,5 @@
 import { setImmediate } from 'node:timers/promises';
-import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { makeZip } from 'client-zip';
 import { documentFileName } from '../../shared/invoices';
 import { sumCents } from '../../shared/money';
 import { csvAmount, csvFile, csvText, shopTime } from '../admin/csv';
@@ -9,13 +9,21 @@ import type { InvoiceRecord } from './invoice-record';
 /** The name of the summary in a month's ZIP. */
 export const summaryName = 'summary.csv';
 
-/** What the summary keeps of a document: its row's cells but the taxes, and its taxes by name. */
+/**
+ * What the summary keeps of a document until the month's end, as little as a row needs (a month may hold tens of
+ * thousands): its cells before the taxes and after, joined, and each tax's amount by name.
+ */
 interface SummaryEntry {
-  cells: string[];
-  taxes: Map<string, number>;
-  total: string;
+  /** Number, date, order, rider and net. */
+  head: string;
+  /** The document's taxes by name, its amounts in cents; none for most. */
+  taxes: readonly (readonly [name: string, cents: number])[];
+  /** Total and currency. */
+  tail: string;
   currency: string;
 }
+
+const noTaxes: SummaryEntry['taxes'] = [];
 
 function summaryEntry(record: InvoiceRecord): SummaryEntry {
   const { currency, timeZone } = record.format;
@@ -24,15 +32,15 @@ function summaryEntry(record: InvoiceRecord): SummaryEntry {
   for (const line of taxLines) taxes.set(line.name, (taxes.get(line.name) ?? 0) + line.amountCents);
   const netCents = record.money.totalCents - sumCents(taxLines.map((line) => line.amountCents));
   return {
-    cells: [
+    head: [
       csvText(record.number),
       csvText(shopTime(record.issuedAt, timeZone).slice(0, 10)),
       csvText(record.order),
       csvText(record.buyer.address.fullName),
       csvAmount(netCents, currency),
-    ],
-    taxes,
-    total: csvAmount(record.money.totalCents, currency),
+    ].join(','),
+    taxes: taxes.size === 0 ? noTaxes : [...taxes],
+    tail: `${csvAmount(record.money.totalCents, currency)},${csvText(currency)}`,
     currency,
   };
 }
@@ -42,56 +50,43 @@ function summaryEntry(record: InvoiceRecord): SummaryEntry {
  * total, currency; a credit note's amounts negative), a spreadsheet's CSV written as the orders' export writes it.
  */
 function summaryCsv(entries: readonly SummaryEntry[]): string {
-  const taxNames = [...new Set(entries.flatMap((entry) => [...entry.taxes.keys()]))];
-  const rows = entries.map((entry) =>
-    [
-      ...entry.cells,
-      ...taxNames.map((name) => csvAmount(entry.taxes.get(name) ?? 0, entry.currency)),
-      entry.total,
-      csvText(entry.currency),
-    ].join(','),
-  );
+  const taxNames = [...new Set(entries.flatMap((entry) => entry.taxes.map(([name]) => name)))];
+  const rows = entries.map((entry) => {
+    const taxes = new Map(entry.taxes);
+    const amounts = taxNames.map((name) => csvAmount(taxes.get(name) ?? 0, entry.currency));
+    return [entry.head, ...amounts, entry.tail].join(',');
+  });
   return csvFile(['Number', 'Date', 'Order', 'Rider', 'Net', ...taxNames, 'Total', 'Currency'], rows);
 }
 
 /**
- * A month's documents as one ZIP, streamed: each PDF is made and sent on as the reader takes the bytes (one PDF in
- * memory at a time, and a summary row of each), then the summary. PDFs are stored as they are (already compressed), the CSV deflated.
+ * A month's documents as one ZIP, streamed: each PDF is made as the reader takes the bytes before it (one PDF in
+ * memory at a time, and a summary row of each), then the summary. client-zip stores each file as it is (the PDFs are
+ * already compressed) and keeps only what the ZIP's central directory needs of each; a reader that goes away ends the
+ * documents' read.
  */
 export function monthZip(records: AsyncIterable<InvoiceRecord>): ReadableStream<Uint8Array> {
-  const iterator = records[Symbol.asyncIterator]();
+  return makeZip(monthFiles(records));
+}
+
+async function* monthFiles(records: AsyncIterable<InvoiceRecord>) {
   const summary: SummaryEntry[] = [];
-  let zip: Zip;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      zip = new Zip((error, chunk, final) => {
-        if (error) controller.error(error);
-        else {
-          controller.enqueue(chunk);
-          if (final) controller.close();
-        }
-      });
-    },
-    async pull() {
-      // Other requests are answered between two documents: making a PDF holds the event loop, a month of them must not.
-      await setImmediate();
-      const next = await iterator.next();
-      if (next.done) {
-        const file = new ZipDeflate(summaryName, { level: 6 });
-        zip.add(file);
-        file.push(new TextEncoder().encode(summaryCsv(summary)), true);
-        zip.end();
-        return;
-      }
-      const record = next.value;
-      summary.push(summaryEntry(record));
-      const file = new ZipPassThrough(documentFileName(record.number));
-      zip.add(file);
-      file.push(await invoicePdf(record), true);
-    },
-    async cancel() {
-      await iterator.return?.();
-      zip.terminate();
-    },
-  });
+  for await (const record of records) {
+    // Other requests are answered between two documents: making a PDF holds the event loop, a month of them must not.
+    await setImmediate();
+    summary.push(summaryEntry(record));
+    const input = await invoicePdf(record);
+    try {
+      yield { name: documentFileName(record.number), input };
+    } catch {
+      // The reader went away (client-zip throws its cancel in at a `yield`, and only there: an error of the read or
+      // of a PDF fails the ZIP): the loop's end closes the month's read.
+      return;
+    }
+  }
+  try {
+    yield { name: summaryName, input: summaryCsv(summary) };
+  } catch {
+    // The reader went away at the summary.
+  }
 }
