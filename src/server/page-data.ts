@@ -40,14 +40,14 @@ export function pageData({ sessions, roles, catalogue, cart, orders, settings, t
       // An address the list refuses gets no data: the page asks, and shows why.
       const query = productQuery.safeParse(c.req.query());
       if (query.success) {
-        const [list, products] = await Promise.all([catalogue.list(query.data), catalogue.shown()]);
-        data.catalogue = { list, version: versionOf(products) };
+        const [list, version] = await Promise.all([catalogue.list(query.data), catalogue.shownVersion()]);
+        data.catalogue = { list, version };
       }
     }
     if (page === pages.product) {
       // Its slug as the address has it; an unknown one, or a hidden product, gets no data: the page asks, and is told.
       const product = await catalogue.details(decodeURIComponent(c.req.path.split('/')[2] ?? ''));
-      if (product) data.product = { product, version: versionOf(await catalogue.shown()) };
+      if (product) data.product = { product, version: await catalogue.shownVersion() };
     }
     if (page === pages.cart) {
       const items = await cart.list(session.user.uid);

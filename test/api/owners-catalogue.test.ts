@@ -4,7 +4,7 @@ import { createRoles } from '../../src/server/auth/roles';
 import { deletePictures, deleteUnusedPictures, unusedPictures } from '../../src/server/catalogue/unused-pictures';
 import { firstCatalogue } from '../../src/server/db/first-catalogue';
 import { firstSizes } from '../../src/server/db/migrations';
-import type { CatalogueProduct } from '../../src/shared/api';
+import type { CatalogueProduct, StockEvent } from '../../src/shared/api';
 import { productLimits } from '../../src/shared/limits';
 import type { AdminProduct } from '../../src/shared/products';
 import { Client, type Reply } from '../support/client';
@@ -534,6 +534,31 @@ describe("the owner's catalogue: carts and checkout", () => {
       expect(next.products.at(-1)).toMatchObject({ itemid: product.itemid, name: 'Ear Bonnet', priceCents: 4500 });
     } finally {
       stream.close();
+    }
+  });
+
+  it("gives everything to a stream opened with the version of a home page from before the owner's change", async () => {
+    const client = await rider();
+    const versionOfHome = async () => {
+      const html = String((await client.raw('GET', '/home')).body);
+      const data = /<script type="application\/json" id="page-data">(.*?)<\/script>/.exec(html)?.[1] ?? '';
+      return encodeURIComponent(JSON.parse(data).catalogue.version);
+    };
+    const before = await versionOfHome();
+    expect(await versionOfHome()).toBe(before);
+    // The home page in another order: a change of the products alone, no size's stock.
+    const { products } = (await owner.json('GET', '/api/admin/products')).body as { products: AdminProduct[] };
+    const itemids = products.map((p) => p.itemid);
+    const reordered = [itemids[1], itemids[0], ...itemids.slice(2)];
+    expect((await owner.json('PUT', '/api/admin/product-order', { itemids: reordered })).status).toBe(200);
+    expect(await versionOfHome()).not.toBe(before);
+    const stream = await EventStream.open<StockEvent>(client, `/api/catalogue/stream?known=${before}`);
+    try {
+      const sent = await stream.next('products');
+      expect(sent.products.slice(0, 2).map((p) => p.itemid)).toEqual(reordered.slice(0, 2));
+    } finally {
+      stream.close();
+      await owner.json('PUT', '/api/admin/product-order', { itemids });
     }
   });
 });

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import type { StockEvent } from '../../src/shared/api';
 import type { AdminProduct } from '../../src/shared/products';
 import { Client, sameBrowserOn } from '../support/client';
 import { EventStream, openStockStream } from '../support/event-stream';
 import { twoServersOnOneSchema } from '../support/two-servers';
+import { until } from '../support/until';
 
 /**
  * The owner's catalogue on two servers sharing one PostgreSQL schema (docs/decisions/0024-owners-catalogue.md): each
@@ -56,6 +58,34 @@ describe("the owner's catalogue on two servers", () => {
     expect((await rider.json('GET', '/api/catalogue')).body.products[2].priceCents).toBe(45999);
     // The add through B copies the new price too.
     expect((await rider.add('3')).priceCents).toBe(45999);
+  });
+
+  it("an order through A: B's home page carries a new version, and a page of B's from before gets the stock", async () => {
+    const watcher = new Client(servers.b.url);
+    await watcher.signup();
+    const versionOfHome = async () => {
+      const html = String((await watcher.raw('GET', '/home')).body);
+      const data = /<script type="application\/json" id="page-data">(.*?)<\/script>/.exec(html)?.[1] ?? '';
+      return encodeURIComponent(JSON.parse(data).catalogue.version);
+    };
+    const before = await versionOfHome();
+    const buyer = new Client(servers.a.url);
+    await buyer.signupConfirmed();
+    const order = await buyer.order('5');
+    const [line] = order.lines;
+    await until(async () => (await versionOfHome()) !== before, 2000, "B's home page with a new version");
+    const stream = await EventStream.open<StockEvent>(watcher, `/api/catalogue/stream?known=${before}`);
+    try {
+      const { stock } = await stream.next('snapshot');
+      const now = (await servers.owner.json('GET', '/api/admin/products/5')).body.product as AdminProduct;
+      expect(stock).toContainEqual({
+        itemid: '5',
+        size: line?.size,
+        stock: now.sizes.find((s) => s.size === line?.size)?.stock,
+      });
+    } finally {
+      stream.close();
+    }
   });
 
   it('a product hidden through A cannot be added through B; shown again, it can', async () => {

@@ -9,6 +9,7 @@ import type { AdminProduct, NewProduct, ProductChange, ProductEdit, SizeEdit } f
 import { cartTopic } from '../cart/cart-store';
 import type { Db, UnitOfWork } from '../db/database';
 import type { ProductTable } from '../db/schema';
+import { versionOf } from '../http/live-streams';
 import type { SizeStock, StockStore } from '../stock/stock-store';
 import { catalogueTopic } from './changes';
 import { createFinding } from './finding';
@@ -220,11 +221,17 @@ export type CatalogueStore = ReturnType<typeof createCatalogueStore>;
 export function createCatalogueStore(db: Db, stock: StockStore) {
   let generation = 0;
   let cached: { generation: number; products: Promise<Product[]> } | undefined;
+  /** Changes of stock heard of, on any server: what `shownVersion` was made at. */
+  let stockChanges = 0;
   db.feed.subscribe(catalogueTopic, (change) => {
-    if (change.type === 'stock') return;
+    if (change.type === 'stock') {
+      stockChanges += 1;
+      return;
+    }
     generation += 1;
     cached = undefined;
   });
+  let version: { at: string; version: Promise<string> } | undefined;
 
   const everyProduct = db.precompile(0, () =>
     db.kysely.selectFrom('product').selectAll().orderBy('position').orderBy('itemid'),
@@ -247,6 +254,22 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
     const sizes = new Map<string, SizeStock[]>(list.map((p) => [p.itemid, []]));
     for (const { itemid, size, stock: left } of await stock.all()) sizes.get(itemid)?.push({ size, stock: left });
     return sizes;
+  }
+
+  /** What the home page shows: the shown products in the owner's order, with their sizes and stock. */
+  async function shown(): Promise<CatalogueProduct[]> {
+    const list = (await products()).filter((p) => p.shown);
+    const sizes = await withSizes(list);
+    return list.map(({ itemid, slug, name, priceCents, details, pic, largepic }) => ({
+      itemid,
+      slug,
+      name,
+      priceCents,
+      details,
+      pic,
+      largepic,
+      sizes: sizes.get(itemid) ?? [],
+    }));
   }
 
   function toAdmin(product: Product, sizes: readonly SizeStock[], extras: Extras | undefined): AdminProduct {
@@ -496,19 +519,23 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
     },
 
     /** What the home page shows: the shown products in the owner's order, with their sizes and stock. */
-    async shown(): Promise<CatalogueProduct[]> {
-      const list = (await products()).filter((p) => p.shown);
-      const sizes = await withSizes(list);
-      return list.map(({ itemid, slug, name, priceCents, details, pic, largepic }) => ({
-        itemid,
-        slug,
-        name,
-        priceCents,
-        details,
-        pic,
-        largepic,
-        sizes: sizes.get(itemid) ?? [],
-      }));
+    shown,
+
+    /**
+     * The version of `shown()` (a hash of it, the same on every server), made once for each change of the products or
+     * of a size's stock: every rider's home and product page and each catalogue stream asks it, and making it reads
+     * and hashes every shown product with its sizes (some 270 ms for 10,000 products, 50,000 sizes).
+     */
+    shownVersion(): Promise<string> {
+      const at = `${generation}:${stockChanges}`;
+      if (version?.at === at) return version.version;
+      const made = { at, version: shown().then(versionOf) };
+      version = made;
+      // A failed read is not kept: the next caller reads again.
+      made.version.catch(() => {
+        if (version === made) version = undefined;
+      });
+      return made.version;
     },
 
     /** The back office's list: every product, shown or hidden, with its sizes and stock. */

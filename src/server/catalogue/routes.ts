@@ -6,7 +6,7 @@ import type { Sessions } from '../auth/sessions';
 import { HttpError } from '../http/errors';
 import { readQuery } from '../http/input';
 import type { LiveStreams, StreamSource } from '../http/live-streams';
-import { sseFrame, versionOf } from '../http/live-streams';
+import { sseFrame } from '../http/live-streams';
 import type { StockStore } from '../stock/stock-store';
 import type { CatalogueStore } from './catalogue-store';
 import { type CatalogueChange, catalogueTopic } from './changes';
@@ -31,7 +31,7 @@ function catalogueStream(
   return {
     topic: catalogueTopic,
     // A page that shows the products as they are now (`known`: the version its HTML came with) needs no first snapshot.
-    start: async () => (known !== undefined && versionOf(await catalogue.shown()) === known ? '' : everything()),
+    start: async () => (known !== undefined && (await catalogue.shownVersion()) === known ? '' : everything()),
     frame(change) {
       if (change.type === 'stock') {
         const { type, ...size } = change;
