@@ -9,6 +9,7 @@
  *   SOAK_BACKEND=postgres npm run test:soak # PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1/test)
  *   SOAK_SECONDS=60 SOAK_CONNECTIONS=16 npm run test:soak
  *   SOAK_SECONDS=3600 SOAK_RATE=200 npm run test:soak   # the hour's soak at a stated load (requests a second in all)
+ *   SOAK_SHOP=file:/path/shop.db npm run test:soak     # on a copy of a shop `npm run demo-data` made (or postgres://…)
  */
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -16,10 +17,12 @@ import autocannon, { type Request } from 'autocannon';
 import { startChild } from '../test/support/child-server';
 import { Client } from '../test/support/client';
 import { EventStream } from '../test/support/event-stream';
-import { createDatabase } from '../test/support/test-database';
+import { copyOfShop, createDatabase } from '../test/support/test-database';
 import { buildShopIfStale } from './support/build';
 
-const backend = process.env.SOAK_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+/** A big shop made before by `npm run demo-data` (bench/README.md "A big shop"): the soak runs on a copy of it. */
+const shop = process.env.SOAK_SHOP;
+const backend = (shop ? !shop.startsWith('file:') : process.env.SOAK_BACKEND === 'postgres') ? 'postgres' : 'sqlite';
 const seconds = Math.min(Number(process.env.SOAK_SECONDS ?? 60), 3600);
 /** Requests a second from all connections together; unset, each connection asks again as soon as it is answered. */
 const rate = process.env.SOAK_RATE === undefined ? undefined : Number(process.env.SOAK_RATE);
@@ -42,7 +45,7 @@ async function main() {
   const script = /<script[^>]*\bsrc="([^"]+)"/.exec(index)?.[1];
   if (!script) throw new Error('dist/index.html names no script');
 
-  const database = await createDatabase(backend);
+  const database = shop ? await copyOfShop(shop) : await createDatabase(backend);
   const server = await startChild({ database, built: true, inspect: true });
   const load = [loadavg()[0] ?? 0];
   try {
@@ -131,6 +134,7 @@ async function main() {
     const report = {
       date: new Date().toISOString(),
       backend,
+      shop: shop ? 'a copy of SOAK_SHOP' : 'new',
       machine: `${cpus().length} cores (${cpus()[0]?.model.trim()}), Node ${process.version}`,
       loadAverage1m: {
         start: round(load[0] ?? 0, 2),

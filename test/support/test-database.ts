@@ -51,6 +51,14 @@ export function copyOfSqlite(url: string): TestDatabase {
 }
 
 /**
+ * A throwaway copy of the shop at `url`, made before by `npm run demo-data`: SQLite's file (`file:/path`) or
+ * PostgreSQL's database (`postgres://…/name`), for a bench to run a server on and change as it likes.
+ */
+export function copyOfShop(url: string): Promise<TestDatabase> {
+  return url.startsWith('file:') ? Promise.resolve(copyOfSqlite(url)) : postgresDatabase(url);
+}
+
+/**
  * A throwaway PostgreSQL database of its own, on the server of `template` (else of TEST_DATABASE_URL): empty (a new
  * shop once a server has started on it), or a copy of the database `template` names (`postgres://…/name`), such as a
  * big shop `npm run demo-data` made once, copied by PostgreSQL (`create database … template …`, which waits up to 5 s
