@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { startChild } from '../test/support/child-server';
 import { address, Client, orderKey } from '../test/support/client';
-import { copyOfSqlite, postgresDatabase, stockUp, type TestDatabase } from '../test/support/test-database';
+import { copyOfShop, postgresDatabase, stockUp, type TestDatabase } from '../test/support/test-database';
 import { buildShopIfStale } from './support/build';
 import { summariseProfile } from './support/cpu-profile';
 import { benchStock } from './support/floor-kit';
@@ -127,18 +127,12 @@ async function shopToCopy(): Promise<{ url: string; drop(): Promise<void> } | un
   return made;
 }
 
-/** A copy of the run's shop (`shopToCopy`) for one server, or none. */
-async function copyOf(basis: string | undefined): Promise<TestDatabase | undefined> {
-  if (!basis) return undefined;
-  return database === 'postgres' ? postgresDatabase(basis) : copyOfSqlite(basis);
-}
-
 /**
  * Starts a floor (`node --import tsx bench/floor-*.ts 0 [database file or URL]`), which prints `listening <url>`: on a
  * new database of its own, or on a copy of the run's shop with the bench's deep stock.
  */
 async function startFloor(file: string, basis: string | undefined, nodeArgs: string[] = []): Promise<Server> {
-  const copy = await copyOf(basis);
+  const copy = basis ? await copyOfShop(basis) : undefined;
   if (copy) await stockUp(copy, benchStock);
   const where = copy ? [copy.url.replace(/^file:/, '')] : [];
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', file, '0', ...where], {
@@ -511,7 +505,7 @@ async function outboxEmptied(piaffe: Awaited<ReturnType<typeof startPiaffe>>): P
 
 /** Piaffe as built, on a fresh database (or a copy of the run's shop) with the floors' deep stock. */
 async function startPiaffe(basis: string | undefined, nodeArgs: string[] = []) {
-  const copy = await copyOf(basis);
+  const copy = basis ? await copyOfShop(basis) : undefined;
   const piaffe = await startChild({ built: true, nodeArgs, ...(copy ? { database: copy } : {}) });
   await stockUp(piaffe.database, benchStock);
   return {
