@@ -4,7 +4,7 @@ import type { Logger } from '../log';
 import { type Change, ChangeFeed, type Topic } from './change-feed';
 import type { Dialect, OpenDatabase, SqliteConnection } from './open';
 import { PostgresChanges } from './postgres-changes';
-import { type DirectRun, type Precompiled, precompile } from './precompiled';
+import { type DirectRun, type Precompiled, precompile, type Runner } from './precompiled';
 import type { Sequence, Tables } from './schema';
 import { isBusy } from './sqlite-driver';
 
@@ -140,8 +140,12 @@ export async function createDb(opened: OpenDatabase, log: Logger): Promise<Db> {
   const { db: kysely } = opened;
   // The transaction of the unit of work under way; on SQLite one connection runs one at a time.
   let unit: Transaction<Tables> | undefined;
-  const direct = directRuns(opened.dialect === 'sqlite' ? opened.sqlite : undefined, () => unit);
-  const bump: Bump = precompile(kysely, direct, 1, (sequence: Sequence) =>
+  const runner: Runner = {
+    direct: directRuns(opened.dialect === 'sqlite' ? opened.sqlite : undefined, () => unit),
+    // SQLite's connection prepares every statement once already (open.ts).
+    prepare: opened.dialect === 'postgres' ? opened.prepare : () => {},
+  };
+  const bump: Bump = precompile(kysely, runner, 1, (sequence: Sequence) =>
     kysely
       .updateTable('counter')
       .set((eb) => ({ value: eb('value', '+', 1) }))
@@ -157,10 +161,10 @@ export async function createDb(opened: OpenDatabase, log: Logger): Promise<Db> {
     feed,
     timestamp: (date) => (opened.dialect === 'sqlite' ? date.toISOString() : date),
     flag: (value) => (opened.dialect === 'sqlite' ? Number(value) : value),
-    precompile: (arity, build) => precompile(kysely, direct, arity, build),
+    precompile: (arity, build) => precompile(kysely, runner, arity, build),
     precompileInsert(table, columnSet) {
       const columns = Object.keys(columnSet);
-      const insert = precompile(kysely, direct, columns.length, (...values: unknown[]) =>
+      const insert = precompile(kysely, runner, columns.length, (...values: unknown[]) =>
         // Any table: Kysely cannot type an insert whose table is a type parameter.
         kysely
           .insertInto(table as 'cart_item')

@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../log';
 import { createPrivateFile, makePrivateFolder } from '../private-files';
@@ -18,8 +18,11 @@ export interface SqliteConnection extends SqliteDatabase {
 
 export type OpenDatabase =
   | { db: Kysely<Tables>; dialect: 'sqlite'; sqlite: SqliteConnection }
-  /** `url` is for the connections that live outside the pool (the change listener). */
-  | { db: Kysely<Tables>; dialect: 'postgres'; url: string };
+  /**
+   * `url` is for the connections that live outside the pool (the change listener); `prepare(sql)` has each of the
+   * pool's connections send that statement as a named one from then on (`preparingPool`).
+   */
+  | { db: Kysely<Tables>; dialect: 'postgres'; url: string; prepare(sql: string): void };
 
 /**
  * Opens the SQLite file named by a `file:` URL, creating it (0600) and its folder (0700) the first time: SQLite
@@ -113,9 +116,40 @@ export function openPostgres(databaseUrl: string, log: Logger): OpenDatabase {
   });
   // A restart of the database ends idle connections with an error; without a handler that would end the process.
   pool.on('error', (error) => log.warn({ err: error }, 'postgres pool connection lost'));
+  const prepared = new Map<string, string>();
   return {
-    db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) }),
+    db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool: preparingPool(pool, prepared) }) }),
     dialect: 'postgres',
     url: databaseUrl,
+    prepare(sql) {
+      if (!prepared.has(sql)) prepared.set(sql, `piaffe_${prepared.size + 1}`);
+    },
+  };
+}
+
+/**
+ * The pool as Kysely takes it, whose connections send each statement that `prepared` names as a named statement:
+ * PostgreSQL parses and plans it once on a connection, then only binds and runs it (a one-row read by key took 110–140
+ * µs a round trip unnamed, 45–76 named, on the machine of bench/README.md). Only the precompiled queries are named
+ * (database.ts), a fixed set: a connection keeps as many statements, and loses them when it ends. The statements
+ * outlive a migration only on a server that stays up through one, which an upgrade never does (docs/OPERATIONS.md).
+ */
+function preparingPool(pool: pg.Pool, prepared: ReadonlyMap<string, string>): PostgresPool {
+  // One for each of pg's clients, so that Kysely, which keys its connections by client, finds its own again.
+  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let preparing = clients.get(client);
+      if (!preparing) {
+        // Kysely reads through a cursor only when given a cursor class, and we give none: it sends text and values.
+        const query = (text: string, values: readonly unknown[]) =>
+          client.query({ name: prepared.get(text), text, values: [...values] });
+        preparing = { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
+        clients.set(client, preparing);
+      }
+      return preparing;
+    },
+    end: () => pool.end(),
   };
 }

@@ -11,6 +11,13 @@ const marker = (i: number) => `\u0000piaffe-argument-${i}`;
  */
 export type DirectRun = (query: CompiledQuery, executor: Kysely<Tables> | undefined) => unknown[] | undefined;
 
+/** How the database runs precompiled queries: directly where it may (SQLite), and each prepared once (PostgreSQL). */
+export interface Runner {
+  direct: DirectRun;
+  /** Told each precompiled query's SQL once: PostgreSQL's connections then send it as a named statement. */
+  prepare(sql: string): void;
+}
+
 /** A precompiled query: run on the database, or inside a unit of work's transaction. */
 export type Precompiled<Args extends unknown[], Row> = (
   executor: Kysely<Tables> | undefined,
@@ -23,16 +30,17 @@ export type Precompiled<Args extends unknown[], Row> = (
  * (a `where` operand, an inserted value), never to shape the query (no `in` list of varying length, no `limit`).
  * Each call runs the compiled SQL with the real arguments on `executor` (a unit of work's transaction), or on
  * the database (`undefined`); on SQLite it runs directly on the connection where it may (`direct`), without Kysely's
- * asynchronous layers around a synchronous driver.
+ * asynchronous layers around a synchronous driver; on PostgreSQL as a statement each connection prepares once.
  */
 export function precompile<Args extends unknown[], Row>(
   kysely: Kysely<Tables>,
-  direct: DirectRun,
+  { direct, prepare }: Runner,
   arity: Args['length'],
   build: (...args: Args) => Compilable<Row>,
 ): Precompiled<Args, Row> {
   const markers = Array.from({ length: arity }, (_, i) => marker(i));
   const compiled = build(...(markers as Args)).compile();
+  prepare(compiled.sql);
   // For each parameter of the SQL: the index of the argument it takes, or -1 for a value of the query's own.
   const argumentAt = compiled.parameters.map((value) => (typeof value === 'string' ? markers.indexOf(value) : -1));
   for (let i = 0; i < arity; i++) {
