@@ -21,12 +21,12 @@ describe.runIf(process.env.TEST_BACKEND === 'postgres')("PostgreSQL's precompile
   });
 
   it('are named statements, each prepared once on a connection; other queries are not', async () => {
-    const valueOf = db.precompile(1, (name: string) =>
+    const counterValue = db.precompile(1, (name: string) =>
       db.kysely.selectFrom('counter').select('value').where('name', '=', name),
     );
     const prepared = await db.run(async (uow) => {
-      expect(await valueOf(uow.trx, 'a')).toEqual([{ value: 7 }]);
-      expect(await valueOf(uow.trx, 'b')).toEqual([]);
+      expect(await counterValue(uow.trx, 'a')).toEqual([{ value: 7 }]);
+      expect(await counterValue(uow.trx, 'b')).toEqual([]);
       await uow.trx.selectFrom('counter').select('name').where('value', '>', 0).execute();
       const { rows } = await sql<{ name: string; statement: string }>`
         select name, statement from pg_prepared_statements`.execute(uow.trx);
