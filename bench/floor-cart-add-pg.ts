@@ -1,10 +1,9 @@
 // Piaffe's cart add (POST /api/cart) by hand on PostgreSQL, as floor-cart-add.ts does it on SQLite: what fills the
 // carts of the PostgreSQL floors of the cart list and the order. There is no cart-add workload on PostgreSQL (issue
 // 39 §2 asks for those two), so no remove and no server of its own (bench/README.md).
-import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { limits } from '../src/shared/limits';
-import { type CartRow, cartAddRoute, type Product } from './floor-cart-add';
+import { type CartRow, cartAddRoute, cartRowOf, type Product } from './floor-cart-add';
 import type { Handler } from './support/floor-kit';
 import { lockRider, postgresCodes, prepared, transaction } from './support/floor-kit-pg';
 
@@ -37,16 +36,7 @@ export async function postgresCartAddRoute(pool: pg.Pool): Promise<Handler> {
         if ((counted?.count ?? 0) >= limits.cartMaxRows) return 'full';
         const [product] = await productOf(client, itemid);
         if (product?.shown !== 1) return 'unavailable';
-        const item = {
-          id: randomUUID(),
-          uid,
-          itemid: product.itemid,
-          name: product.name,
-          priceCents: product.priceCents,
-          details: product.details,
-          size,
-          available: true as const,
-        };
+        const item = cartRowOf(uid, product, size);
         await insert(client, item.id, uid, item.itemid, item.name, item.priceCents, item.details, size, Date.now());
         return item;
       }),

@@ -40,6 +40,12 @@ export interface CartRow {
   available: true;
 }
 
+/** The row the add writes for `uid`: the product's fields copied, a new id. */
+export function cartRowOf(uid: string, product: Product, size: string): CartRow {
+  const { itemid, name, priceCents, details } = product;
+  return { id: randomUUID(), uid, itemid, name, priceCents, details, size, available: true };
+}
+
 /** The add's body, `{ itemid, size }` and nothing else, as Piaffe's schema takes it; undefined when it is not. */
 function addRequest(body: unknown): { itemid: string; size: string } | undefined {
   const { itemid, size } = (body ?? {}) as { itemid?: unknown; size?: unknown };
@@ -125,16 +131,7 @@ export function cartWriteRoutes(db: SQLite.Database): { add: Handler; remove: Ha
     if ((count.get(uid) as number) >= limits.cartMaxRows) return 'full';
     const product = productOf.get(itemid) as Product | undefined;
     if (product?.shown !== 1) return 'unavailable';
-    const item = {
-      id: randomUUID(),
-      uid,
-      itemid: product.itemid,
-      name: product.name,
-      priceCents: product.priceCents,
-      details: product.details,
-      size,
-      available: true as const,
-    };
+    const item = cartRowOf(uid, product, size);
     insert.run(item.id, uid, item.itemid, item.name, item.priceCents, item.details, size, Date.now());
     return item;
   });
