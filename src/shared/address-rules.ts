@@ -4,7 +4,7 @@
  */
 import './zod-config';
 import { z } from 'zod';
-import { type AddressField, addressFields, countryCodePattern } from './address';
+import { type AddressField, addressFields, countryCodePattern, postalCodePattern } from './address';
 import { noControlCharacters } from './text';
 
 /** The name of a field in messages: its label without "(optional)". */
@@ -30,7 +30,7 @@ function optionalText(field: AddressField) {
 
 function postalCode(required: boolean) {
   return text('postalCode', required).regex(
-    /^[\p{L}\p{N}][\p{L}\p{N} -]*$|^$/u,
+    postalCodePattern,
     'Postal code may have only letters, digits, spaces and hyphens.',
   );
 }

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { addressSchema } from './address-rules';
+import { brand } from './brand';
 
 /**
  * A country as an address holds it: an ISO 3166-1 alpha-2 code. Which codes exist is the server's to say (GET
@@ -14,6 +15,9 @@ export const countryCodePattern = /^[A-Z]{2}$/;
 
 /** A region given as an ISO 3166-2 subdivision's code ('US-FL'), as the address form's list stores it. */
 export const regionCodePattern = /^[A-Z]{2}-[A-Z0-9]{1,3}$/;
+
+/** A postal code as an address gives it: letters, digits, spaces and hyphens; may be empty. */
+export const postalCodePattern = /^[\p{L}\p{N}][\p{L}\p{N} -]*$|^$/u;
 
 export const defaultCountry = 'US';
 
@@ -55,6 +59,32 @@ export const emptyAddress: Address = {
   country: defaultCountry,
   phone: '',
 };
+
+/** The shop's address in its parts (settings.ts's `shopAddressSchema`). */
+export interface ShopAddress {
+  line1: string;
+  line2: string;
+  city: string;
+  region: string;
+  postalCode: string;
+  country: string;
+}
+
+/** The country the shop writes its amounts for (its locale's): its own address is printed without the country. */
+const homeCountry = new Intl.Locale(brand.locale).region;
+
+/**
+ * The shop's address as one block, as the footer, the e-mails, collection's details and the invoices print it:
+ * '12 Arena Lane, Wellington, FL 33414'. The region is printed as its code within the country ('FL' for US-FL), the
+ * country by name when it is not the shop's locale's.
+ */
+export function shopAddressText({ line1, line2, city, region, postalCode, country }: ShopAddress): string {
+  const regionShort = region.startsWith(`${country}-`) ? region.slice(country.length + 1) : region;
+  const place = [regionShort, postalCode].filter(Boolean).join(' ');
+  return [line1, line2, city, place, country === homeCountry || country === '' ? '' : countryName(country)]
+    .filter((part) => part !== '')
+    .join(', ');
+}
 
 /**
  * The address as lines, for a page, an e-mail or a spreadsheet. The region is printed by its name ('Florida' for

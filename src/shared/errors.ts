@@ -241,6 +241,7 @@ export const errorExtras: Partial<Record<ErrorCode, 'rows' | 'field' | 'reason'>
   'discount/form-invalid': 'field',
   'discount/code-taken': 'field',
   'order/discount-unavailable': 'reason',
+  'order/invalid-address': 'field',
 };
 
 /** The body of every error response. */
@@ -249,7 +250,10 @@ export interface ErrorBody {
   message: string;
   /** `order/sold-out`, `order/size-missing` and `order/unavailable`: the ids of the cart rows concerned. */
   rows?: string[];
-  /** `product/invalid`, `category/invalid`, `settings/invalid`: the field the message is about (`name`, `sizes.2.stock`, `shop.phone`…). */
+  /**
+   * `product/invalid`, `category/invalid`, `settings/invalid`, `order/invalid-address`…: the field the message is about
+   * (`name`, `sizes.2.stock`, `shop.phone`, `address.region`…).
+   */
   field?: string;
   /** `order/discount-unavailable`: the code of the discount's own refusal (`discount/used-up`, ...). */
   reason?: string;

@@ -6,6 +6,7 @@
  */
 import './zod-config';
 import { z } from 'zod';
+import { addressFields, countryCodePattern, postalCodePattern, type ShopAddress } from './address';
 import { rateScale, type TaxRate } from './tax';
 import { noControlCharacters } from './text';
 
@@ -17,7 +18,6 @@ export type PaymentMethodId = (typeof paymentMethodIds)[number];
 export const settingsLimits = {
   nameMax: 80,
   legalNameMax: 120,
-  addressMax: 200,
   phoneMax: 30,
   taxIdMax: 40,
   bankTextMax: 80,
@@ -41,13 +41,33 @@ function required(name: string, max: number) {
     .refine((text) => visible.test(text), `${name} is required.`);
 }
 
+/**
+ * Where the shop is (docs/product.md §17): the yard riders collect at, printed as one block (`shopAddressText`), and
+ * the place an order collected there is taxed at (§19). The region is a subdivision's ISO 3166-2 code when the country
+ * has subdivisions (the server checks it against the list, docs/decisions/0051-a-sale-at-the-yard.md), else text or
+ * empty; the city and the postal code may be empty where a place has none.
+ */
+export const shopAddressSchema = z.strictObject({
+  line1: required('Address line 1', addressFields.line1.max),
+  line2: line('Address line 2', addressFields.line2.max),
+  city: line('City', addressFields.city.max),
+  region: line('State or region', addressFields.region.max),
+  postalCode: line('Postal code', addressFields.postalCode.max).regex(
+    postalCodePattern,
+    'Postal code may have only letters, digits, spaces and hyphens.',
+  ),
+  country: z
+    .string({ error: 'Choose a country from the list.' })
+    .regex(countryCodePattern, 'Choose a country from the list.'),
+}) satisfies z.ZodType<ShopAddress>;
+
 /** Who the shop is and how riders reach it: the header, the footer, every e-mail, the collection's details. */
 export const shopDetailsSchema = z.strictObject({
   /** The name as shown: the header, page titles, e-mails. */
   name: required('Name', settingsLimits.nameMax),
-  /** The name on invoices (DECISIONS.md §20). */
+  /** The name on invoices (docs/product.md §20). */
   legalName: required('Legal name', settingsLimits.legalNameMax),
-  address: required('Address', settingsLimits.addressMax),
+  address: shopAddressSchema,
   phone: required('Phone', settingsLimits.phoneMax).regex(
     /^[0-9+()./ -]*$/,
     'Phone may have only digits, spaces and + ( ) - . /',

@@ -221,21 +221,21 @@ describe('shipping zones (DECISIONS.md §18)', () => {
     expect(row).toMatch(/,"Courier, Tomorrow"$/);
   });
 
-  it("takes an address's region as its country's ISO 3166-2 code, refuses another country's or none, and a country that does not exist", async () => {
+  it("takes an address's region as one of its country's subdivisions, by code or name, refuses anything else, and a country that does not exist", async () => {
     await useShipping({ ...firstShipping, collection });
     const client = await rider('3');
-    expectError(
-      await client.placeOrder({ address: { ...address, region: 'CA-ON' } }),
-      400,
-      'order/invalid-address',
-      'United States has no region CA-ON.',
-    );
-    expectError(
-      await client.placeOrder({ address: { ...address, region: 'US-ZZ' } }),
-      400,
-      'order/invalid-address',
-      'United States has no region US-ZZ.',
-    );
+    // Another country's, none, an abbreviation, a city: each refused with its field, nothing ordered.
+    for (const region of ['CA-ON', 'US-ZZ', 'Fla.', 'Honolulu HI', 'Floridaa']) {
+      const refused = await client.placeOrder({ address: { ...address, region } });
+      expectError(refused, 400, 'order/invalid-address', 'Choose the state or region of United States from the list.');
+      expect(refused.body.field).toBe('address.region');
+      expectError(
+        await client.json('GET', `/api/checkout/quote?${new URLSearchParams({ country: 'US', region })}`),
+        400,
+        'order/invalid-address',
+        'Choose the state or region of United States from the list.',
+      );
+    }
     expectError(
       await client.placeOrder({ address: { ...address, country: 'QQ' } }),
       400,
@@ -248,10 +248,59 @@ describe('shipping zones (DECISIONS.md §18)', () => {
       'order/invalid-address',
       'Choose a country from the list.',
     );
-    // A region typed as text, as API clients and older pages sent it, is kept as it is.
-    const typed = await client.placeOrder({ address: { ...address, region: 'FL' } });
-    expect(typed.status, JSON.stringify(typed.body)).toBe(201);
-    expect(typed.body.order.address.region).toBe('FL');
+    // A subdivision as API clients and older pages send it: its code within the country, its name in any case, with
+    // or without its accents and marks. The order keeps its ISO 3166-2 code.
+    for (const [region, code] of [
+      ['FL', 'US-FL'],
+      ['florida', 'US-FL'],
+      ["Hawai'i", 'US-HI'],
+      ['us-hi', 'US-HI'],
+    ]) {
+      await client.add('3');
+      const typed = await client.placeOrder({ address: { ...address, region } });
+      expect(typed.status, JSON.stringify(typed.body)).toBe(201);
+      expect(typed.body.order.address.region).toBe(code);
+    }
+    // A country without subdivisions takes its region as text.
+    await useShipping({
+      ...firstShipping,
+      zones: [
+        ...firstShipping.zones,
+        {
+          id: 'gibraltar',
+          name: 'Gibraltar',
+          places: [{ country: 'GI', regions: [] }],
+          methods: [flat('post', 'Post', 3000)],
+        },
+      ],
+      collection,
+    });
+    await client.add('3');
+    const gibraltar = await client.placeOrder({
+      address: { ...address, country: 'GI', region: 'Upper Town', postalCode: 'GX11 1AA' },
+    });
+    expect(gibraltar.status, JSON.stringify(gibraltar.body)).toBe(201);
+    expect(gibraltar.body.order.address.region).toBe('Upper Town');
+  });
+
+  it('prices a region given by name or code at its own zone: Honolulu in the Hawaii zone, however Hawaii is written', async () => {
+    const [us] = firstShipping.zones;
+    if (us === undefined) throw new Error('a new shop has a zone');
+    const hawaii = {
+      id: 'hawaii',
+      name: 'Hawaii',
+      places: [{ country: 'US', regions: ['US-HI'] }],
+      methods: [flat('island', 'Island freight', 8000)],
+    };
+    await useShipping({ ...firstShipping, zones: [us, hawaii], collection });
+    const client = await rider('3');
+    for (const region of ['US-HI', 'HI', 'Hawaii', "Hawai'i"]) {
+      const { body } = await quote(client, { country: 'US', region, postalCode: '96813' });
+      expect(body.money.shippingCents, region).toBe(8000);
+    }
+    const placed = await client.placeOrder({ address: { ...address, region: 'Hawaii', postalCode: '96813' } });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    expect(placed.body.order).toMatchObject({ shippingCents: 8000, shippingMethod: { name: 'Island freight' } });
   });
 
   it("'Collect at the yard' needs a name and a phone, and no address; without either it is refused", async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
-import { firstSettings, firstShipping, firstTax } from '../../src/server/db/first-settings';
+import { firstSettings, firstShipping, firstTax, newShopSettings } from '../../src/server/db/first-settings';
+import { type ShopAddress, shopAddressText } from '../../src/shared/address';
 import type { PublicShop, ShopSettings, VersionedSettings } from '../../src/shared/settings';
 import { Client } from '../support/client';
 import { EventStream } from '../support/event-stream';
@@ -46,6 +47,9 @@ const withShop = (shop: Partial<ShopSettings['shop']>) => (form: ShopSettings) =
   shop: { ...form.shop, ...shop },
 });
 
+const withAddress = (address: Partial<ShopAddress>) => (form: ShopSettings) =>
+  withShop({ address: { ...form.shop.address, ...address } })(form);
+
 describe("the shop's settings", () => {
   it('a new shop has the values that were fixed in code: name, address, phone, bank, payment methods', async () => {
     // Today's values, spelled out: what the shop showed and charged before its owner could change them.
@@ -75,13 +79,24 @@ describe("the shop's settings", () => {
       await createRoles(fresh.db).grant(email);
       const reply = await admin.json('GET', '/api/admin/settings');
       // Shipping joined the document with migration 0023 (test/api/shipping-zones.test.ts spells it out), tax with
-      // 0025 (test/api/tax.test.ts).
+      // 0025 (test/api/tax.test.ts); 0034 read the address in its parts, which print as before.
+      const address = {
+        line1: '12 Arena Lane',
+        line2: '',
+        city: 'Wellington',
+        region: 'US-FL',
+        postalCode: '33414',
+        country: 'US',
+      };
+      expect(shopAddressText(address)).toBe(todays.shop.address);
+      const shopNow = { ...todays.shop, address };
       expect(reply.body).toEqual({
-        settings: { ...todays, shipping: firstShipping, tax: firstTax, version: 1 },
+        settings: { ...todays, shop: shopNow, shipping: firstShipping, tax: firstTax, version: 1 },
         history: [],
       });
+      expect(newShopSettings).toEqual({ ...todays, shop: shopNow, shipping: firstShipping, tax: firstTax });
       const shop = await new Client(fresh.url).json('GET', '/api/shop');
-      expect(shop.body).toEqual({ shop: todays.shop, bankTransfer: todays.bankTransfer });
+      expect(shop.body).toEqual({ shop: shopNow, bankTransfer: todays.bankTransfer });
       // Card only with Stripe's keys, as before.
       expect((await admin.json('GET', '/api/payment-methods')).body).toEqual({
         methods: ['bank-transfer', 'collection'],
@@ -92,7 +107,7 @@ describe("the shop's settings", () => {
   });
 
   it('are for owners only: a rider is refused, a visitor must log in', async () => {
-    const form = { ...firstSettings, version: 1 };
+    const form = { ...newShopSettings, version: 1 };
     const someone = await rider();
     expectError(await someone.json('GET', '/api/admin/settings'), 403, 'auth/forbidden');
     expectError(await someone.json('PUT', '/api/admin/settings', form), 403, 'auth/forbidden');
@@ -103,17 +118,18 @@ describe("the shop's settings", () => {
 
   it('a save changes what every page and the API say, and is kept in the history: what, when, by whom', async () => {
     const before = await current();
-    const saved = await save(withShop({ phone: '(561) 555-0199', address: '14 Arena Lane, Wellington, FL 33414' }));
+    const moved = { ...before.settings.shop.address, line1: '14 Arena Lane' };
+    const saved = await save(withShop({ phone: '(561) 555-0199', address: moved }));
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     expect(saved.body.settings.version).toBe(before.settings.version + 1);
     expect(saved.body.settings.shop.phone).toBe('(561) 555-0199');
     const shop = (await new Client(server.url).json('GET', '/api/shop')).body;
-    expect(shop.shop).toMatchObject({ phone: '(561) 555-0199', address: '14 Arena Lane, Wellington, FL 33414' });
+    expect(shop.shop).toMatchObject({ phone: '(561) 555-0199', address: moved });
     const { history } = await current();
     expect(history[0]).toEqual({
       at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       by: ownerEmail,
-      what: `Address “${before.settings.shop.address}” → “14 Arena Lane, Wellington, FL 33414”; Phone “${before.settings.shop.phone}” → “(561) 555-0199”`,
+      what: `Address “${shopAddressText(before.settings.shop.address)}” → “14 Arena Lane, Wellington, FL 33414”; Phone “${before.settings.shop.phone}” → “(561) 555-0199”`,
     });
     // A save that changes nothing is no new version and no line in the history.
     const same = await save((form) => form);
@@ -138,7 +154,29 @@ describe("the shop's settings", () => {
       [withShop({ name: ' ' }), 'shop.name', 'Name is required.'],
       [withShop({ phone: 'call us' }), 'shop.phone', 'Phone may have only digits, spaces and + ( ) - . /'],
       [withShop({ email: 'shop at example' }), 'shop.email', 'E-mail must be an address such as shop@example.com.'],
-      [withShop({ address: 'a'.repeat(201) }), 'shop.address', 'Address must be at most 200 characters.'],
+      [withAddress({ line1: 'a'.repeat(101) }), 'shop.address.line1', 'Address line 1 must be at most 100 characters.'],
+      [withAddress({ line1: ' ' }), 'shop.address.line1', 'Address line 1 is required.'],
+      [
+        withAddress({ postalCode: '334/14' }),
+        'shop.address.postalCode',
+        'Postal code may have only letters, digits, spaces and hyphens.',
+      ],
+      [withAddress({ country: 'XX' }), 'shop.address.country', 'There is no country XX.'],
+      [
+        withAddress({ region: 'Fla.' }),
+        'shop.address.region',
+        'Choose the state or region of United States from the list.',
+      ],
+      [
+        withAddress({ region: 'CA-ON' }),
+        'shop.address.region',
+        'Choose the state or region of United States from the list.',
+      ],
+      [
+        withAddress({ region: '' }),
+        'shop.address.region',
+        'Choose the state or region of United States from the list.',
+      ],
       [
         (f) => ({ ...f, bankTransfer: { ...f.bankTransfer, payWithinDays: -1 } }),
         'bankTransfer.payWithinDays',

@@ -11,7 +11,7 @@ import { expectError } from '../support/expect-error';
 import { FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../support/fake-stripe';
 import { startTestServer, type TestServer } from '../support/server';
 
-/** The shop's tax (DECISIONS.md §19; docs/decisions/0041-tax-settings.md), set by the owner, charged to riders. */
+/** The shop's tax (docs/product.md §19; docs/decisions/0041-tax-settings.md), set by the owner, charged to riders. */
 
 let fake: FakeStripe;
 let server: TestServer;
@@ -92,7 +92,7 @@ async function quote(client: Client, query: Record<string, string>): Promise<Ord
 
 const rows = (money: OrderMoney) => moneyRows(money, brand).map((row) => [row.label, row.amount]);
 
-describe('tax (DECISIONS.md §19)', () => {
+describe('tax (docs/product.md §19)', () => {
   it('a new shop has no rates and prices that include any tax: it charges as before', async () => {
     expect(firstTax).toEqual({ pricesIncludeTax: true, taxShipping: true, rates: [] });
     const fresh = await startTestServer();
@@ -226,6 +226,67 @@ describe('tax (DECISIONS.md §19)', () => {
     const placed = await client.placeOrder({ totalCents: now.totalCents });
     expect(placed.status, JSON.stringify(placed.body)).toBe(201);
     expect(placed.body.order.totalCents).toBe(34830);
+  });
+
+  it('an order collected at the yard is taxed where the yard is, whatever address the page held, and places as quoted', async () => {
+    await useTax(usShop);
+    const client = await rider();
+    const atTheYard = {
+      fullName: 'Ada Rider',
+      line1: '',
+      city: '',
+      region: '',
+      postalCode: '',
+      country: 'US',
+      phone: '555 0100',
+    };
+    // The shop is in Wellington, Florida (a new shop's address): 7% of the goods; nothing to ship, so nothing on shipping.
+    const florida = [{ name: 'FL sales tax', rate: 7000, baseCents: 29900, amountCents: 2093, included: false }];
+    // As the page asks once 'Collect at the yard' is chosen, before or after a delivery address was filled in.
+    for (const place of [
+      {},
+      { region: 'US-NY', postalCode: '10001' },
+      { region: 'US-FL', postalCode: '33414' },
+    ] as Record<string, string>[]) {
+      const money = await quote(client, { delivery: 'collection', country: 'US', ...place });
+      expect(money.taxLines, JSON.stringify(place)).toEqual(florida);
+      expect(money.totalCents).toBe(29900 + 2093);
+    }
+    const placed = await client.placeOrder({ paymentMethod: 'collection', address: atTheYard, totalCents: 31993 });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+    expect(placed.body.order).toMatchObject({ totalCents: 31993, taxLines: florida, shippingCents: 0 });
+
+    // The shop moves to New York, which has no rate here: a sale at its yard carries no Florida tax.
+    const current = await settings();
+    const newYork = {
+      line1: '1 Park Row',
+      line2: '',
+      city: 'New York',
+      region: 'US-NY',
+      postalCode: '10038',
+      country: 'US',
+    };
+    const moved = await owner.json('PUT', '/api/admin/settings', {
+      ...current,
+      shop: { ...current.shop, address: newYork },
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    try {
+      await client.add('6');
+      const money = await quote(client, {
+        delivery: 'collection',
+        country: 'US',
+        region: 'US-FL',
+        postalCode: '33414',
+      });
+      expect(money).toEqual(expect.objectContaining({ subtotalCents: 29900, shippingCents: 0, totalCents: 29900 }));
+      expect(money.taxLines).toBeUndefined();
+      const untaxed = await client.placeOrder({ paymentMethod: 'collection', address: atTheYard, totalCents: 29900 });
+      expect(untaxed.status, JSON.stringify(untaxed.body)).toBe(201);
+    } finally {
+      const back = await settings();
+      await owner.json('PUT', '/api/admin/settings', { ...back, shop: current.shop });
+    }
   });
 
   it('a card order asks Stripe for exactly the total with tax', async () => {

@@ -12,7 +12,7 @@ export const address: Address = {
   line1: '12 Stable Row',
   line2: '',
   city: 'Wellington',
-  region: 'FL',
+  region: 'US-FL',
   postalCode: '33414',
   country: 'US',
   phone: '',

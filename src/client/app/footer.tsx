@@ -1,3 +1,4 @@
+import { shopAddressText } from '../../shared/address';
 import { brand } from '../../shared/brand';
 import { useShop } from '../lib/shop';
 
@@ -7,7 +8,7 @@ export function Footer() {
   return (
     <footer className="site-footer">
       <p>
-        <span>{shop.address}</span>
+        <span>{shopAddressText(shop.address)}</span>
         <span>{shop.phone}</span>
         <span>
           © {new Date().getFullYear()} {shop.name}

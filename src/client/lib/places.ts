@@ -62,6 +62,28 @@ export function useRegions(country: string): readonly Place[] | undefined {
   return loaded?.country === country ? loaded.regions : undefined;
 }
 
+/** The subdivisions of each of `countries`, by country, as their lists come in (a country not in yet is missing). */
+export function useRegionLists(countries: readonly string[]): ReadonlyMap<string, readonly Place[]> {
+  const [regions, setRegions] = useState<ReadonlyMap<string, readonly Place[]>>(new Map());
+  const wanted = [...new Set(countries)].filter((country) => country !== '' && !regions.has(country)).join(' ');
+  useEffect(() => {
+    if (wanted === '') return;
+    let live = true;
+    for (const country of wanted.split(' ')) {
+      regionsOf(country).then(
+        (list) => {
+          if (live) setRegions((current) => new Map(current).set(country, list));
+        },
+        () => {},
+      );
+    }
+    return () => {
+      live = false;
+    };
+  }, [wanted]);
+  return regions;
+}
+
 /**
  * addressLines' `regionName` for an address shown in the browser: the subdivision's name once its country's list is
  * in, the code until then (and a region typed as text, as it is).

@@ -10,7 +10,14 @@ import { shopFromPage } from './page-data';
  * header and footer stay blank rather than show another shop's details.
  */
 const unknownShop: PublicShop = {
-  shop: { name: '', legalName: '', address: '', phone: '', email: '', taxId: '' },
+  shop: {
+    name: '',
+    legalName: '',
+    address: { line1: '', line2: '', city: '', region: '', postalCode: '', country: '' },
+    phone: '',
+    email: '',
+    taxId: '',
+  },
   bankTransfer: { payWithinDays: 0, accountName: '', bankName: '', routingNumber: '', accountNumber: '' },
 };
 

@@ -151,7 +151,7 @@ export function productRoutes({
     .get(endpoints.adminProducts.path, owner, async (c) => c.json({ products: await catalogue.all() }))
 
     .post(endpoints.adminCreateProduct.path, owner, async (c) => {
-      const input = await readJson(c, endpoints.adminCreateProduct.body, formFields, { field: true });
+      const input = await readJson(c, endpoints.adminCreateProduct.body, formFields);
       return c.json(answer(await catalogue.create(c.get('session').user, input)), 201);
     })
 
@@ -170,7 +170,7 @@ export function productRoutes({
 
     .put(endpoints.adminUpdateProduct.path, owner, async (c) => {
       const itemid = itemidParam(c.req.param('itemid'));
-      const edit = await readJson(c, endpoints.adminUpdateProduct.body, formFields, { field: true });
+      const edit = await readJson(c, endpoints.adminUpdateProduct.body, formFields);
       return c.json(answer(await catalogue.update(c.get('session').user, itemid, edit)));
     })
 
@@ -190,22 +190,20 @@ export function productRoutes({
 
     .put(endpoints.adminOrderProductPictures.path, owner, async (c) => {
       const itemid = itemidParam(c.req.param('itemid'));
-      const { version, order } = await readJson(c, endpoints.adminOrderProductPictures.body, pictureFields, {
-        field: true,
-      });
+      const { version, order } = await readJson(c, endpoints.adminOrderProductPictures.body, pictureFields);
       return c.json(answer(await catalogue.orderPictures(c.get('session').user, itemid, version, order)));
     })
 
     .get(endpoints.adminCategories.path, owner, async (c) => c.json({ categories: await categories.all() }))
 
     .post(endpoints.adminCreateCategory.path, owner, async (c) => {
-      const input = await readJson(c, endpoints.adminCreateCategory.body, categoryFields, { field: true });
+      const input = await readJson(c, endpoints.adminCreateCategory.body, categoryFields);
       return c.json(categoryAnswer(await categories.create(input)), 201);
     })
 
     .put(endpoints.adminUpdateCategory.path, owner, async (c) => {
       const slug = slugParam(c.req.param('slug'));
-      const edit = await readJson(c, endpoints.adminUpdateCategory.body, categoryFields, { field: true });
+      const edit = await readJson(c, endpoints.adminUpdateCategory.body, categoryFields);
       return c.json(categoryAnswer(await categories.update(c.get('session').user, slug, edit)));
     })
 

@@ -1,11 +1,25 @@
-import type { ShippingSettings, ShopSettings, TaxSettings } from '../../shared/settings';
+import type {
+  BankTransfer,
+  PaymentMethodId,
+  ShippingSettings,
+  ShopDetails,
+  ShopSettings,
+  TaxSettings,
+} from '../../shared/settings';
+
+/** The settings as migration 0015 wrote them: the shop's address was one line of text until migration 0034. */
+interface SettingsOf0015 {
+  shop: Omit<ShopDetails, 'address'> & { address: string };
+  bankTransfer: BankTransfer;
+  paymentMethods: PaymentMethodId[];
+}
 
 /**
  * The settings a new shop starts with, as migration 0015 seeds them: the values that were fixed in code before the
  * owner could set them (docs/decisions/0034-the-shops-settings.md). Part of that migration: never edit it (the owner
  * changes the settings in the back office, not here). The address and bank account are fictitious.
  */
-export const firstSettings: Omit<ShopSettings, 'shipping' | 'tax'> = {
+export const firstSettings: SettingsOf0015 = {
   shop: {
     name: 'Piaffe',
     legalName: 'Piaffe Saddlery LLC',
@@ -56,3 +70,24 @@ export const firstShipping: ShippingSettings = {
  * edit it.
  */
 export const firstTax: TaxSettings = { pricesIncludeTax: true, taxShipping: true, rates: [] };
+
+/**
+ * What a new shop's settings are once every migration has run: 0015's, the shop's address in the parts 0034 reads in
+ * it, 0023's shipping and 0025's tax. For tests and the benches, which compare a new shop with it.
+ */
+export const newShopSettings: ShopSettings = {
+  ...firstSettings,
+  shop: {
+    ...firstSettings.shop,
+    address: {
+      line1: '12 Arena Lane',
+      line2: '',
+      city: 'Wellington',
+      region: 'US-FL',
+      postalCode: '33414',
+      country: 'US',
+    },
+  },
+  shipping: firstShipping,
+  tax: firstTax,
+};

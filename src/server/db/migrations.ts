@@ -6,6 +6,7 @@ import { firstCategories } from './first-categories';
 import { firstSettings, firstShipping, firstTax } from './first-settings';
 import type { Dialect } from './open';
 import { sequences, type Tables } from './schema';
+import { shopAddressParts } from './shop-address-migration';
 
 /**
  * The sizes of docs/product.md §12 and their first stock, by item number, as migration 0007 seeded them. Part of
@@ -622,6 +623,22 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
       // 100,000 of them (46 ms); this index holds the numbers alone (8 ms). PostgreSQL's primary key is such an index.
       if (dialect === 'postgres') return;
       await db.schema.createIndex('shop_order_number').on('shop_order').column('number').execute();
+    },
+  },
+  '0034-shop-address-in-parts': {
+    async up(db) {
+      // The shop's address in its parts (docs/decisions/0051-a-sale-at-the-yard.md): an order collected at the yard is
+      // taxed where the yard is, so its state and postal code must be known; it still prints as one block.
+      const row = await db.selectFrom('shop_settings').select('document').where('id', '=', 1).executeTakeFirst();
+      if (!row) return;
+      const document = JSON.parse(row.document);
+      if (typeof document.shop?.address !== 'string') return;
+      document.shop.address = shopAddressParts(document.shop.address);
+      await db
+        .updateTable('shop_settings')
+        .set({ document: JSON.stringify(document) })
+        .where('id', '=', 1)
+        .execute();
     },
   },
 });

@@ -25,7 +25,7 @@ export function discountRoutes({ sessions, discounts }: { sessions: Sessions; di
     .get(endpoints.adminDiscounts.path, owner, async (c) => c.json({ discounts: await discounts.all() }))
 
     .post(endpoints.adminCreateDiscount.path, owner, async (c) => {
-      const input = await readJson(c, endpoints.adminCreateDiscount.body, formFields, { field: true });
+      const input = await readJson(c, endpoints.adminCreateDiscount.body, formFields);
       const result = await discounts.create(c.get('session').user, input);
       if (!result.ok) throw new HttpError('discount/code-taken', undefined, {}, { field: 'code' });
       return c.json({ discount: result.discount }, 201);

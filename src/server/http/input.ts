@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { finished } from 'node:stream';
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import type { ErrorCode } from '../../shared/errors';
+import { type ErrorCode, errorExtras } from '../../shared/errors';
 import type { AppEnv } from '../app-env';
 import { HttpError } from './errors';
 
@@ -88,14 +88,13 @@ export function readBytes(c: Context<AppEnv>, maxBytes: number, tooLarge: ErrorC
 
 /**
  * Reads a JSON body and validates it against a shared schema. A problem with a field named in
- * `fieldCodes` is answered with that code and the schema's own message (and, with `options.field`, the path of the
- * field, for a form to show it there), anything else with `request/invalid-body`.
+ * `fieldCodes` is answered with that code and the schema's own message (and, for the codes that name their field,
+ * `errorExtras`, the path of the field, for a form to show it there), anything else with `request/invalid-body`.
  */
 export async function readJson<T extends z.ZodType>(
   c: Context<AppEnv>,
   schema: T,
   fieldCodes: Record<string, ErrorCode> = {},
-  options: { field?: boolean } = {},
 ): Promise<z.infer<T>> {
   const type = c.req.header('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new HttpError('request/unsupported-media-type');
@@ -112,7 +111,12 @@ export async function readJson<T extends z.ZodType>(
   const field = String(issue?.path[0] ?? '');
   const code = fieldCodes[field];
   if (code && issue?.code !== 'unrecognized_keys') {
-    throw new HttpError(code, issue?.message, {}, options.field ? { field: issue?.path.join('.') } : {});
+    throw new HttpError(
+      code,
+      issue?.message,
+      {},
+      errorExtras[code] === 'field' ? { field: issue?.path.join('.') } : {},
+    );
   }
   throw new HttpError('request/invalid-body', describeIssue(issue));
 }

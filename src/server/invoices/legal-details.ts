@@ -1,3 +1,4 @@
+import { shopAddressText } from '../../shared/address';
 import type { ShopSettings } from '../../shared/settings';
 
 /** Who issues the shop's invoices, as each invoice states it when issued (docs/product.md §20). */
@@ -6,6 +7,7 @@ export interface LegalDetails {
   name: string;
   /** The name it trades under by law. */
   legalName: string;
+  /** As one block (`shopAddressText`). */
   address: string;
   phone: string;
   /** A VAT number or the like; null while the shop has none. */
@@ -15,5 +17,5 @@ export interface LegalDetails {
 /** The seller's details an invoice states, from the shop's settings (docs/product.md §17) as the issuing unit reads them. */
 export function legalDetailsOf({ shop }: ShopSettings): LegalDetails {
   const { name, legalName, address, phone, taxId } = shop;
-  return { name, legalName, address, phone, taxId: taxId === '' ? null : taxId };
+  return { name, legalName, address: shopAddressText(address), phone, taxId: taxId === '' ? null : taxId };
 }

@@ -7,7 +7,7 @@ import { sumCents } from '../../shared/money';
 import type { Order, PlaceOrder } from '../../shared/orders';
 import { deliveryOf } from '../../shared/payment/payment-methods';
 import { type Breakdown, moneyOf, type OrderMoney, priceOrder } from '../../shared/pricing';
-import type { ShippingSettings, TaxSettings } from '../../shared/settings';
+import type { ShopSettings, TaxSettings } from '../../shared/settings';
 import {
   collectionOption,
   notShippedMessage,
@@ -22,7 +22,6 @@ import { isConstraintViolation } from '../db/errors';
 import { type OrderEventTable, type OrderLineTable, sequences } from '../db/schema';
 import type { Check, DiscountStore } from '../discounts/discount-store';
 import type { Outbox } from '../mail/outbox';
-import { regionCode } from '../places/places';
 import type { SettingsStore } from '../settings/settings-store';
 import { type StockStore, sizeKey, unitsOf } from '../stock/stock-store';
 import { moneyColumns, type OrderRow, readOrder, toOrder } from './order-mapping';
@@ -60,17 +59,25 @@ export type Priced =
   | { ok: false; reason: 'not-shipped'; country: string }
   | { ok: false; reason: 'no-such-method' };
 
-/** Where an order goes, as the checkout's quote and the order name it: the region as the rider typed it. */
+/**
+ * Where an order goes, as the checkout's quote and the order name it: the region as its ISO 3166-2 code where the
+ * country has subdivisions (the routes read it so, src/server/places/places.ts), else as given.
+ */
 type Destination = ShippingPlace & { postalCode: string };
 
-/** The rates of the shop's tax that apply to `place` (DECISIONS.md §19), with its choices: what `priceOrder` takes. */
-function taxFor({ pricesIncludeTax, taxShipping, rates }: TaxSettings, place: Destination) {
-  const where: TaxPlace = {
-    country: place.country,
-    region: place.region,
-    postalCode: place.postalCode.trim() === '' ? null : place.postalCode,
-  };
-  return { pricesIncludeTax, taxShipping, rates: ratesFor(rates, where) };
+/**
+ * Where an order is taxed (docs/product.md §19): where it is delivered, or, collected at the yard, where the yard is (a
+ * sale made there, docs/decisions/0051-a-sale-at-the-yard.md).
+ */
+function taxPlace({ shop }: ShopSettings, delivery: Delivery, given: Destination): TaxPlace {
+  const { country, region, postalCode } = delivery === 'collection' ? shop.address : given;
+  const orNull = (text: string) => (text.trim() === '' ? null : text);
+  return { country, region: orNull(region), postalCode: orNull(postalCode) };
+}
+
+/** The rates of the shop's tax that apply to `place` (docs/product.md §19), with its choices: what `priceOrder` takes. */
+function taxFor({ pricesIncludeTax, taxShipping, rates }: TaxSettings, place: TaxPlace) {
+  return { pricesIncludeTax, taxShipping, rates: ratesFor(rates, place) };
 }
 
 /**
@@ -80,16 +87,14 @@ function taxFor({ pricesIncludeTax, taxShipping, rates }: TaxSettings, place: De
  * transaction reads.
  */
 function priceFor(
-  { shipping, tax }: { shipping: ShippingSettings; tax: TaxSettings },
+  shop: ShopSettings,
   { items, weightGrams }: { items: readonly CartItem[]; weightGrams: number },
   delivery: Delivery,
-  given: Destination,
+  place: Destination,
   methodId: string | undefined,
   discount: DiscountEffect,
 ): Priced {
-  // The zones and the tax rates match the region by its ISO 3166-2 code, however the address gives it ('US-FL', 'FL',
-  // 'Florida'); the order keeps it as given.
-  const place = { ...given, region: regionCode(given.country, given.region) };
+  const { shipping, tax } = shop;
   const lineCents = items.map((item) => item.priceCents);
   const cart = { weightGrams, subtotalCents: sumCents(lineCents) };
   const collected = collectionOption(shipping);
@@ -97,7 +102,7 @@ function priceFor(
   if (options === undefined) return { ok: false, reason: 'not-shipped', country: place.country };
   const chosen = methodId === undefined ? options[0] : options.find((option) => option.id === methodId);
   if (chosen === undefined) return { ok: false, reason: 'no-such-method' };
-  const taxed = taxFor(tax, place);
+  const taxed = taxFor(tax, taxPlace(shop, delivery, place));
   const totals = priceOrder({
     lineCents,
     shippingCents: chosen.cents,
@@ -373,7 +378,7 @@ export function createPlacing(parts: PlacingParts) {
         const { options, chosen, money } = priced;
         return { ok: true, quote: { items, money, shipping: { options, chosen: chosen.id } } };
       }
-      const taxed = taxFor(shop.tax, place);
+      const taxed = taxFor(shop.tax, taxPlace(shop, delivery, place));
       const goods = priceOrder({
         lineCents: items.map((item) => item.priceCents),
         shippingCents: 0,

@@ -15,7 +15,7 @@ import { readJson, readQuery, readText } from '../http/input';
 import { type LiveStreams, sseFrame } from '../http/live-streams';
 import type { CardPayments } from '../payments/card-payments';
 import type { CardCheckout } from '../payments/card-sessions';
-import { addressPlaceProblem } from '../places/places';
+import { readPlace } from '../places/places';
 import type { SettingsStore } from '../settings/settings-store';
 import type { CancelResult } from './order-moves';
 import type { PlaceResult } from './order-placing';
@@ -161,12 +161,23 @@ export function orderRoutes({ sessions, orders, payments, settings, streams, thr
     if (worked(result)) await attempt.succeeded();
     return result;
   }
+  /**
+   * An address's place as the shop reads it: a country that exists, and its region as the code of one of its
+   * subdivisions however it was given (GET /api/places); anything else is refused with its field.
+   */
+  function placeOf<Place extends { country: string; region: string }>(place: Place, at: string): Place {
+    const read = readPlace(place);
+    if (!read.ok) throw new HttpError('order/invalid-address', read.message, {}, { field: `${at}${read.field}` });
+    return read.place;
+  }
+
   return (
     new Hono<AppEnv>()
       .get(endpoints.paymentMethods.path, async (c) => c.json({ methods: await offered() }))
 
       .get(endpoints.quote.path, session, async (c) => {
-        const query = readQuery(c, endpoints.quote.query);
+        const asked = readQuery(c, endpoints.quote.query);
+        const query = { ...asked, ...placeOf(asked, '') };
         const { discountCode } = query;
         const result = await tryCode(
           c,
@@ -181,14 +192,12 @@ export function orderRoutes({ sessions, orders, payments, settings, streams, thr
       })
 
       .post(endpoints.placeOrder.path, session, async (c) => {
-        const input = await readJson(c, endpoints.placeOrder.body, {
+        const sent = await readJson(c, endpoints.placeOrder.body, {
           address: 'order/invalid-address',
           paymentMethod: 'order/invalid-payment-method',
           shippingMethod: 'order/invalid-shipping-method',
         });
-        // A country that exists, and a region given as a code that is one of its subdivisions (GET /api/places).
-        const place = addressPlaceProblem(input.address);
-        if (place) throw new HttpError('order/invalid-address', place.message);
+        const input = { ...sent, address: placeOf(sent.address, 'address.') };
         if (!(await offered()).includes(input.paymentMethod)) throw new HttpError('order/invalid-payment-method');
         c.set('paymentMethod', input.paymentMethod);
         const { user } = c.get('session');

@@ -1,5 +1,5 @@
 import { iso31661, iso31662 } from 'iso-3166';
-import { type Address, countryName, regionCodePattern } from '../../shared/address';
+import { type Address, countryName, type ShopAddress } from '../../shared/address';
 import type { Place } from '../../shared/api';
 import type { ShippingSettings, TaxSettings } from '../../shared/settings';
 
@@ -10,7 +10,9 @@ import type { ShippingSettings, TaxSettings } from '../../shared/settings';
  * none of them weighs on a page's script.
  */
 const regionsByCountry = new Map<string, Place[]>();
+const iso31662Parents = new Map<string, string>();
 for (const { code, name, parent } of iso31662) {
+  iso31662Parents.set(code, parent);
   const country = code.slice(0, 2);
   // A subdivision of a subdivision (a Spanish province in its community) is listed with the country's others.
   if (!parent.startsWith(country)) continue;
@@ -84,32 +86,92 @@ export function taxPlaceProblem(tax: TaxSettings): PlaceProblem {
   return undefined;
 }
 
-/**
- * The ISO 3166-2 code of the region an address names, as the rider may type it: the code ('US-FL'), the code within
- * its country ('FL', 'fl') or the name ('Florida'); what was typed when it is none of them.
- */
-export function regionCode(country: string, typed: string): string {
-  const wanted = typed.trim().toLowerCase();
-  const found = regionsOf(country)?.find(
-    ({ code, name }) =>
-      code.toLowerCase() === wanted || code.slice(3).toLowerCase() === wanted || name.toLowerCase() === wanted,
-  );
-  return found?.code ?? typed;
+/** A name as a rider may type it: any case, without accents, spaces or punctuation ('Hawai'i' is 'hawaii'). */
+function folded(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, '');
 }
 
 /**
- * A problem with an address's place, with its field: a country that is no country an address may be in, or a region
- * given as a code that is none of its country's subdivisions. A region typed as text (an API client, an address from
- * before the list) is taken as it is: it matches only zones that cover the whole country.
+ * A subdivision's names as riders write them: its name, the name without what it adds in brackets, and each name of
+ * one given as several ('Puducherry (Pondicherry)': Puducherry, Pondicherry; 'Bolama / Bijagós': both).
  */
-export function addressPlaceProblem({
-  country,
-  region,
-}: Pick<Address, 'country' | 'region'>): { field: 'country' | 'region'; message: string } | undefined {
-  const regions = regionsOf(country);
-  if (regions === undefined) return { field: 'country', message: 'Choose a country from the list.' };
-  if (regionCodePattern.test(region) && !regions.some((known) => known.code === region)) {
-    return { field: 'region', message: `${countryName(country)} has no region ${region}.` };
+function namesOf(name: string): string[] {
+  const bracketed = /^(.*?)\s*\(([^)]*)\)\s*$/.exec(name);
+  const plain = bracketed ? [name, bracketed[1] ?? '', bracketed[2] ?? ''] : [name];
+  return [...plain, ...name.split('/')].map(folded).filter((n) => n !== '');
+}
+
+/** Each country's subdivisions by every spelling an address may give: the code, the code within it, the names. */
+const regionsBySpelling = new Map<string, Map<string, string>>();
+for (const [country, list] of regionsByCountry) {
+  const spellings = new Map<string, string>();
+  // The country's own subdivisions before those within them, so that a name both share ('Cantabria', a community and
+  // its province) is the larger's.
+  const ordered = [...list].sort((a, b) => Number(isNested(a.code)) - Number(isNested(b.code)));
+  // Codes before names, so that no name takes a code's place.
+  const named = [
+    ...ordered.flatMap(({ code }) =>
+      [folded(code), folded(code.slice(3))].map((spelling) => [spelling, code] as const),
+    ),
+    ...ordered.flatMap(({ code, name }) => namesOf(name).map((spelling) => [spelling, code] as const)),
+  ];
+  for (const [spelling, code] of named) if (!spellings.has(spelling)) spellings.set(spelling, code);
+  regionsBySpelling.set(country, spellings);
+}
+
+function isNested(code: string): boolean {
+  return iso31662Parents.get(code) !== code.slice(0, 2);
+}
+
+/**
+ * The ISO 3166-2 code of the region an address names, as the rider may type it: the code ('US-FL'), the code within
+ * its country ('FL', 'fl') or one of its names ('Florida', 'florida'; accents and punctuation aside); undefined when
+ * it names none of the country's subdivisions.
+ */
+export function regionCode(country: string, typed: string): string | undefined {
+  return regionsBySpelling.get(country)?.get(folded(typed));
+}
+
+type AddressPlace = Pick<Address, 'country' | 'region'>;
+
+/**
+ * An address's place as the shop reads it (docs/product.md §18): its country, and its region as the subdivision's
+ * ISO 3166-2 code however it was given; a problem, with its field, when the country is none an address may be in, or
+ * the region names none of its subdivisions (a country that has none takes its region as text). An empty region is
+ * no problem here: a form still being filled, or a delivery that needs none (the order's rules say when it must be
+ * given).
+ */
+export function readPlace<Place extends AddressPlace>(
+  place: Place,
+): { ok: true; place: Place } | { ok: false; field: 'country' | 'region'; message: string } {
+  const regions = regionsOf(place.country);
+  if (regions === undefined) return { ok: false, field: 'country', message: 'Choose a country from the list.' };
+  if (regions.length === 0 || place.region.trim() === '') return { ok: true, place };
+  const code = regionCode(place.country, place.region);
+  if (code === undefined) return { ok: false, field: 'region', message: unknownRegionMessage(place.country) };
+  return { ok: true, place: { ...place, region: code } };
+}
+
+/** What an address whose region is none of its country's subdivisions is told. */
+function unknownRegionMessage(country: string): string {
+  return `Choose the state or region of ${countryName(country)} from the list.`;
+}
+
+/**
+ * A problem with the shop's own address, with its field's path: a country that does not exist, or a region that is not
+ * one of its subdivisions by code. The region is required where the country has subdivisions: an order collected at
+ * the yard is taxed there (docs/product.md §19).
+ */
+export function shopAddressProblem(address: ShopAddress): PlaceProblem {
+  const regions = regionsOf(address.country);
+  if (regions === undefined)
+    return { field: 'shop.address.country', message: `There is no country ${address.country}.` };
+  if (regions.length > 0 && !regions.some((region) => region.code === address.region)) {
+    return { field: 'shop.address.region', message: unknownRegionMessage(address.country) };
   }
   return undefined;
 }

@@ -8,7 +8,7 @@ import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
 import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
-import { countryPlaces, placeProblem, regionsOf, taxPlaceProblem } from '../places/places';
+import { countryPlaces, placeProblem, regionsOf, shopAddressProblem, taxPlaceProblem } from '../places/places';
 import type { SettingsStore } from './settings-store';
 
 /** The form's sections: a problem with one is `settings/invalid`, with the field's path for the form to show it. */
@@ -53,11 +53,11 @@ export function settingsRoutes({ sessions, settings, takesCards }: SettingsRoute
     .get(endpoints.adminSettings.path, owner, async (c) => c.json(await settings.withHistory()))
 
     .put(endpoints.adminSaveSettings.path, owner, async (c) => {
-      const edit = await readJson(c, endpoints.adminSaveSettings.body, formFields, { field: true });
+      const edit = await readJson(c, endpoints.adminSaveSettings.body, formFields);
       if (!takesCards && edit.paymentMethods.every((id) => id === card.id)) {
         throw new HttpError('settings/invalid', cardAloneMessage, {}, { field: 'paymentMethods' });
       }
-      const place = placeProblem(edit.shipping) ?? taxPlaceProblem(edit.tax);
+      const place = shopAddressProblem(edit.shop.address) ?? placeProblem(edit.shipping) ?? taxPlaceProblem(edit.tax);
       if (place) throw new HttpError('settings/invalid', place.message, {}, { field: place.field });
       if (edit.paymentMethods.includes(collection.id) && !edit.shipping.collection.offered) {
         throw new HttpError('settings/invalid', payOnCollectionMessage, {}, { field: 'paymentMethods' });

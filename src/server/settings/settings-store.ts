@@ -1,3 +1,4 @@
+import { shopAddressText } from '../../shared/address';
 import {
   percentOfRate,
   type SettingsChange,
@@ -88,8 +89,11 @@ function describeSave(before: ShopSettings, after: ShopSettings): string[] {
   const what: string[] = [];
   for (const section of ['shop', 'bankTransfer'] as const) {
     const names: Record<string, string> = fieldNames[section];
-    const old: Record<string, string | number> = before[section];
-    const now: Record<string, string | number> = after[section];
+    // The address as it prints, in one block.
+    const text = (settings: ShopSettings): Record<string, string | number> =>
+      section === 'shop' ? { ...settings.shop, address: shopAddressText(settings.shop.address) } : settings[section];
+    const old = text(before);
+    const now = text(after);
     for (const [field, name] of Object.entries(names)) {
       if (old[field] !== now[field]) what.push(`${name} ${quoted(old[field] ?? '')} → ${quoted(now[field] ?? '')}`);
     }

@@ -1,3 +1,4 @@
+import { shopAddressText } from '../address';
 import { brand } from '../brand';
 import { formatCents } from '../money';
 import type { PaymentMethod } from './payment-method';
@@ -13,7 +14,7 @@ export const collection = {
       `Collect your order at our yard and pay ${formatCents(totalCents, brand)} there. ` +
       `Please call us first to arrange a time, and bring your order number.`,
     details: [
-      ['Yard', shop.address],
+      ['Yard', shopAddressText(shop.address)],
       ['Phone', shop.phone],
       ['Order number', number],
       ['Amount to pay', formatCents(totalCents, brand)],

@@ -13,7 +13,7 @@ import { Alert } from '../../components/alert';
 import { DocumentTitle } from '../../components/document-title';
 import { Field } from '../../components/field';
 import { ApiError, call, messageOf } from '../../lib/api';
-import { countries } from '../../lib/places';
+import { countries, useRegions } from '../../lib/places';
 import { AdminNav } from './admin-nav';
 import { ChangeHistory } from './change-history';
 import { ShippingSettingsFields } from './shipping-settings';
@@ -62,7 +62,12 @@ export default function AdminSettingsPage() {
 const textFields = {
   'shop.name': { label: 'Name as shown', autoComplete: 'organization' },
   'shop.legalName': { label: 'Legal name', autoComplete: 'off' },
-  'shop.address': { label: 'Address', autoComplete: 'street-address' },
+  'shop.address.line1': { label: 'Address line 1', autoComplete: 'address-line1' },
+  'shop.address.line2': { label: 'Address line 2 (optional)', autoComplete: 'address-line2' },
+  'shop.address.city': { label: 'City', autoComplete: 'address-level2' },
+  'shop.address.region': { label: 'State or region', autoComplete: 'address-level1' },
+  'shop.address.postalCode': { label: 'Postal code', autoComplete: 'postal-code' },
+  'shop.address.country': { label: 'Country', autoComplete: 'country' },
   'shop.phone': { label: 'Phone', autoComplete: 'tel', type: 'tel' },
   'shop.email': { label: 'E-mail', autoComplete: 'email', type: 'email' },
   'shop.taxId': { label: 'Tax id (optional)', autoComplete: 'off' },
@@ -84,8 +89,8 @@ interface Values {
 function valuesOf(settings: ShopSettings): Values {
   const text = Object.fromEntries(
     Object.keys(textFields).map((path) => {
-      const [section, field] = path.split('.') as ['shop' | 'bankTransfer', string];
-      return [path, String((settings[section] as Record<string, string | number>)[field] ?? '')];
+      const value = path.split('.').reduce<unknown>((at, name) => (at as Record<string, unknown>)[name], settings);
+      return [path, String(value ?? '')];
     }),
   ) as Record<TextPath, string>;
   return {
@@ -106,7 +111,14 @@ function check({ text, paymentMethods, shipping, tax }: Values): {
     shop: {
       name: text['shop.name'],
       legalName: text['shop.legalName'],
-      address: text['shop.address'],
+      address: {
+        line1: text['shop.address.line1'],
+        line2: text['shop.address.line2'],
+        city: text['shop.address.city'],
+        region: text['shop.address.region'],
+        postalCode: text['shop.address.postalCode'],
+        country: text['shop.address.country'],
+      },
       phone: text['shop.phone'],
       email: text['shop.email'],
       taxId: text['shop.taxId'],
@@ -175,6 +187,18 @@ function SettingsForm({
     setTouched((current) => (current.has(path) ? current : new Set(current).add(path)));
   }
 
+  // The shop's state or region is one of its country's subdivisions, from their list (text for a country with none);
+  // a new country empties it.
+  const regions = useRegions(values.text['shop.address.country']);
+  const choices: Partial<Record<TextPath, ReadonlyArray<readonly [string, string]>>> = {
+    'shop.address.country': countryOptions,
+    ...(regions?.length === 0
+      ? {}
+      : {
+          'shop.address.region': [['', 'Choose…'], ...(regions ?? []).map(({ code, name }) => [code, name] as const)],
+        }),
+  };
+
   function textField(path: TextPath) {
     const { label, autoComplete, ...rest } = textFields[path];
     return (
@@ -184,12 +208,14 @@ function SettingsForm({
         name={path}
         autoComplete={autoComplete}
         {...rest}
+        options={choices[path]}
         value={values.text[path]}
         error={problemAt(path)}
         announceError
         onChange={(event) => {
           const { value } = event.target;
-          edited(path, (current) => ({ ...current, text: { ...current.text, [path]: value } }));
+          const emptied = path === 'shop.address.country' ? { 'shop.address.region': '' } : {};
+          edited(path, (current) => ({ ...current, text: { ...current.text, [path]: value, ...emptied } }));
         }}
         onBlur={() => left(path)}
       />
@@ -237,9 +263,21 @@ function SettingsForm({
     <form ref={form} className="card form settings-form" aria-label="Settings" onSubmit={submit} noValidate>
       <fieldset>
         <legend>The shop</legend>
-        {(['shop.name', 'shop.legalName', 'shop.address', 'shop.phone', 'shop.email', 'shop.taxId'] as const).map(
-          textField,
-        )}
+        {(
+          [
+            'shop.name',
+            'shop.legalName',
+            'shop.address.line1',
+            'shop.address.line2',
+            'shop.address.city',
+            'shop.address.region',
+            'shop.address.postalCode',
+            'shop.address.country',
+            'shop.phone',
+            'shop.email',
+            'shop.taxId',
+          ] as const
+        ).map(textField)}
       </fieldset>
       <fieldset>
         <legend>Bank account for transfers</legend>

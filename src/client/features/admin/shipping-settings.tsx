@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import type { Place } from '../../../shared/api';
 import { collectionName } from '../../../shared/shipping';
 import { Field } from '../../components/field';
-import { countries as loadCountries, regionsOf } from '../../lib/places';
+import { countries as loadCountries, useRegionLists } from '../../lib/places';
 import { MoveButtons, moved } from './move-buttons';
 import {
   type BandDraft,
@@ -28,7 +28,7 @@ interface ShippingSettingsProps {
 /** The places' names: every country, and the subdivisions of each country the zones name (src/client/lib/places.ts). */
 function usePlaces(countries: readonly string[]) {
   const [countryList, setCountryList] = useState<readonly Place[]>([]);
-  const [regions, setRegions] = useState<ReadonlyMap<string, readonly Place[]>>(new Map());
+  const regions = useRegionLists(countries);
   useEffect(() => {
     let live = true;
     loadCountries().then(
@@ -41,22 +41,6 @@ function usePlaces(countries: readonly string[]) {
       live = false;
     };
   }, []);
-  const wanted = countries.filter((country) => !regions.has(country)).join(' ');
-  useEffect(() => {
-    if (wanted === '') return;
-    let live = true;
-    for (const country of wanted.split(' ')) {
-      regionsOf(country).then(
-        (list) => {
-          if (live) setRegions((current) => new Map(current).set(country, list));
-        },
-        () => {},
-      );
-    }
-    return () => {
-      live = false;
-    };
-  }, [wanted]);
   const countryName = (code: string) => countryList.find((c) => c.code === code)?.name ?? code;
   const regionName = (country: string, code: string) =>
     regions.get(country)?.find((r) => r.code === code)?.name ?? code;

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { percentOfRate, rateOfPercent, type TaxSettings as Tax } from '../../../shared/settings';
 import { Field } from '../../components/field';
+import { useRegionLists } from '../../lib/places';
 
 /** A rate as the owner's form holds it: each field as typed, and a key that stays with the row. */
 export interface TaxRateRow {
@@ -50,7 +51,7 @@ export function taxOf({ pricesIncludeTax, taxShipping, rates }: TaxValues): unkn
     taxShipping,
     rates: rates.map((row) => ({
       country: row.country,
-      region: orNull(row.region)?.toUpperCase() ?? null,
+      region: orNull(row.region),
       postalPrefix: orNull(row.postalPrefix),
       rate: rateOfPercent(row.rate),
       name: row.name,
@@ -71,7 +72,7 @@ interface TaxSettingsProps {
 /** Each field of a rate: its label, and its hint. */
 const rateFields = {
   country: { label: 'Country', hint: undefined },
-  region: { label: 'State or region', hint: 'Optional: a code such as US-FL. Empty for the whole country.' },
+  region: { label: 'State or region', hint: 'Optional: a rate for one of its states or regions only.' },
   postalPrefix: {
     label: 'Postal code prefix',
     hint: 'Optional: the start of the postal codes it covers, such as 331.',
@@ -82,16 +83,30 @@ const rateFields = {
 type RateField = keyof typeof rateFields;
 
 /**
- * The owner's 'Tax' (DECISIONS.md §19): whether the prices include tax, whether shipping is taxed, and the rates, a
+ * The owner's 'Tax' (docs/product.md §19): whether the prices include tax, whether shipping is taxed, and the rates, a
  * group per rate added, changed and removed with buttons.
  */
 export function TaxSettings({ values, countryOptions, problemAt, onEdit }: TaxSettingsProps) {
   const id = useId();
 
+  // A rate's region is one of its country's subdivisions, from their list, as the shipping zones' are; a new country
+  // empties it.
+  const regions = useRegionLists(values.rates.map((row) => row.country));
+  function regionOptions(row: TaxRateRow): ReadonlyArray<readonly [string, string]> {
+    const list = regions.get(row.country) ?? [];
+    // Until its country's list is in, the region saved stays chosen.
+    const saved =
+      row.region !== '' && !list.some((region) => region.code === row.region)
+        ? [[row.region, row.region] as const]
+        : [];
+    return [['', 'The whole country'], ...saved, ...list.map(({ code, name }) => [code, name] as const)];
+  }
+
   function edit(index: number, field: RateField, value: string) {
+    const emptied = field === 'country' ? { region: '' } : {};
     onEdit(`tax.rates.${index}.${field}`, {
       ...values,
-      rates: values.rates.map((row, i) => (i === index ? { ...row, [field]: value } : row)),
+      rates: values.rates.map((row, i) => (i === index ? { ...row, [field]: value, ...emptied } : row)),
     });
   }
 
@@ -140,7 +155,7 @@ export function TaxSettings({ values, countryOptions, problemAt, onEdit }: TaxSe
               autoComplete="off"
               hint={rateFields[field].hint}
               inputMode={field === 'rate' ? 'decimal' : undefined}
-              options={field === 'country' ? countryOptions : undefined}
+              options={field === 'country' ? countryOptions : field === 'region' ? regionOptions(row) : undefined}
               value={row[field]}
               error={problemAt(`tax.rates.${index}.${field}`)}
               announceError

@@ -163,18 +163,33 @@ export default function CheckoutPage() {
     [setSearchParams],
   );
 
-  // The address's country, region or postal code changed: the quote lists the methods and the tax for the new one.
+  /**
+   * The place the order will name for a delivery, which the quote is asked for, so that it prices exactly what 'Place
+   * order' sends: for shipping, the address's country, region (once it is one of the country's) and postal code; for
+   * collection, the country alone (the order is taxed where the yard is, docs/product.md §19).
+   */
+  const sentPlace = useCallback(
+    (chosen: Delivery) => {
+      if (chosen === 'collection') return { country, region: '', postalCode: '' };
+      const known = regions !== undefined && (regions.length === 0 || regions.some((r) => r.code === region));
+      return { country, region: known ? region : '', postalCode };
+    },
+    [country, region, postalCode, regions],
+  );
+
+  // The place the order would name changed: the quote lists the methods and the tax for the new one.
   useEffect(() => {
-    if (country === place.country && region === place.region && postalCode === place.postalCode) return;
-    requote({ delivery, country, region, postalCode, method: shipping.chosen });
-  }, [country, region, postalCode, place, delivery, shipping.chosen, requote]);
+    const now = sentPlace(delivery);
+    if (now.country === place.country && now.region === place.region && now.postalCode === place.postalCode) return;
+    requote({ delivery, ...now, method: shipping.chosen });
+  }, [sentPlace, place, delivery, shipping.chosen, requote]);
 
   function chooseShipping(id: string) {
-    requote({ delivery, country, region, postalCode, method: id });
+    requote({ delivery, ...sentPlace(delivery), method: id });
   }
 
   function chooseDelivery(chosen: Delivery) {
-    requote({ delivery: chosen, country, region, postalCode, method: null });
+    requote({ delivery: chosen, ...sentPlace(chosen), method: null });
     // A payment method that goes with one delivery only (Pay on collection) gives way to the first of the others.
     const needs = methods.find((m) => m.id === method)?.delivery;
     if (needs !== undefined && needs !== chosen) setMethod(methods.find((m) => m.delivery === undefined)?.id ?? '');
@@ -184,7 +199,7 @@ export default function CheckoutPage() {
     setMethod(id);
     const needs = methods.find((m) => m.id === id)?.delivery;
     if (needs !== undefined && needs !== delivery) {
-      requote({ delivery: needs, country, region, postalCode, method: null });
+      requote({ delivery: needs, ...sentPlace(needs), method: null });
     }
   }
 
@@ -216,10 +231,10 @@ export default function CheckoutPage() {
     setUnconfirmed(false);
     setProblems(new Map());
     const { delivery: _, ...typed } = form.values;
-    // Collecting at the yard sends the name and the phone alone (the country stays, for the books).
+    // Collecting at the yard sends the name and the phone alone (the country stays, for the books): the place quoted.
     const address =
       delivery === 'collection'
-        ? { ...emptyAddress, country: typed.country, fullName: typed.fullName, phone: typed.phone }
+        ? { ...emptyAddress, ...sentPlace(delivery), fullName: typed.fullName, phone: typed.phone }
         : typed;
     try {
       const { order, payUrl, payError } = await call('placeOrder', {
