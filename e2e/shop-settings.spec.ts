@@ -44,7 +44,12 @@ test("'Settings' in the back office shows a new shop's values; a save is kept in
   await expect(page).toHaveURL(/\/admin\/settings$/);
   await expect(page).toHaveTitle('Settings · Back office · Piaffe');
   await expect(field(page, 'Name as shown')).toHaveValue('Piaffe');
-  await expect(field(page, 'Address')).toHaveValue('12 Arena Lane, Wellington, FL 33414');
+  await expect(field(page, 'Address line 1')).toHaveValue('12 Arena Lane');
+  await expect(field(page, 'City')).toHaveValue('Wellington');
+  await expect(field(page, 'State or region')).toHaveValue('US-FL');
+  await expect(field(page, 'State or region').locator('option:checked')).toHaveText('Florida');
+  await expect(field(page, 'Postal code')).toHaveValue('33414');
+  await expect(field(page, 'Country')).toHaveValue('US');
   await expect(field(page, 'Phone')).toHaveValue('(561) 555-0142');
   await expect(field(page, 'Account number')).toHaveValue('0000 1234 5678');
   await expect(field(page, 'Days to pay')).toHaveValue('7');
@@ -94,13 +99,13 @@ test('a save from a stale form is refused and keeps what the owner typed', async
   await field(other, 'Tax id (optional)').fill('US-59-0000001');
   await save(other, 2);
 
-  await field(page, 'Address').fill('3 Paddock Road, Wellington, FL 33414');
+  await field(page, 'Address line 1').fill('3 Paddock Road');
   await settingsForm(page).getByRole('button', { name: 'Save' }).click();
   await expect(settingsForm(page).getByRole('alert')).toContainText('Someone else has just changed the settings.');
-  await expect(field(page, 'Address')).toHaveValue('3 Paddock Road, Wellington, FL 33414');
+  await expect(field(page, 'Address line 1')).toHaveValue('3 Paddock Road');
   await settingsForm(page).getByRole('button', { name: 'Reload the settings' }).click();
   await expect(field(page, 'Tax id (optional)')).toHaveValue('US-59-0000001');
-  await expect(field(page, 'Address')).toHaveValue('12 Arena Lane, Wellington, FL 33414');
+  await expect(field(page, 'Address line 1')).toHaveValue('12 Arena Lane');
 });
 
 test("the footer of every open page follows the owner's save", async ({ page, browser, shop }) => {
@@ -117,11 +122,13 @@ test("the footer of every open page follows the owner's save", async ({ page, br
 
   await openSettings(page);
   await field(page, 'Phone').fill('(561) 555-0111');
-  await field(page, 'Address').fill('3 Paddock Road, Wellington, FL 33414');
+  await field(page, 'Address line 1').fill('3 Paddock Road');
+  await field(page, 'City').fill('Ocala');
+  await field(page, 'Postal code').fill('34482');
   await save(page, 2);
   for (const open of [rider, orders]) {
     const footer = open.getByRole('contentinfo');
     await expect(footer.getByText('(561) 555-0111')).toBeVisible();
-    await expect(footer.getByText('3 Paddock Road, Wellington, FL 33414')).toBeVisible();
+    await expect(footer.getByText('3 Paddock Road, Ocala, FL 34482')).toBeVisible();
   }
 });

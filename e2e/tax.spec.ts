@@ -57,7 +57,7 @@ test("the owner adds, changes and removes a rate in 'Tax'", async ({ page, shop 
   await tax.getByRole('button', { name: 'Add a tax rate' }).click();
   const first = tax.getByRole('group', { name: 'Rate 1' });
   await first.getByLabel('Country', { exact: true }).selectOption('US');
-  await first.getByLabel('State or region', { exact: true }).fill('US-FL');
+  await first.getByLabel('State or region', { exact: true }).selectOption({ label: 'Florida' });
   await first.getByLabel('Rate (%)', { exact: true }).fill('7.0005');
   await first.getByLabel('Name', { exact: true }).fill('FL sales tax');
   await settingsForm(page).getByRole('button', { name: 'Save' }).click();
@@ -106,6 +106,45 @@ test('prices without tax: the tax lines follow the address as the rider fills it
   await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeVisible();
   await expect(row(page, 'FL sales tax')).toContainText('$22.68');
   await expect(row(page, 'Total')).toContainText('$346.68');
+});
+
+test("'Collect at the yard' is taxed where the yard is, chosen after a Florida address or first, and places as quoted", async ({
+  page,
+  shop,
+}) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await signUpOwner(page, shop);
+  await page.goto('/home');
+  await useTax(page, {
+    pricesIncludeTax: false,
+    taxShipping: true,
+    rates: [{ name: 'FL sales tax', country: 'US', region: 'US-FL', postalPrefix: null, rate: 7000 }],
+  });
+  const form = checkoutForm(page);
+  // A Florida address first, then collection: 7% of the goods alone, at the shop's yard in Wellington, Florida.
+  await checkoutWithBlanket(page);
+  await fillAddress(page);
+  await expect(row(page, 'FL sales tax')).toContainText('$22.68');
+  await form.getByLabel('Delivery').selectOption('Collect at the yard');
+  await form.getByLabel('Phone', { exact: true }).fill('561 555 0100');
+  await expect(row(page, 'FL sales tax')).toContainText('$20.93');
+  await expect(row(page, 'Total')).toContainText('$319.93');
+  await form.getByRole('button', { name: 'Place order' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeVisible();
+  await expect(row(page, 'FL sales tax')).toContainText('$20.93');
+  await expect(row(page, 'Total')).toContainText('$319.93');
+
+  // Collection chosen before any address: the same tax.
+  await checkoutWithBlanket(page);
+  await form.getByLabel('Delivery').selectOption('Collect at the yard');
+  await form.getByLabel('Full name', { exact: true }).fill('Ada Rider');
+  await form.getByLabel('Phone', { exact: true }).fill('561 555 0100');
+  await expect(row(page, 'FL sales tax')).toContainText('$20.93');
+  await expect(row(page, 'Total')).toContainText('$319.93');
+  await expectNoSevereAxeViolation(page);
+  await form.getByRole('button', { name: 'Place order' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeVisible();
+  await expect(row(page, 'Total')).toContainText('$319.93');
 });
 
 test('prices with tax: the total is unchanged and the page says the VAT it contains', async ({ page, shop }) => {
