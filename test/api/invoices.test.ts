@@ -7,8 +7,9 @@ import { shopAddressText } from '../../src/shared/address';
 import { brand } from '../../src/shared/brand';
 import { formatCents } from '../../src/shared/money';
 import type { Order } from '../../src/shared/orders';
+import { taxNote } from '../../src/shared/pricing';
 import type { ShopSettings } from '../../src/shared/settings';
-import { Client } from '../support/client';
+import { address, Client } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../support/fake-stripe';
 import { pdfText } from '../support/pdf-text';
@@ -205,6 +206,46 @@ describe('an invoice, issued as the order becomes paid', () => {
     } finally {
       await saveShop(newShopSettings.shop);
     }
+  });
+});
+
+describe("the invoice's tax note, as the order's page and e-mail say it (docs/product.md §19)", () => {
+  it("prices without tax and no rate for the address: neither the invoice nor its credit note says 'Prices include any tax.'", async () => {
+    const { settings } = (await owner.json('GET', '/api/admin/settings')).body;
+    const florida = { name: 'FL sales tax', country: 'US', region: 'US-FL', postalPrefix: null, rate: 7000 };
+    const usShop = { pricesIncludeTax: false, taxShipping: true, rates: [florida] };
+    expect((await owner.json('PUT', '/api/admin/settings', { ...settings, tax: usShop })).status).toBe(200);
+    try {
+      const buyer = await rider();
+      await buyer.add('6');
+      // New York: no rate applies, so the order has no tax line, and the prices include none.
+      const placed = await buyer.placeOrder({ address: { ...address, region: 'US-NY', postalCode: '10001' } });
+      expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+      const order: Order = placed.body.order;
+      expect(order.taxLines).toBeUndefined();
+      expect((await markPaid(order.number)).status).toBe(200);
+      const invoice = await pdfText((await buyer.raw('GET', `/api/orders/${order.number}/invoice`)).bytes);
+      expect(invoice).toContain('Total');
+      expect(invoice).not.toContain(taxNote);
+      const cancelled = await owner.json('POST', `/api/admin/orders/${order.number}/moves`, {
+        to: 'cancelled',
+        from: 'paid',
+        note: 'Out of stock',
+      });
+      expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+      const credit = await pdfText((await buyer.raw('GET', `/api/orders/${order.number}/credit-note`)).bytes);
+      expect(credit).toContain('Credit note');
+      expect(credit).not.toContain(taxNote);
+    } finally {
+      const now = (await owner.json('GET', '/api/admin/settings')).body.settings;
+      await owner.json('PUT', '/api/admin/settings', { ...now, tax: settings.tax });
+    }
+  });
+
+  it("prices that include tax and no rate: the invoice says 'Prices include any tax.', as the order's page does", async () => {
+    const { client, order } = await paidOrder('6');
+    const invoice = await pdfText((await client.raw('GET', `/api/orders/${order.number}/invoice`)).bytes);
+    expect(invoice).toContain(taxNote);
   });
 });
 

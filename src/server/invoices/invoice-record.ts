@@ -70,9 +70,10 @@ export function readRecord(json: string): InvoiceRecord {
 /** Cents the other way round; zero stays a plain zero. */
 const negative = (cents: number) => 0 - cents;
 
-/** An order's money as a credit note states it: every part negative. */
+/** An order's money as a credit note states it: every amount negative, the rest as the invoice stated it. */
 function negated(money: OrderMoney): OrderMoney {
   return {
+    ...money,
     subtotalCents: negative(money.subtotalCents),
     shippingCents: negative(money.shippingCents),
     ...(money.adjustments
@@ -96,7 +97,6 @@ export function invoiceOf(
   order: Order,
   { number, issuedAt, seller, format }: Pick<InvoiceRecord, 'number' | 'issuedAt' | 'seller' | 'format'>,
 ): InvoiceRecord {
-  const { subtotalCents, shippingCents, adjustments, taxLines, totalCents } = order;
   return {
     kind: 'invoice',
     number,
@@ -106,13 +106,8 @@ export function invoiceOf(
     seller,
     buyer: { email: order.email, address: order.address },
     lines: order.lines,
-    money: {
-      subtotalCents,
-      shippingCents,
-      ...(adjustments ? { adjustments } : {}),
-      ...(taxLines ? { taxLines } : {}),
-      totalCents,
-    },
+    // The order's money whole, as the order's page and e-mails read it (its tax note among it).
+    money: orderMoneySchema.parse(order),
     paymentMethod: findPaymentMethod(order.paymentMethod)?.label ?? order.paymentMethod,
     format,
   };
