@@ -44,6 +44,8 @@ export interface PlaceOrder {
   paymentMethod: string;
   idempotencyKey: string;
   cartItemIds: string[];
+  /** The total the rider was shown: another than the order's is refused (order/cart-changed). */
+  totalCents: number;
 }
 
 const fields = { fullName: 100, line1: 100, line2: 100, city: 60, region: 60, postalCode: 16, country: 2, phone: 30 };
@@ -68,7 +70,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /** The order asked for, or the name of the first field that is wrong. */
 function check(body: unknown): PlaceOrder | string {
   if (!isObject(body)) return 'body';
-  for (const key in body) if (!['address', 'paymentMethod', 'idempotencyKey', 'cartItemIds'].includes(key)) return key;
+  const keys = ['address', 'paymentMethod', 'idempotencyKey', 'cartItemIds', 'totalCents'];
+  for (const key in body) if (!keys.includes(key)) return key;
   const given = body.address;
   if (!isObject(given)) return 'address';
   const address: Record<string, string> = {};
@@ -92,7 +95,9 @@ function check(body: unknown): PlaceOrder | string {
   ) {
     return 'cartItemIds';
   }
-  return { address: address as unknown as Address, paymentMethod, idempotencyKey, cartItemIds };
+  const { totalCents } = body;
+  if (typeof totalCents !== 'number' || !Number.isInteger(totalCents) || totalCents < 0) return 'totalCents';
+  return { address: address as unknown as Address, paymentMethod, idempotencyKey, cartItemIds, totalCents };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -259,8 +264,23 @@ export function refusalOf(items: readonly CartRowToOrder[], input: PlaceOrder): 
   if (seen.size !== input.cartItemIds.length || seen.size !== items.length || items.some((i) => !seen.has(i.id))) {
     return { ok: false, status: 409, code: 'order/cart-changed' };
   }
+  if (totalOf(items) !== input.totalCents) return { ok: false, status: 409, code: 'order/cart-changed' };
   if (items.some((i) => !i.available)) return { ok: false, status: 409, code: 'order/unavailable' };
   return undefined;
+}
+
+function subtotalOf(items: readonly { priceCents: number }[]): number {
+  let subtotalCents = 0;
+  for (const item of items) subtotalCents += item.priceCents;
+  return subtotalCents;
+}
+
+const shippingOf = (subtotalCents: number) => methodCents(todaysMethod, { weightGrams: 0, subtotalCents }) ?? 0;
+
+/** What the rows cost with a new shop's shipping and no tax: the total a rider is shown for them, and sends. */
+export function totalOf(items: readonly { priceCents: number }[]): number {
+  const subtotalCents = subtotalOf(items);
+  return subtotalCents + shippingOf(subtotalCents);
 }
 
 /** A size as the units and the lines' keys name it. */
@@ -289,9 +309,8 @@ export function placedOrder(
   items: readonly CartRowToOrder[],
   now: number,
 ): OrderJson {
-  let subtotalCents = 0;
-  for (const item of items) subtotalCents += item.priceCents;
-  const shippingCents = methodCents(todaysMethod, { weightGrams: 0, subtotalCents }) ?? 0;
+  const subtotalCents = subtotalOf(items);
+  const shippingCents = shippingOf(subtotalCents);
   const placedAt = new Date(now).toISOString();
   return {
     number: `${orderNumberPrefix}${number}`,

@@ -10,6 +10,7 @@ import autocannon from 'autocannon';
 import { startChild } from '../test/support/child-server';
 import { address, Client, orderKey } from '../test/support/client';
 import { copyOfShop, postgresDatabase, stockUp, type TestDatabase } from '../test/support/test-database';
+import { totalOf } from './floor-order';
 import { buildShopIfStale } from './support/build';
 import { summariseProfile } from './support/cpu-profile';
 import { benchStock } from './support/floor-kit';
@@ -372,7 +373,7 @@ const order: Workload = async (url, target, round) => {
   };
   let add = new Timings();
   let place = new Timings();
-  type Context = { started?: number; rider?: Rider; id?: string };
+  type Context = { started?: number; rider?: Rider; id?: string; total?: number };
   const spare: Rider = { cookie: '', orders: ordersPerRider };
   const options = (duration: { duration: number } | { amount: number }): autocannon.Options => ({
     url,
@@ -397,7 +398,9 @@ const order: Workload = async (url, target, round) => {
         },
         onResponse: (status, body, context: Context) => {
           add.record(context.started, status);
-          context.id = status === 201 ? JSON.parse(body).item.id : undefined;
+          const item = status === 201 ? JSON.parse(body).item : undefined;
+          context.id = item?.id;
+          context.total = item && totalOf([item]);
         },
       },
       {
@@ -410,6 +413,7 @@ const order: Workload = async (url, target, round) => {
             paymentMethod: 'bank-transfer',
             idempotencyKey: orderKey(),
             cartItemIds: context.id ? [context.id] : [],
+            totalCents: context.total ?? 0,
           });
           return { ...request, headers: { cookie: context.rider?.cookie ?? '', 'content-type': json }, body };
         },

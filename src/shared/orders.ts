@@ -119,10 +119,14 @@ export const placeOrderSchema = z
      */
     shippingCents: z.number().int().min(0).optional(),
     /**
-     * The total the page showed, in cents: when the cart's is another (the owner changed a price meanwhile), the order
-     * is refused with `order/cart-changed`. The checkout page always sends it.
+     * The total the rider was shown (the quote's, GET /api/checkout/quote), in cents: when the order's is another (the
+     * owner changed a price, a rate or a method meanwhile), the order is refused with `order/cart-changed`, so that no
+     * one is charged an amount they did not see.
      */
-    totalCents: z.number().int().min(0).optional(),
+    totalCents: z
+      .number({ error: 'totalCents is required: the total the rider was shown (GET /api/checkout/quote).' })
+      .int()
+      .min(0),
     /** The discount code the page applied: checked again and counted with the order (`order/discount-unavailable`). */
     discountCode: z.string().max(64).optional(),
   })

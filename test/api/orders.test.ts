@@ -387,6 +387,23 @@ describe('bad input', () => {
     expect(await client.cart()).toHaveLength(1);
   });
 
+  it('refuses an order without the total the rider was shown, or with another, charging nothing', async () => {
+    const client = await rider();
+    await client.add('1');
+    const total = await client.quotedTotal({ address, paymentMethod: 'bank-transfer' });
+    expect(total).toBeGreaterThan(0);
+    expectError(
+      await client.placeOrder({ totalCents: undefined }),
+      400,
+      'request/invalid-body',
+      'totalCents: totalCents is required: the total the rider was shown (GET /api/checkout/quote).',
+    );
+    expectError(await client.placeOrder({ totalCents: total - 1 }), 409, 'order/cart-changed');
+    expectError(await client.placeOrder({ totalCents: '1' }), 400, 'request/invalid-body');
+    expect(await client.cart()).toHaveLength(1);
+    expect((await client.placeOrder({ totalCents: total })).status).toBe(201);
+  });
+
   it('accepts an address without its optional fields, trimmed', async () => {
     const client = await rider();
     await client.add('1');

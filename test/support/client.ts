@@ -4,7 +4,9 @@ import { connect, type Socket } from 'node:net';
 import { type Mailbox, type ReceivedMail, startMailbox } from '../../scripts/mailbox';
 import type { Address } from '../../src/shared/address';
 import type { CartItem, SessionUser } from '../../src/shared/api';
+import type { Delivery } from '../../src/shared/delivery';
 import type { Order } from '../../src/shared/orders';
+import { deliveryOf } from '../../src/shared/payment/payment-methods';
 
 /** A complete delivery address. */
 export const address: Address = {
@@ -174,15 +176,37 @@ export class Client {
   }
 
   /** Sends the order of the cart as it is now (its rows, the address above, bank transfer); fields may be replaced. */
+  /**
+   * Orders the cart as the checkout page does: the total it sends is the quote's for the same address, delivery,
+   * method and code (unless `body` names one); a quote refused (the address or the code) sends 0, and the order is
+   * refused for its own reason first.
+   */
   async placeOrder(body: Record<string, unknown> = {}): Promise<Reply> {
     const items = await this.cart();
-    return this.json('POST', '/api/orders', {
+    const order: Record<string, unknown> = {
       address,
       paymentMethod: 'bank-transfer',
       idempotencyKey: orderKey(),
       cartItemIds: items.map((item) => item.id),
       ...body,
+    };
+    if (!('totalCents' in body)) order.totalCents = await this.quotedTotal(order);
+    return this.json('POST', '/api/orders', order);
+  }
+
+  /** The checkout's quote for an order's body, as the page asks it: its total, or 0 when it is refused. */
+  async quotedTotal(order: Record<string, unknown>): Promise<number> {
+    const place = (order.address ?? {}) as Partial<Address>;
+    const query = new URLSearchParams({
+      delivery: deliveryOf(String(order.paymentMethod), order.delivery as Delivery | undefined),
+      country: String(place.country ?? ''),
+      region: String(place.region ?? ''),
+      postalCode: String(place.postalCode ?? ''),
+      ...(typeof order.shippingMethod === 'string' ? { method: order.shippingMethod } : {}),
+      ...(typeof order.discountCode === 'string' ? { discountCode: order.discountCode } : {}),
     });
+    const quote = await this.json('GET', `/api/checkout/quote?${query}`);
+    return quote.status === 200 ? quote.body.money.totalCents : 0;
   }
 
   /** Adds the products and orders them; the order placed. */

@@ -3,6 +3,7 @@
 // happened, with the clock of the order store set to each step's time.
 import { limits } from '../../shared/limits';
 import { type OrderStatus, parseOrderNumber, placeOrderSchema } from '../../shared/orders';
+import { deliveryOf } from '../../shared/payment/payment-methods';
 import type { CartStore } from '../cart/cart-store';
 import type { BatchingDb } from '../db/database';
 import type { ActingUser } from '../orders/order-moves';
@@ -180,11 +181,17 @@ export async function runPlan(
       if (!added.ok) throw new Error(`A line of order ${number + 1} could not go into the cart: ${added.reason}.`);
       cartItemIds.push(added.item.id);
     }
+    // The total the rider is shown, as the checkout's quote gives it.
+    const delivery = deliveryOf(order.paymentMethod);
+    const { country, region, postalCode } = rider.address;
+    const quoted = await orders.quote(rider, { delivery, country, region, postalCode });
+    if (!quoted.ok) throw new Error(`Order ${number + 1} could not be quoted: ${quoted.reason}.`);
     const input = placeOrderSchema.parse({
       address: rider.address,
       paymentMethod: order.paymentMethod,
       idempotencyKey: `demo-order-${String(number + 1).padStart(8, '0')}`,
       cartItemIds,
+      totalCents: quoted.quote.money.totalCents,
     });
     const placed = await orders.place({ uid: rider.uid, email: rider.email }, input);
     if (!placed.ok) throw new Error(`Order ${number + 1} was refused: ${placed.reason}.`);

@@ -255,7 +255,7 @@ export function createPlacing(parts: PlacingParts) {
         return { ok: false, reason: 'shipping-changed', option: chosen } as const;
       }
       // The owner changed a price or a tax rate since the page showed its quote: the rider confirms the new total first.
-      if (input.totalCents !== undefined && input.totalCents !== totals.totalCents) {
+      if (input.totalCents !== totals.totalCents) {
         return { ok: false, reason: 'cart-changed' } as const;
       }
       const unavailable = items.filter((item) => !item.available);
