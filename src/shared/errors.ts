@@ -1,4 +1,5 @@
 import { findingLimits, limits, productLimits } from './limits';
+import { cardMinimumMessage } from './payment/card';
 
 const passwordLength = `The password must be ${limits.passwordMin} to ${limits.passwordMax} characters.`;
 
@@ -105,6 +106,10 @@ export const errorCatalogue = {
     message: 'The price of delivery has changed since this page showed it. Please check your order and place it again.',
   },
   'places/unknown-country': { status: 404, message: 'There is no such country.' },
+  'order/card-minimum': {
+    status: 409,
+    message: cardMinimumMessage,
+  },
   'order/not-found': { status: 404, message: 'There is no such order.' },
   'invoice/not-found': { status: 404, message: 'There is no such invoice or credit note.' },
   'order/invalid-transition': { status: 409, message: 'This order cannot be changed that way.' },

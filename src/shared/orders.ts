@@ -32,11 +32,12 @@ export type Actor = (typeof actors)[number];
 
 /**
  * Every allowed move (docs/product.md §8, §14); `shipped` and `cancelled` are final. `card`: only for a card order
- * (true) or only for the others (false); a card order is marked paid by Stripe's webhook alone.
+ * (true) or only for the others (false). A card order is marked paid by Stripe's webhook alone, the shop itself; the
+ * shop also marks paid an order that costs nothing, as it is placed (`nothingToPay`).
  */
 export const orderMoves = [
   { from: 'placed', to: 'paid', by: ['owner'], card: false },
-  { from: 'placed', to: 'paid', by: ['shop'], card: true },
+  { from: 'placed', to: 'paid', by: ['shop'] },
   { from: 'paid', to: 'shipped', by: ['owner'] },
   { from: 'placed', to: 'cancelled', by: ['rider', 'owner', 'shop'] },
   { from: 'paid', to: 'cancelled', by: ['owner'] },

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
 import type { Order } from '../../src/shared/orders';
+import { nothingToPay } from '../../src/shared/payment/payment-methods';
 import { Client, sizeOf } from '../support/client';
+import { createDiscount } from '../support/discounts';
 import { openRawStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import {
@@ -12,6 +14,7 @@ import {
   type StripeEvent,
   signPayload,
 } from '../support/fake-stripe';
+import { pdfText } from '../support/pdf-text';
 import { startTestServer, type TestServer } from '../support/server';
 
 const webhook = '/api/payments/stripe/webhook';
@@ -533,5 +536,82 @@ describe('card payments: time running out, Stripe out of reach', () => {
     } finally {
       await away.stop();
     }
+  });
+});
+
+describe("card payments: an order that costs nothing, and one below Stripe's minimum (docs/product.md §14)", () => {
+  /** A code that takes all of a bridle ($302.99) but `leftCents`. */
+  async function codeLeaving(leftCents: number): Promise<string> {
+    return (await createDiscount(owner, { gives: { kind: 'amount', amountCents: 30299 - leftCents } })).code;
+  }
+
+  it("a 100% code on goods shipped free: placed as paid ('Nothing to pay'), invoiced at $0.00, never sent to Stripe", async () => {
+    for (const paymentMethod of ['card', 'bank-transfer', 'collection']) {
+      const client = await rider();
+      // A bridle and a saddle: shipping is free from $500.00 of goods, before the code.
+      await client.add('1');
+      await client.add('2');
+      const code = (await createDiscount(owner, { gives: { kind: 'percent', percent: 100 } })).code;
+      const asked = (path: string) => fake.requests.filter((r) => r.path === path).length;
+      const [sessions, refunds] = [asked('/v1/checkout/sessions'), asked('/v1/refunds')];
+      const reply = await client.placeOrder({ paymentMethod, discountCode: code });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      expect(reply.body.payUrl).toBeUndefined();
+      const order: Order = reply.body.order;
+      expect(order).toMatchObject({ status: 'paid', totalCents: 0, invoice: expect.stringMatching(/^INV-/) });
+      expect(order.history.map(({ status, by, note }) => [status, by, note])).toEqual([
+        ['placed', 'rider', null],
+        ['paid', 'shop', nothingToPay],
+      ]);
+      expect(asked('/v1/checkout/sessions')).toBe(sessions);
+      expect(fake.sessionOf(order.number)).toBeUndefined();
+      const invoice = await pdfText((await client.raw('GET', `/api/orders/${order.number}/invoice`)).bytes);
+      expect(invoice).toMatch(/Total\s*\$0\.00/);
+      expect(await mails(order.number, 'order-paid')).toBe(1);
+      // Nothing to pay now, nothing to pay later.
+      expectError(await client.json('POST', `/api/orders/${order.number}/pay`), 409, 'payment/not-awaiting');
+      // The owner may still cancel it: a credit note of $0.00, nothing asked of Stripe.
+      const cancelled = await owner.json('POST', `/api/admin/orders/${order.number}/moves`, {
+        to: 'cancelled',
+        from: 'paid',
+        note: 'Changed my mind',
+      });
+      expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+      expect(cancelled.body.order.creditNote).toMatch(/^CN-/);
+      expect(asked('/v1/refunds')).toBe(refunds);
+    }
+  });
+
+  it('a total of $0.01 to $0.49 cannot be paid by card, and is refused before anything is taken; by transfer it is placed', async () => {
+    for (const left of [1, 49]) {
+      const client = await rider();
+      await client.add('1');
+      const code = await codeLeaving(left);
+      const refused = await client.placeOrder({ paymentMethod: 'card', delivery: 'collection', discountCode: code });
+      expectError(
+        refused,
+        409,
+        'order/card-minimum',
+        'A card payment must be at least $0.50: please choose another way to pay.',
+      );
+      expect(await client.cart()).toHaveLength(1);
+      const placed = await client.placeOrder({
+        paymentMethod: 'bank-transfer',
+        delivery: 'collection',
+        discountCode: code,
+      });
+      expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+      expect(placed.body.order).toMatchObject({ status: 'placed', totalCents: left });
+    }
+    // 50 cents is Stripe's least: paid by card as any other order.
+    const client = await rider();
+    await client.add('1');
+    const fifty = await client.placeOrder({
+      paymentMethod: 'card',
+      delivery: 'collection',
+      discountCode: await codeLeaving(50),
+    });
+    expect(fifty.status, JSON.stringify(fifty.body)).toBe(201);
+    expect(fake.sessionOf(fifty.body.order.number)?.amount_total).toBe(50);
   });
 });

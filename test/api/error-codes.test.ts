@@ -390,6 +390,18 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     await admin.json('POST', `/api/admin/orders/${number}/moves`, { to: 'paid', from: 'placed' });
     return admin.json('POST', `/api/admin/orders/${number}/moves`, { to: 'cancelled', from: 'placed' });
   },
+  // A bridle ($302.99) with a code that leaves 49 cents, by card: below the least Stripe charges.
+  'order/card-minimum': async () => {
+    const { server: shop } = await withCards();
+    const admin = new Client(shop.url);
+    const { email } = await admin.signupConfirmed();
+    await createRoles(shop.db).grant(email);
+    const code = (await createDiscount(admin, { gives: { kind: 'amount', amountCents: 30250 } })).code;
+    const client = new Client(shop.url);
+    await client.signupConfirmed();
+    await client.add('1');
+    return client.placeOrder({ paymentMethod: 'card', delivery: 'collection', discountCode: code });
+  },
   'order/discount-unavailable': async () => {
     const code = (await createDiscount(await ownerClient(), { maxUses: 1 })).code;
     const first = await signedIn();

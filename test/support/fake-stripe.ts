@@ -257,6 +257,14 @@ export class FakeStripe {
         url: `${this.url}/pay/${id}`,
         mode: String(body.mode),
       };
+      // As Stripe: a charge in dollars must be at least $0.50.
+      if (amount < 50) {
+        return this.#error(
+          400,
+          "The Checkout Session's total amount due must add up to at least $0.50 usd",
+          'amount_too_small',
+        );
+      }
       const now = Math.floor(Date.now() / 1000);
       if (!(session.expires_at >= now + 30 * 60 - 5 && session.expires_at <= now + 24 * 3600 + 5)) {
         return this.#error(400, 'The `expires_at` timestamp must be between 30 minutes and 24 hours from now.');

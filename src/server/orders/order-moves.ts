@@ -1,3 +1,4 @@
+import { brand } from '../../shared/brand';
 import type { Actor, Order, OrderStatus } from '../../shared/orders';
 import { canMove } from '../../shared/orders';
 import type { Db, UnitOfWork } from '../db/database';
@@ -16,6 +17,9 @@ export interface ActingUser {
   email: string;
   role: Actor;
 }
+
+/** The shop itself, when it moves an order of its own accord (one that costs nothing, or not paid in time). */
+export const shopActor: ActingUser = { uid: null, email: brand.software, role: 'shop' };
 
 export type MoveResult =
   | { ok: true; order: Order }

@@ -5,7 +5,8 @@ import { errorCatalogue } from '../../shared/errors';
 import { limits } from '../../shared/limits';
 import { sumCents } from '../../shared/money';
 import type { Order, PlaceOrder } from '../../shared/orders';
-import { deliveryOf } from '../../shared/payment/payment-methods';
+import { card, cardMinimumCents } from '../../shared/payment/card';
+import { deliveryOf, nothingToPay } from '../../shared/payment/payment-methods';
 import { type Breakdown, moneyOf, type OrderMoney, priceOrder } from '../../shared/pricing';
 import type { ShopSettings, TaxSettings } from '../../shared/settings';
 import {
@@ -25,11 +26,18 @@ import type { Outbox } from '../mail/outbox';
 import type { SettingsStore } from '../settings/settings-store';
 import { type StockStore, sizeKey, unitsOf } from '../stock/stock-store';
 import { moneyColumns, type OrderRow, readOrder, toOrder } from './order-mapping';
+import { type createMoves, shopActor } from './order-moves';
+
+type Moves = ReturnType<typeof createMoves>;
+
 import { ordersTopic } from './order-topic';
 
 export type PlaceResult =
   | { ok: true; created: boolean; order: Order }
-  | { ok: false; reason: 'cart-empty' | 'cart-changed' | 'no-user' | 'email-not-confirmed' | 'no-such-method' }
+  | {
+      ok: false;
+      reason: 'cart-empty' | 'cart-changed' | 'no-user' | 'email-not-confirmed' | 'no-such-method' | 'card-minimum';
+    }
   /** The address is outside every shipping zone (`country`: its code). */
   | { ok: false; reason: 'not-shipped'; country: string }
   /** The chosen method's price is not the one the page showed: `option` is the method as it is now. */
@@ -125,6 +133,8 @@ export interface PlacingParts {
   cardPaymentMs: number;
   /** The time an order is placed at, and its hourly limit counted from (Date.now; the demo data's fill sets its own). */
   clock?: () => number;
+  /** A move inside the order's own unit of work (order-moves.ts): an order that costs nothing is paid as it is placed. */
+  moveWithin: Moves['moveWithin'];
 }
 
 /**
@@ -132,7 +142,7 @@ export interface PlacingParts {
  * the change events and the confirmation e-mail; and the checkout's quote, priced as `place` prices it.
  */
 export function createPlacing(parts: PlacingParts) {
-  const { db, cart, stock, outbox, discounts, settings, cardPaymentMs, clock = Date.now } = parts;
+  const { db, cart, stock, outbox, discounts, settings, cardPaymentMs, clock = Date.now, moveWithin } = parts;
   // The placing's queries, compiled once (src/server/db/precompiled.ts): it is the busiest write of the shop.
   // In one look at the orders of the rider and of the rider's e-mail address: the one this key made, if any, and how
   // many were placed for the address since `since`. The hourly cap counts by address, not by account, so that
@@ -258,6 +268,10 @@ export function createPlacing(parts: PlacingParts) {
       if (input.totalCents !== totals.totalCents) {
         return { ok: false, reason: 'cart-changed' } as const;
       }
+      // Stripe takes no card payment below its minimum; an order that costs nothing needs none (below).
+      if (input.paymentMethod === card.id && totals.totalCents > 0 && totals.totalCents < cardMinimumCents) {
+        return { ok: false, reason: 'card-minimum' } as const;
+      }
       const unavailable = items.filter((item) => !item.available);
       if (unavailable.length > 0) {
         return { ok: false, reason: 'unavailable', rows: unavailable.map((i) => i.id) } as const;
@@ -332,7 +346,11 @@ export function createPlacing(parts: PlacingParts) {
       const order = toOrder(row, lines, [placed], false, cardPaymentMs);
       await outbox.enqueue(uow, 'order-confirmation', user.email, { order });
       uow.publish(ordersTopic, { type: 'placed', number, status: 'placed', uid });
-      return { ok: true, created: true, order } as const;
+      if (totals.totalCents > 0) return { ok: true, created: true, order } as const;
+      // Nothing to pay (a code took it all): paid by the shop as it is placed, with its invoice, never sent to Stripe.
+      const paid = await moveWithin(uow, number, 'paid', shopActor, { note: nothingToPay, from: 'placed' });
+      if (!paid.ok) throw new Error(`Order ${number}, which costs nothing, could not be marked paid: ${paid.reason}.`);
+      return { ok: true, created: true, order: paid.order } as const;
     });
   }
 

@@ -32,5 +32,6 @@ export interface OrderStoreParts {
  * the history and e-mailed. See docs/decisions/0015-orders.md.
  */
 export function createOrderStore(parts: OrderStoreParts) {
-  return { ...createPlacing(parts), ...createOrderQueries(parts), ...createMoves(parts) };
+  const moves = createMoves(parts);
+  return { ...createPlacing({ ...parts, moveWithin: moves.moveWithin }), ...createOrderQueries(parts), ...moves };
 }

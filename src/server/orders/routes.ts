@@ -43,6 +43,7 @@ const placeRefusals: Record<
   'cart-changed': 'order/cart-changed',
   'no-user': 'auth/unauthenticated',
   'email-not-confirmed': 'auth/email-not-confirmed',
+  'card-minimum': 'order/card-minimum',
 };
 
 /** Why a discount code cannot be used, as our error, in the words the rider reads (docs/product.md §16). */

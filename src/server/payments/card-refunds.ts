@@ -23,8 +23,9 @@ export function cardBeforeCancel({ db, stripe, lease, log }: CardRefundParts): B
   return async ({ number, status, paymentId, placedAt }, cancel) => {
     const client = stripe?.client;
     if (!client) {
-      // Without Stripe's keys a paid card order cannot be refunded; an unpaid one's sessions expire at Stripe.
-      if (status === 'paid') return { ok: false, reason: 'payments-unavailable' };
+      // Without Stripe's keys a paid card order cannot be refunded; an unpaid one's sessions expire at Stripe, and one
+      // that cost nothing was never sent there.
+      if (status === 'paid' && paymentId !== null) return { ok: false, reason: 'payments-unavailable' };
       return cancel();
     }
     return reachingStripe(log, () =>

@@ -3,6 +3,15 @@ import { formatCents } from '../money';
 import type { PaymentMethod } from './payment-method';
 
 /**
+ * The least a card payment may be, in cents: Stripe refuses a charge of less than $0.50 (docs/product.md §14). An order
+ * that costs nothing is paid as it is placed; one of 1 to 49 cents cannot be paid by card.
+ */
+export const cardMinimumCents = 50;
+
+/** What a rider whose total is below `cardMinimumCents` is told, on the checkout page and by the refused order. */
+export const cardMinimumMessage = `A card payment must be at least ${formatCents(cardMinimumCents, brand)}: please choose another way to pay.`;
+
+/**
  * The rider pays by card on Stripe's hosted page (docs/product.md §14): no card number ever reaches the shop. Offered
  * only when the server has Stripe's keys (the server says so: GET /api/payment-methods).
  */

@@ -5,6 +5,12 @@ import { card } from './card';
 import { collection } from './collection';
 import type { PaymentMethod } from './payment-method';
 
+/**
+ * Why an order that costs nothing is paid as it is placed, in its history and on the checkout page (docs/product.md
+ * §8): no payment is asked of anyone, whatever its method.
+ */
+export const nothingToPay = 'Nothing to pay';
+
 /** Every payment method Piaffe has (`paymentMethodIds` of src/shared/settings.ts); the settings say which are offered. */
 const allMethods = [bankTransfer, collection, card] as const satisfies readonly { id: PaymentMethodId }[];
 

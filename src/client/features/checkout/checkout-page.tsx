@@ -16,7 +16,8 @@ import { formatCents } from '../../../shared/money';
 import { notices } from '../../../shared/notices';
 import { pages } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
-import { methodsOf } from '../../../shared/payment/payment-methods';
+import { card, cardMinimumCents, cardMinimumMessage } from '../../../shared/payment/card';
+import { methodsOf, nothingToPay } from '../../../shared/payment/payment-methods';
 import { discountOf } from '../../../shared/pricing';
 import type { ShippingOption } from '../../../shared/shipping';
 import { itemWithSize } from '../../../shared/sizes';
@@ -140,6 +141,10 @@ export default function CheckoutPage() {
     }
   }, [regions, region, set]);
   const offeredMethods = methods.filter((m) => m.delivery === undefined || m.delivery === delivery);
+  // Stripe charges no less than its minimum: below it, Card gives way to the first other method (docs/product.md §14).
+  const cardTooSmall = money.totalCents > 0 && money.totalCents < cardMinimumCents;
+  const payWith =
+    cardTooSmall && method === card.id ? (offeredMethods.find((m) => m.id !== card.id)?.id ?? method) : method;
   const chosenOption = shipping.options.find((option) => option.id === shipping.chosen);
 
   /**
@@ -240,7 +245,7 @@ export default function CheckoutPage() {
       const { order, payUrl, payError } = await call('placeOrder', {
         body: {
           address,
-          paymentMethod: method,
+          paymentMethod: payWith,
           delivery,
           idempotencyKey: key,
           cartItemIds: items.map((i) => i.id),
@@ -386,23 +391,32 @@ export default function CheckoutPage() {
           </fieldset>
           <fieldset className="card form payment-methods">
             <legend>Payment</legend>
-            {offeredMethods.map((offered) => (
-              <div className="choice" key={offered.id}>
-                <input
-                  type="radio"
-                  id={`payment-${offered.id}`}
-                  name="paymentMethod"
-                  value={offered.id}
-                  checked={method === offered.id}
-                  onChange={() => chooseMethod(offered.id)}
-                  aria-describedby={`payment-${offered.id}-summary`}
-                />
-                <label htmlFor={`payment-${offered.id}`}>{offered.label}</label>
-                <p id={`payment-${offered.id}-summary`} className="field-hint">
-                  {offered.summary(shop)}
-                </p>
-              </div>
-            ))}
+            {money.totalCents === 0 ? (
+              // A code took it all: the order is paid as it is placed (docs/product.md §8).
+              <p>{nothingToPay}: your order is paid as it is placed.</p>
+            ) : (
+              offeredMethods.map((offered) => {
+                const belowCard = cardTooSmall && offered.id === card.id;
+                return (
+                  <div className="choice" key={offered.id}>
+                    <input
+                      type="radio"
+                      id={`payment-${offered.id}`}
+                      name="paymentMethod"
+                      value={offered.id}
+                      checked={payWith === offered.id}
+                      disabled={belowCard}
+                      onChange={() => chooseMethod(offered.id)}
+                      aria-describedby={`payment-${offered.id}-summary`}
+                    />
+                    <label htmlFor={`payment-${offered.id}`}>{offered.label}</label>
+                    <p id={`payment-${offered.id}-summary`} className="field-hint">
+                      {belowCard ? cardMinimumMessage : offered.summary(shop)}
+                    </p>
+                  </div>
+                );
+              })
+            )}
           </fieldset>
           <p>
             <button
