@@ -9,6 +9,7 @@ import {
   fillAddress,
   mailTo,
   makeOwner,
+  pageOnAnotherDevice,
   signUpConfirmed,
   test,
 } from './support';
@@ -141,4 +142,71 @@ test('a rider cancels an unpaid card order; the checkout offers Card beside the 
   await expect(page.getByRole('status')).toContainText('has been cancelled.');
   await expect(page.locator('.facts').first()).toContainText('Cancelled');
   await expect(page.getByRole('button', { name: 'Pay now' })).toHaveCount(0);
+});
+
+test("a code that takes it all: 'Nothing to pay', the order is paid as placed; below $0.50 Card gives way and says why", async ({
+  page,
+  browser,
+}) => {
+  const owner = await signUpConfirmed(page);
+  makeOwner(owner);
+  await page.goto('/home');
+  const suffix = Math.random().toString(36).slice(2, 8);
+  // The bridle is $302.99: one code takes it all, the other leaves 49 cents.
+  const status = await page.evaluate(async (suffix) => {
+    const make = (code: string, gives: unknown) =>
+      fetch('/api/admin/discounts', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          code,
+          gives,
+          minSubtotalCents: null,
+          firstDay: null,
+          lastDay: null,
+          maxUses: null,
+          oncePerRider: false,
+        }),
+      }).then((reply) => reply.status);
+    return [
+      await make(`All${suffix}`, { kind: 'percent', percent: 100 }),
+      await make(`Most${suffix}`, { kind: 'amount', amountCents: 30250 }),
+    ];
+  }, suffix);
+  expect(status).toEqual([201, 201]);
+
+  const rider = await pageOnAnotherDevice(browser);
+  await signUpConfirmed(rider);
+  const form = checkoutForm(rider);
+  const payment = form.getByRole('group', { name: 'Payment' });
+  for (const code of [`Most${suffix}`, `All${suffix}`]) {
+    await addToCart(rider, 'Anky Bridle');
+    await rider.getByRole('link', { name: 'Checkout' }).click();
+    await form.getByLabel('Delivery').selectOption('Collect at the yard');
+    await form.getByLabel('Full name', { exact: true }).fill('Ada Rider');
+    await form.getByLabel('Phone', { exact: true }).fill('561 555 0100');
+    await form.getByLabel('Discount code').fill(code);
+    await form.getByRole('button', { name: 'Apply' }).click();
+    if (code.startsWith('Most')) {
+      await expect(rider.getByRole('table', { name: 'Your order' }).getByRole('row', { name: /^Total/ })).toContainText(
+        '$0.49',
+      );
+      await expect(payment.getByRole('radio', { name: 'Card' })).toBeDisabled();
+      await expect(payment.getByRole('radio', { name: 'Card' })).toHaveAccessibleDescription(
+        'A card payment must be at least $0.50: please choose another way to pay.',
+      );
+      await expect(payment.getByRole('radio', { name: 'Bank transfer' })).toBeChecked();
+    } else {
+      await expect(payment).toContainText('Nothing to pay: your order is paid as it is placed.');
+      await expect(payment.getByRole('radio')).toHaveCount(0);
+    }
+    await expectNoSevereAxeViolation(rider);
+    await form.getByRole('button', { name: 'Place order' }).click();
+    await expect(rider.getByRole('heading', { level: 1, name: 'Thank you for your order' })).toBeVisible();
+  }
+  // The last order cost nothing: paid as it was placed, with its invoice, and no Stripe page on the way.
+  await expect(rider.locator('.facts').first()).toContainText('Paid');
+  await expect(rider.getByText('Nothing to pay', { exact: false }).first()).toBeVisible();
+  await expect(rider.getByRole('link', { name: 'Download invoice (PDF)' })).toBeVisible();
+  await expect(rider.getByRole('button', { name: 'Pay now' })).toHaveCount(0);
 });
