@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pageDataElementId } from '../shared/page-data';
 import { publicShopOf } from '../shared/settings';
-import { firstSettings } from './db/first-settings';
+import { newShopSettings } from './db/first-settings';
 import { versionOf } from './http/live-streams';
 import { pageHtml } from './page-data';
 
@@ -10,7 +10,7 @@ const html = '<!doctype html><html><head><title>Piaffe</title></head><body><div 
 describe('page data', () => {
   it('goes into the head as a JSON element that no text in it can end', () => {
     const user = { uid: 'u1', email: '</script><script>alert(1)</script><!--@example.test', emailConfirmed: true };
-    const shop = publicShopOf(firstSettings);
+    const shop = publicShopOf(newShopSettings);
     const page = pageHtml(html, { session: { user, role: 'rider' }, shop });
     const element = new RegExp(`<script type="application/json" id="${pageDataElementId}">(.*?)</script></head>`);
     const json = element.exec(page)?.[1] ?? '';
@@ -32,7 +32,7 @@ describe('page data', () => {
         sizes: [],
       };
       const list = { products: [product], page: 1, pages: 1, total: 1, categories: [], sizes: [] };
-      const data = { session: null, shop: publicShopOf(firstSettings), catalogue: { list, version: 'v' } };
+      const data = { session: null, shop: publicShopOf(newShopSettings), catalogue: { list, version: 'v' } };
       const page = pageHtml(html, data);
       const json = new RegExp(`<script type="application/json" id="${pageDataElementId}">(.*?)</script></head>`).exec(
         page,
@@ -43,7 +43,7 @@ describe('page data', () => {
   });
 
   it("names the page module's files to preload before its data", () => {
-    const data = { session: null, shop: publicShopOf(firstSettings) };
+    const data = { session: null, shop: publicShopOf(newShopSettings) };
     const page = pageHtml(html, data, ['/assets/home-page-1.js', '/assets/sizes-2.js']);
     expect(page).toContain(
       '<link rel="modulepreload" crossorigin href="/assets/home-page-1.js">' +

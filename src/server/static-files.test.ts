@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { pageDataElementId } from '../shared/page-data';
 import { publicShopOf } from '../shared/settings';
 import type { AppEnv } from './app-env';
-import { firstSettings } from './db/first-settings';
+import { newShopSettings } from './db/first-settings';
 import { staticFiles } from './static-files';
 
 const html = '<!doctype html><html><head><title>Piaffe</title></head><body><div id="root"></div></body></html>';
@@ -49,7 +49,7 @@ describe('static files', () => {
     ]) {
       const reply = await app(build(manifest), async () => ({
         session: null,
-        shop: publicShopOf(firstSettings),
+        shop: publicShopOf(newShopSettings),
       })).request('/home');
       expect(reply.status, manifest).toBe(200);
       expect(await reply.text(), manifest).not.toContain('modulepreload');

@@ -11,7 +11,14 @@ import { shopFromPage } from './page-data';
  */
 const unknownShop: PublicShop = {
   shop: { name: '', legalName: '', address: '', phone: '', email: '', taxId: '' },
-  bankTransfer: { payWithinDays: 0, accountName: '', bankName: '', routingNumber: '', accountNumber: '' },
+  bankTransfer: {
+    payWithinDays: 0,
+    accountName: '',
+    bankName: '',
+    routingNumber: '',
+    accountNumber: '',
+    cancelUnpaid: false,
+  },
 };
 
 let state: PublicShop = shopFromPage ?? unknownShop;

@@ -1,11 +1,13 @@
-import type { ShippingSettings, ShopSettings, TaxSettings } from '../../shared/settings';
+import type { BankTransfer, ShippingSettings, ShopSettings, TaxSettings } from '../../shared/settings';
 
 /**
  * The settings a new shop starts with, as migration 0015 seeds them: the values that were fixed in code before the
  * owner could set them (docs/decisions/0034-the-shops-settings.md). Part of that migration: never edit it (the owner
  * changes the settings in the back office, not here). The address and bank account are fictitious.
  */
-export const firstSettings: Omit<ShopSettings, 'shipping' | 'tax'> = {
+export const firstSettings: Omit<ShopSettings, 'shipping' | 'tax' | 'bankTransfer'> & {
+  bankTransfer: Omit<BankTransfer, 'cancelUnpaid'>;
+} = {
   shop: {
     name: 'Piaffe',
     legalName: 'Piaffe Saddlery LLC',
@@ -56,3 +58,19 @@ export const firstShipping: ShippingSettings = {
  * edit it.
  */
 export const firstTax: TaxSettings = { pricesIncludeTax: true, taxShipping: true, rates: [] };
+
+/**
+ * Whether the shop cancels unpaid bank-transfer orders, as migration 0035 adds it to the stored document's bank
+ * transfer section, for a new shop and an upgraded one alike (docs/decisions/0049-unpaid-bank-transfers.md): on, so
+ * that an unpaid order no longer holds its stock and its discount code's use for ever. Part of that migration: never
+ * edit it.
+ */
+export const firstCancelUnpaid = true;
+
+/** The settings of a new shop once every migration above has run: what the owner finds before a first save. */
+export const newShopSettings: ShopSettings = {
+  ...firstSettings,
+  bankTransfer: { ...firstSettings.bankTransfer, cancelUnpaid: firstCancelUnpaid },
+  shipping: firstShipping,
+  tax: firstTax,
+};

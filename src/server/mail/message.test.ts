@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { brand } from '../../shared/brand';
-import { firstSettings } from '../db/first-settings';
+import { newShopSettings } from '../db/first-settings';
 import { compose } from './message';
 
 const site = {
   publicUrl: 'https://levade.test',
   shop: {
-    ...firstSettings,
-    shop: { ...firstSettings.shop, name: 'Levade', address: '1 Yard Road, Verden', phone: '+49 4231 000' },
+    ...newShopSettings,
+    shop: { ...newShopSettings.shop, name: 'Levade', address: '1 Yard Road, Verden', phone: '+49 4231 000' },
   },
 };
 

@@ -1,3 +1,4 @@
+import { brand } from '../../shared/brand';
 import type { Actor, Order, OrderStatus } from '../../shared/orders';
 import { canMove } from '../../shared/orders';
 import type { Db, UnitOfWork } from '../db/database';
@@ -16,6 +17,9 @@ export interface ActingUser {
   email: string;
   role: Actor;
 }
+
+/** Whoever cancels an order when its time to pay has run out (a card's, a bank transfer's): the shop itself. */
+export const shopActor: ActingUser = { uid: null, email: brand.software, role: 'shop' };
 
 export type MoveResult =
   | { ok: true; order: Order }
@@ -96,18 +100,19 @@ export interface MovesParts {
   clock?: () => number;
 }
 
+/** Where e-mails about an order go: the account's address, or the one it was placed with once the account is gone. */
+export async function recipientOf(uow: UnitOfWork, order: { uid: string | null; email: string }): Promise<string> {
+  if (order.uid === null) return order.email;
+  const user = await uow.trx.selectFrom('user').select('email').where('id', '=', order.uid).executeTakeFirst();
+  return user?.email ?? order.email;
+}
+
 /**
  * Moving an order from status to status by the rules of src/shared/orders.ts: each move kept in the history, then
  * what follows it (the steps after a move, below), in one unit of work.
  */
 export function createMoves(parts: MovesParts) {
   const { db, stock, outbox, discounts, settings, cardPaymentMs, beforeCancel, clock = Date.now } = parts;
-  /** Where e-mails about an order go: the account's address, or the one it was placed with once the account is gone. */
-  async function recipientOf(uow: UnitOfWork, order: { uid: string | null; email: string }): Promise<string> {
-    if (order.uid === null) return order.email;
-    const user = await uow.trx.selectFrom('user').select('email').where('id', '=', order.uid).executeTakeFirst();
-    return user?.email ?? order.email;
-  }
 
   /** A cancelled order's sizes go back on the shelf. */
   async function giveBackStock(uow: UnitOfWork, { number, to }: Move): Promise<void> {

@@ -180,6 +180,7 @@ export function createPlacing(parts: PlacingParts) {
     refund_id: true,
     refund_started_at: true,
     card_lease_until: true,
+    pay_by: true,
   });
   const insertLine = db.precompileInsert('order_line', {
     order_number: true,
@@ -294,6 +295,7 @@ export function createPlacing(parts: PlacingParts) {
         refund_id: null,
         refund_started_at: null,
         card_lease_until: null,
+        pay_by: null,
       };
       const lines: OrderLineTable[] = items.map((item, index) => ({
         order_number: number,

@@ -1,8 +1,7 @@
-import { brand } from '../../shared/brand';
 import { card } from '../../shared/payment/card';
 import type { Db } from '../db/database';
 import type { Logger } from '../log';
-import type { ActingUser } from '../orders/order-moves';
+import { shopActor } from '../orders/order-moves';
 import type { OrderStore } from '../orders/order-store';
 import { type CardLease, leaseFree } from './card-lease';
 import { closeSessions } from './card-sessions';
@@ -10,9 +9,6 @@ import type { StripeAccount } from './stripe-client';
 
 /** Orders the sweep takes at once; the rest wait for its next round. */
 const sweepBatch = 20;
-
-/** Whoever cancels a card order when its time has run out: the shop itself. */
-const shopActor: ActingUser = { uid: null, email: brand.software, role: 'shop' };
 
 export interface CardSweepParts {
   db: Db;
