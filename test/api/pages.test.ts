@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
-import { firstSettings } from '../../src/server/db/first-settings';
+import { newShopSettings } from '../../src/server/db/first-settings';
 import type { PageData } from '../../src/shared/page-data';
 import { pages } from '../../src/shared/pages';
 import { publicShopOf } from '../../src/shared/settings';
@@ -22,7 +22,7 @@ function requireBuild(): string {
 }
 
 /** What every page's data says of a new shop: its details as first seeded. */
-const shop = publicShopOf(firstSettings);
+const shop = publicShopOf(newShopSettings);
 
 const preloadLink = /<link rel="modulepreload" crossorigin href="([^"]+)">/g;
 

@@ -75,13 +75,14 @@ describe("the shop's settings", () => {
       await createRoles(fresh.db).grant(email);
       const reply = await admin.json('GET', '/api/admin/settings');
       // Shipping joined the document with migration 0023 (test/api/shipping-zones.test.ts spells it out), tax with
-      // 0025 (test/api/tax.test.ts).
+      // 0025 (test/api/tax.test.ts), 'Cancel unpaid orders' with 0035, on (test/api/unpaid-transfers.test.ts).
+      const bankTransfer = { ...todays.bankTransfer, cancelUnpaid: true };
       expect(reply.body).toEqual({
-        settings: { ...todays, shipping: firstShipping, tax: firstTax, version: 1 },
+        settings: { ...todays, bankTransfer, shipping: firstShipping, tax: firstTax, version: 1 },
         history: [],
       });
       const shop = await new Client(fresh.url).json('GET', '/api/shop');
-      expect(shop.body).toEqual({ shop: todays.shop, bankTransfer: todays.bankTransfer });
+      expect(shop.body).toEqual({ shop: todays.shop, bankTransfer });
       // Card only with Stripe's keys, as before.
       expect((await admin.json('GET', '/api/payment-methods')).body).toEqual({
         methods: ['bank-transfer', 'collection'],
@@ -148,6 +149,11 @@ describe("the shop's settings", () => {
         (f) => ({ ...f, bankTransfer: { ...f.bankTransfer, accountNumber: '' } }),
         'bankTransfer.accountNumber',
         'Account number is required.',
+      ],
+      [
+        (f) => ({ ...f, bankTransfer: { ...f.bankTransfer, cancelUnpaid: 'yes' } }),
+        'bankTransfer.cancelUnpaid',
+        'Say whether unpaid orders are cancelled.',
       ],
       [(f) => ({ ...f, paymentMethods: [] }), 'paymentMethods', 'Offer at least one payment method.'],
       [(f) => ({ ...f, paymentMethods: ['cash'] }), 'paymentMethods.0', 'Choose payment methods from the list.'],
