@@ -53,6 +53,11 @@ test("'Settings' in the back office shows a new shop's values; a save is kept in
   await expect(field(page, 'Phone')).toHaveValue('(561) 555-0142');
   await expect(field(page, 'Account number')).toHaveValue('0000 1234 5678');
   await expect(field(page, 'Days to pay')).toHaveValue('7');
+  const cancelUnpaid = settingsForm(page)
+    .getByRole('group', { name: 'Bank account for transfers' })
+    .getByRole('checkbox', { name: 'Cancel unpaid orders' });
+  await expect(cancelUnpaid).toBeChecked();
+  await expect(cancelUnpaid).toHaveAccessibleDescription(/gets one reminder by e-mail/);
   const methods = settingsForm(page).getByRole('group', { name: 'Payment methods offered' });
   await expect(methods.getByRole('checkbox', { name: 'Bank transfer' })).toBeChecked();
   await expect(methods.getByRole('checkbox', { name: 'Pay on collection' })).toBeChecked();
@@ -78,6 +83,7 @@ test("'Settings' in the back office shows a new shop's values; a save is kept in
   await field(page, 'Name as shown').fill('Piaffe Wellington');
   await field(page, 'Phone').fill('(561) 555-0199');
   await methods.getByRole('checkbox', { name: 'Bank transfer' }).check();
+  await cancelUnpaid.uncheck();
   await save(page, 2);
   const history = page.getByRole('table', { name: 'History' });
   await expect(history.getByRole('row').nth(1)).toContainText(owner.email);
@@ -85,9 +91,11 @@ test("'Settings' in the back office shows a new shop's values; a save is kept in
   await expect(history.getByRole('row').nth(1)).toContainText(
     'Payment methods “bank-transfer, collection, card” → “bank-transfer”',
   );
+  await expect(history.getByRole('row').nth(1)).toContainText('Unpaid orders no longer cancelled after a reminder');
   await expect(page).toHaveTitle('Settings · Back office · Piaffe Wellington');
   await page.reload();
   await expect(field(page, 'Phone')).toHaveValue('(561) 555-0199');
+  await expect(cancelUnpaid).not.toBeChecked();
 });
 
 test('a save from a stale form is refused and keeps what the owner typed', async ({ page, browser, shop }) => {

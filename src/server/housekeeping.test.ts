@@ -10,7 +10,7 @@ describe('startHousekeeping', () => {
     vi.useRealTimers();
   });
 
-  it('runs every job each round, logs what each deleted, and goes on past a job that fails', async () => {
+  it('runs every job each round, logs what each changed, and goes on past a job that fails', async () => {
     const lines: string[] = [];
     const log = createLogger('info', { write: (line: string) => void lines.push(line) });
     const calls: string[] = [];
@@ -34,9 +34,9 @@ describe('startHousekeeping', () => {
     await vi.advanceTimersByTimeAsync(housekeepingIntervalMs);
     expect(calls).toEqual(['failing', 'pictures', 'failing', 'pictures']);
     const logged = lines.map((line) => JSON.parse(line));
-    expect(logged.filter((l) => l.msg === 'housekeeping deleted rows')).toEqual([
-      expect.objectContaining({ level: 'info', job: 'pictures', deleted: 2 }),
-      expect.objectContaining({ level: 'info', job: 'pictures', deleted: 2 }),
+    expect(logged.filter((l) => l.msg === 'housekeeping changed rows')).toEqual([
+      expect.objectContaining({ level: 'info', job: 'pictures', rows: 2 }),
+      expect.objectContaining({ level: 'info', job: 'pictures', rows: 2 }),
     ]);
     expect(logged.filter((l) => l.level === 'warn').map((l) => l.job)).toEqual(['failing', 'failing']);
     await housekeeping.stop();

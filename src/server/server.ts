@@ -38,6 +38,7 @@ import { createCardPayments } from './payments/card-payments';
 import { cardBeforeCancel } from './payments/card-refunds';
 import { startCardSweep } from './payments/card-sweep';
 import { connectStripe } from './payments/stripe-client';
+import { createTransferSweep } from './payments/transfer-sweep';
 import { createSettingsStore } from './settings/settings-store';
 import { createStockStore } from './stock/stock-store';
 
@@ -46,6 +47,11 @@ export interface RunningServer {
   db: Db;
   streams: LiveStreams;
   log: Logger;
+  /**
+   * Reminds and cancels the unpaid bank-transfer orders due at `now`, as every round of the housekeeping does
+   * (src/server/payments/transfer-sweep.ts); the number of orders it reminded or cancelled.
+   */
+  sweepUnpaidTransfers(now?: number): Promise<number>;
   /** Graceful shutdown: stop accepting, end live streams, let in-flight requests finish, close the database. */
   close(): Promise<void>;
 }
@@ -102,10 +108,12 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     settings,
   });
   const cardSweep = startCardSweep(payments.sweep, config.cardPaymentMs, log);
+  const transferSweep = createTransferSweep({ db, orders, settings });
   const housekeeping = startHousekeeping(
     {
       'expired passkey challenges': (now) => deleteExpiredChallenges(db, now),
       'unused pictures': (now) => deleteUnusedPictures(db, now),
+      'unpaid bank transfers': transferSweep,
     },
     log,
   );
@@ -191,6 +199,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     db,
     streams,
     log,
+    sweepUnpaidTransfers: (now = Date.now()) => transferSweep(now),
     close: () => {
       closed ??= close();
       return closed;

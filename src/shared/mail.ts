@@ -4,6 +4,7 @@ export const mailKinds = {
   'order-paid': 'Order paid',
   'order-shipped': 'Order shipped',
   'order-cancelled': 'Order cancelled',
+  'payment-reminder': 'Payment reminder',
   'password-reset': 'Password reset link',
   'password-changed': 'Password changed',
   'email-changed': 'E-mail address changed',

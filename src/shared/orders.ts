@@ -231,6 +231,12 @@ export const orderSchema = orderSummarySchema.extend({
       refundId: z.string().nullable(),
     })
     .nullable(),
+  /**
+   * A bank-transfer order the shop has reminded to pay (docs/product.md §8): until when (ISO 8601, the end of the
+   * shop's last day to pay); the shop cancels it unpaid after that, while the owner's 'Cancel unpaid orders' is on.
+   * Left out until the reminder is sent.
+   */
+  reminder: z.object({ payBy: z.string() }).optional(),
   history: z.array(historyEntrySchema),
   /** Its invoice's number, once paid (docs/product.md §20); left out while it has none. */
   invoice: z.string().optional(),

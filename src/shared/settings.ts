@@ -78,7 +78,7 @@ export const shopDetailsSchema = z.strictObject({
 });
 export type ShopDetails = z.infer<typeof shopDetailsSchema>;
 
-/** The account riders pay a bank transfer into, and how long they have. */
+/** The account riders pay a bank transfer into, how long they have, and what the shop does when they do not pay. */
 export const bankTransferSchema = z.strictObject({
   payWithinDays: z
     .number({ error: 'Days to pay must be a whole number.' })
@@ -89,6 +89,11 @@ export const bankTransferSchema = z.strictObject({
   bankName: required('Bank', settingsLimits.bankTextMax),
   routingNumber: required('Routing number', settingsLimits.bankTextMax),
   accountNumber: required('Account number', settingsLimits.bankTextMax),
+  /**
+   * On: an order still unpaid after the days to pay gets one reminder, and is cancelled by the shop when as many days
+   * more have passed since (docs/product.md §8, docs/decisions/0049-unpaid-bank-transfers.md). Off: neither.
+   */
+  cancelUnpaid: z.boolean({ error: 'Say whether unpaid orders are cancelled.' }),
 });
 export type BankTransfer = z.infer<typeof bankTransferSchema>;
 

@@ -286,7 +286,8 @@ describe('the export', () => {
       .filter((row) => row.includes(`"${order.number}"`));
     expect(rows).toHaveLength(2);
     expect(rows[0]).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
-    expect(rows[0]).toContain(`"'@SUM(A1), +Wellington, -FL 33414, United States"`);
+    // The state as its country's subdivision, however it was given ('-FL'), printed by its name.
+    expect(rows[0]).toContain(`"'@SUM(A1), +Wellington, Florida 33414, United States"`);
     expect(rows[0]).toContain(
       `"1","Anky Bridle","Full",302.99,"",,0.00,${(order.totalCents / 100).toFixed(2)},"Placed"`,
     );

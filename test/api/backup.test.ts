@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstTax } from '../../src/server/db/first-settings';
+import { firstCancelUnpaid, firstTax, newShopSettings } from '../../src/server/db/first-settings';
 import { migrationNames } from '../../src/server/db/migrations';
 import { Client } from '../support/client';
 import { runCommand } from '../support/command-line';
@@ -293,13 +293,15 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
 
     it('restores a backup from before the last migration, brought up to date, readable by the shop alone', async () => {
       // As Piaffe made it before its last migrations, '0025-tax-settings' (settings without their tax section),
-      // '0031-search-index-without-pending-list' (nothing on SQLite but its row) and '0033-orders-by-number' (the
-      // orders without their index of numbers). (A new migration changes what this takes back.)
+      // '0031-search-index-without-pending-list' (nothing on SQLite but its row), '0033-orders-by-number' (the
+      // orders without their index of numbers), '0034-shop-address-in-parts' (the shop's address one line of text) and
+      // '0035-unpaid-bank-transfers' (orders without their last day to pay, settings without 'Cancel unpaid orders').
+      // (A new migration changes what this takes back.)
       const last = migrationNames.at(-1);
-      expect(last).toBe('0033-orders-by-number');
+      expect(last).toBe('0035-unpaid-bank-transfers');
       const older = changedBackup(
         'older.db',
-        `update shop_settings set document = json_remove(document, '$.tax'); drop index shop_order_number; delete from piaffe_migration where name in ('0025-tax-settings', '0031-search-index-without-pending-list', '${last}')`,
+        `update shop_settings set document = json_set(json_remove(document, '$.tax', '$.bankTransfer.cancelUnpaid'), '$.shop.address', '12 Arena Lane, Wellington, FL 33414'); alter table shop_order drop column pay_by; drop index shop_order_number; delete from piaffe_migration where name in ('0025-tax-settings', '0031-search-index-without-pending-list', '0033-orders-by-number', '0034-shop-address-in-parts', '${last}')`,
       );
 
       const url = target();
@@ -316,6 +318,11 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
         expect(shop.prepare("select name from sqlite_master where name = 'shop_order_number'").get()).toBeDefined();
         const { document } = shop.prepare('select document from shop_settings').get() as { document: string };
         expect(JSON.parse(document).tax).toEqual(firstTax);
+        expect(JSON.parse(document).bankTransfer.cancelUnpaid).toBe(firstCancelUnpaid);
+        expect(JSON.parse(document).shop.address).toEqual(newShopSettings.shop.address);
+        expect(shop.prepare("select name from pragma_table_info('shop_order') where name = 'pay_by'").get()).toEqual({
+          name: 'pay_by',
+        });
       } finally {
         shop.close();
       }

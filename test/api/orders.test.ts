@@ -127,6 +127,7 @@ describe('placing an order', () => {
       paymentMethod: 'bank-transfer',
       idempotencyKey: body.idempotencyKey,
       cartItemIds: [],
+      totalCents: replies[0]?.body.order.totalCents,
     });
     expect(later.status).toBe(200);
     expect(later.body.order.number).toBe(replies[0]?.body.order.number);

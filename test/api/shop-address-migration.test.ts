@@ -4,7 +4,7 @@ import { newShopSettings } from '../../src/server/db/first-settings';
 import { shopAddressText } from '../../src/shared/address';
 import { Client } from '../support/client';
 import { startTestServer } from '../support/server';
-import { createDatabase, type TestDatabase } from '../support/test-database';
+import { createDatabase, type TestDatabase, undoShopAddressInParts } from '../support/test-database';
 
 /**
  * Migration 0034 on a shop whose address was one line of text (docs/decisions/0051-a-sale-at-the-yard.md): the shop is
@@ -14,15 +14,6 @@ let database: TestDatabase | undefined;
 afterAll(async () => {
   await database?.drop();
 });
-
-async function addressBackToText(text: string): Promise<void> {
-  if (!database) throw new Error('no database');
-  const [row] = await database.query<{ document: string }>('select document from shop_settings where id = 1');
-  const document = JSON.parse(row?.document ?? '{}');
-  document.shop.address = text;
-  await database.query('update shop_settings set document = $1 where id = 1', [JSON.stringify(document)]);
-  await database.query("delete from piaffe_migration where name = '0034-shop-address-in-parts'");
-}
 
 it("reads an owner's address in its parts, which print as the owner typed it, and the form asks for what is missing", async () => {
   database = await createDatabase();
@@ -49,7 +40,7 @@ it("reads an owner's address in its parts, which print as the owner typed it, an
       { line1: 'Reitweg 3', line2: '', city: '48143 Münster', region: '', postalCode: '', country: 'US' },
     ],
   ] as const) {
-    await addressBackToText(typed);
+    await undoShopAddressInParts(database, typed);
     const server = await startTestServer({ DATABASE_URL: database.url });
     try {
       const again = new Client(server.url);

@@ -79,7 +79,8 @@ describe("the shop's settings", () => {
       await createRoles(fresh.db).grant(email);
       const reply = await admin.json('GET', '/api/admin/settings');
       // Shipping joined the document with migration 0023 (test/api/shipping-zones.test.ts spells it out), tax with
-      // 0025 (test/api/tax.test.ts); 0034 read the address in its parts, which print as before.
+      // 0025 (test/api/tax.test.ts); 0034 read the address in its parts, which print as before; 'Cancel unpaid
+      // orders' came with 0035, on (test/api/unpaid-transfers.test.ts).
       const address = {
         line1: '12 Arena Lane',
         line2: '',
@@ -90,13 +91,20 @@ describe("the shop's settings", () => {
       };
       expect(shopAddressText(address)).toBe(todays.shop.address);
       const shopNow = { ...todays.shop, address };
+      const bankTransfer = { ...todays.bankTransfer, cancelUnpaid: true };
       expect(reply.body).toEqual({
-        settings: { ...todays, shop: shopNow, shipping: firstShipping, tax: firstTax, version: 1 },
+        settings: { ...todays, shop: shopNow, bankTransfer, shipping: firstShipping, tax: firstTax, version: 1 },
         history: [],
       });
-      expect(newShopSettings).toEqual({ ...todays, shop: shopNow, shipping: firstShipping, tax: firstTax });
+      expect(newShopSettings).toEqual({
+        ...todays,
+        shop: shopNow,
+        bankTransfer,
+        shipping: firstShipping,
+        tax: firstTax,
+      });
       const shop = await new Client(fresh.url).json('GET', '/api/shop');
-      expect(shop.body).toEqual({ shop: shopNow, bankTransfer: todays.bankTransfer });
+      expect(shop.body).toEqual({ shop: shopNow, bankTransfer });
       // Card only with Stripe's keys, as before.
       expect((await admin.json('GET', '/api/payment-methods')).body).toEqual({
         methods: ['bank-transfer', 'collection'],
@@ -186,6 +194,11 @@ describe("the shop's settings", () => {
         (f) => ({ ...f, bankTransfer: { ...f.bankTransfer, accountNumber: '' } }),
         'bankTransfer.accountNumber',
         'Account number is required.',
+      ],
+      [
+        (f) => ({ ...f, bankTransfer: { ...f.bankTransfer, cancelUnpaid: 'yes' } }),
+        'bankTransfer.cancelUnpaid',
+        'Say whether unpaid orders are cancelled.',
       ],
       [(f) => ({ ...f, paymentMethods: [] }), 'paymentMethods', 'Offer at least one payment method.'],
       [(f) => ({ ...f, paymentMethods: ['cash'] }), 'paymentMethods.0', 'Choose payment methods from the list.'],

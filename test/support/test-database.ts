@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
+import { shopAddressText } from '../../src/shared/address';
 import { createTestSchema, testDatabaseUrl } from './postgres';
 import { type Backend, backend as configuredBackend, startTestServer, type TestServer, testStock } from './server';
 
@@ -162,8 +163,40 @@ export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
   return parts;
 }
 
-/** Takes a stopped shop back to before migration 0033: on SQLite, the orders without their index of numbers alone. */
+/**
+ * Takes a stopped shop back to before migration 0035 (unpaid bank transfers): its orders without their last day to
+ * pay, its settings without 'Cancel unpaid orders'.
+ */
+export async function undoUnpaidBankTransfers(database: TestDatabase): Promise<void> {
+  await database.query('alter table shop_order drop column pay_by');
+  const [row] = await database.query<{ document: string }>('select document from shop_settings where id = 1');
+  const document = JSON.parse(row?.document ?? '{}');
+  const { cancelUnpaid: _, ...bankTransfer } = document.bankTransfer ?? {};
+  await database.query('update shop_settings set document = $1 where id = 1', [
+    JSON.stringify({ ...document, bankTransfer }),
+  ]);
+  await database.query("delete from piaffe_migration where name = '0035-unpaid-bank-transfers'");
+}
+
+/**
+ * Takes a stopped shop back to before migration 0034, and so before 0035: the shop's address one line of text again,
+ * `text` (by default its parts as they print).
+ */
+export async function undoShopAddressInParts(database: TestDatabase, text?: string): Promise<void> {
+  await undoUnpaidBankTransfers(database);
+  const [row] = await database.query<{ document: string }>('select document from shop_settings where id = 1');
+  const document = JSON.parse(row?.document ?? '{}');
+  document.shop.address = text ?? shopAddressText(document.shop.address);
+  await database.query('update shop_settings set document = $1 where id = 1', [JSON.stringify(document)]);
+  await database.query("delete from piaffe_migration where name = '0034-shop-address-in-parts'");
+}
+
+/**
+ * Takes a stopped shop back to before migration 0033: on SQLite, the orders without their index of numbers alone; and
+ * so before 0034.
+ */
 export async function undoOrdersByNumber(database: TestDatabase): Promise<void> {
+  await undoShopAddressInParts(database);
   if (database.backend === 'sqlite') await database.query('drop index shop_order_number');
   await database.query("delete from piaffe_migration where name = '0033-orders-by-number'");
 }

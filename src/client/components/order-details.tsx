@@ -3,6 +3,7 @@ import { addressLines } from '../../shared/address';
 import { brand } from '../../shared/brand';
 import { formatDateTime } from '../../shared/dates';
 import { deliveryText, type Order, statusLabels } from '../../shared/orders';
+import { lastDayToPay } from '../../shared/payment/bank-transfer';
 import { findPaymentMethod } from '../../shared/payment/payment-methods';
 import { useRegionName } from '../lib/places';
 import { useShop } from '../lib/shop';
@@ -16,6 +17,8 @@ export function OrderDetails({ order }: { order: Order }) {
   const regionName = useRegionName(order.address);
   // How to pay matters only until the order is paid (or cancelled).
   const pay = order.status === 'placed' ? method?.howToPay(order, shop) : undefined;
+  // Reminded, and the shop still cancels unpaid orders: the last day its reminder gave (docs/product.md §8).
+  const payBy = shop.bankTransfer.cancelUnpaid ? order.reminder?.payBy : undefined;
   return (
     <div className="order-details">
       <dl className="facts">
@@ -64,6 +67,12 @@ export function OrderDetails({ order }: { order: Order }) {
         <div className="card">
           <h2>How to pay</h2>
           <p>{pay.intro}</p>
+          {payBy && (
+            <p>
+              <strong>Last day to pay: {lastDayToPay(payBy)}.</strong> We have sent a reminder; an order not paid by the
+              end of that day is cancelled and its items go back on the shelf.
+            </p>
+          )}
           <dl className="facts">
             {pay.details.map(([label, value]) => (
               <div key={label}>

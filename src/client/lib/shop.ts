@@ -18,7 +18,14 @@ const unknownShop: PublicShop = {
     email: '',
     taxId: '',
   },
-  bankTransfer: { payWithinDays: 0, accountName: '', bankName: '', routingNumber: '', accountNumber: '' },
+  bankTransfer: {
+    payWithinDays: 0,
+    accountName: '',
+    bankName: '',
+    routingNumber: '',
+    accountNumber: '',
+    cancelUnpaid: false,
+  },
 };
 
 let state: PublicShop = shopFromPage ?? unknownShop;

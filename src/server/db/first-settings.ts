@@ -10,7 +10,7 @@ import type {
 /** The settings as migration 0015 wrote them: the shop's address was one line of text until migration 0034. */
 interface SettingsOf0015 {
   shop: Omit<ShopDetails, 'address'> & { address: string };
-  bankTransfer: BankTransfer;
+  bankTransfer: Omit<BankTransfer, 'cancelUnpaid'>;
   paymentMethods: PaymentMethodId[];
 }
 
@@ -72,8 +72,17 @@ export const firstShipping: ShippingSettings = {
 export const firstTax: TaxSettings = { pricesIncludeTax: true, taxShipping: true, rates: [] };
 
 /**
+ * Whether the shop cancels unpaid bank-transfer orders, as migration 0035 adds it to the stored document's bank
+ * transfer section, for a new shop and an upgraded one alike (docs/decisions/0049-unpaid-bank-transfers.md): on, so
+ * that an unpaid order no longer holds its stock and its discount code's use for ever. Part of that migration: never
+ * edit it.
+ */
+export const firstCancelUnpaid = true;
+
+/**
  * What a new shop's settings are once every migration has run: 0015's, the shop's address in the parts 0034 reads in
- * it, 0023's shipping and 0025's tax. For tests and the benches, which compare a new shop with it.
+ * it, 0023's shipping, 0025's tax and 0035's 'Cancel unpaid orders'. For tests and the benches, which compare a new
+ * shop with it.
  */
 export const newShopSettings: ShopSettings = {
   ...firstSettings,
@@ -88,6 +97,7 @@ export const newShopSettings: ShopSettings = {
       country: 'US',
     },
   },
+  bankTransfer: { ...firstSettings.bankTransfer, cancelUnpaid: firstCancelUnpaid },
   shipping: firstShipping,
   tax: firstTax,
 };

@@ -3,7 +3,7 @@ import { createSearchTables, indexProduct } from '../catalogue/search-index';
 import { freeSlug, slugOf } from '../catalogue/slugs';
 import { firstCatalogue } from './first-catalogue';
 import { firstCategories } from './first-categories';
-import { firstSettings, firstShipping, firstTax } from './first-settings';
+import { firstCancelUnpaid, firstSettings, firstShipping, firstTax } from './first-settings';
 import type { Dialect } from './open';
 import { sequences, type Tables } from './schema';
 import { shopAddressParts } from './shop-address-migration';
@@ -634,6 +634,24 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
       const document = JSON.parse(row.document);
       if (typeof document.shop?.address !== 'string') return;
       document.shop.address = shopAddressParts(document.shop.address);
+      await db
+        .updateTable('shop_settings')
+        .set({ document: JSON.stringify(document) })
+        .where('id', '=', 1)
+        .execute();
+    },
+  },
+  '0035-unpaid-bank-transfers': {
+    async up(db) {
+      // An unpaid bank-transfer order is reminded once, then cancelled by the shop
+      // (docs/decisions/0049-unpaid-bank-transfers.md): `pay_by` is the end of the last day its reminder gave, null
+      // until the reminder is sent; the settings' bank transfer section gains the owner's switch, on. A shop saved
+      // since keeps every other field as the owner left it.
+      await db.schema.alterTable('shop_order').addColumn('pay_by', 'bigint').execute();
+      const row = await db.selectFrom('shop_settings').select('document').where('id', '=', 1).executeTakeFirst();
+      if (!row) return;
+      const document = JSON.parse(row.document);
+      document.bankTransfer = { ...document.bankTransfer, cancelUnpaid: firstCancelUnpaid };
       await db
         .updateTable('shop_settings')
         .set({ document: JSON.stringify(document) })

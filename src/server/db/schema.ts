@@ -57,6 +57,11 @@ export interface ShopOrderTable {
   refund_started_at: number | null;
   /** Epoch ms until which one server talks to Stripe about this order's payment; null or past when none does. */
   card_lease_until: number | null;
+  /**
+   * A bank-transfer order reminded to pay: the end of the last day its reminder gave (epoch ms), after which the shop
+   * cancels it unpaid; null until the reminder is sent (docs/decisions/0049-unpaid-bank-transfers.md).
+   */
+  pay_by: number | null;
 }
 
 /** A Stripe Checkout Session made for a card order; a rider's 'Pay now' makes another after closing the last. */

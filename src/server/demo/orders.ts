@@ -184,7 +184,7 @@ export async function runPlan(
     // The total the rider is shown, as the checkout's quote gives it.
     const delivery = deliveryOf(order.paymentMethod);
     const { country, region, postalCode } = rider.address;
-    const quoted = await orders.quote(rider, { delivery, country, region, postalCode });
+    const quoted = await db.run((uow) => orders.quote(rider, { delivery, country, region, postalCode }, uow));
     if (!quoted.ok) throw new Error(`Order ${number + 1} could not be quoted: ${quoted.reason}.`);
     const input = placeOrderSchema.parse({
       address: rider.address,

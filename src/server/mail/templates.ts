@@ -8,6 +8,7 @@ import { orderPaid } from './templates/order-paid';
 import { orderShipped } from './templates/order-shipped';
 import { passwordChanged } from './templates/password-changed';
 import { passwordReset } from './templates/password-reset';
+import { paymentReminder } from './templates/payment-reminder';
 
 /** Each kind of e-mail and its template (src/server/mail/templates/: the words, one file per e-mail). */
 const templates = {
@@ -15,6 +16,7 @@ const templates = {
   'order-paid': orderPaid,
   'order-shipped': orderShipped,
   'order-cancelled': orderCancelled,
+  'payment-reminder': paymentReminder,
   'password-reset': passwordReset,
   'password-changed': passwordChanged,
   'email-changed': emailChanged,

@@ -77,6 +77,7 @@ export function toOrder(
             refundId: row.refund_id,
           }
         : null,
+    ...(row.pay_by !== null ? { reminder: { payBy: new Date(Number(row.pay_by)).toISOString() } } : {}),
     history: events.map(
       (event): HistoryEntry => ({
         status: event.status as OrderStatus,

@@ -18,7 +18,7 @@ export interface ActingUser {
   role: Actor;
 }
 
-/** The shop itself, when it moves an order of its own accord (one that costs nothing, or not paid in time). */
+/** The shop itself, when it moves an order of its own accord: one that costs nothing, or one not paid in time. */
 export const shopActor: ActingUser = { uid: null, email: brand.software, role: 'shop' };
 
 export type MoveResult =
@@ -100,18 +100,19 @@ export interface MovesParts {
   clock?: () => number;
 }
 
+/** Where e-mails about an order go: the account's address, or the one it was placed with once the account is gone. */
+export async function recipientOf(uow: UnitOfWork, order: { uid: string | null; email: string }): Promise<string> {
+  if (order.uid === null) return order.email;
+  const user = await uow.trx.selectFrom('user').select('email').where('id', '=', order.uid).executeTakeFirst();
+  return user?.email ?? order.email;
+}
+
 /**
  * Moving an order from status to status by the rules of src/shared/orders.ts: each move kept in the history, then
  * what follows it (the steps after a move, below), in one unit of work.
  */
 export function createMoves(parts: MovesParts) {
   const { db, stock, outbox, discounts, settings, cardPaymentMs, beforeCancel, clock = Date.now } = parts;
-  /** Where e-mails about an order go: the account's address, or the one it was placed with once the account is gone. */
-  async function recipientOf(uow: UnitOfWork, order: { uid: string | null; email: string }): Promise<string> {
-    if (order.uid === null) return order.email;
-    const user = await uow.trx.selectFrom('user').select('email').where('id', '=', order.uid).executeTakeFirst();
-    return user?.email ?? order.email;
-  }
 
   /** A cancelled order's sizes go back on the shelf. */
   async function giveBackStock(uow: UnitOfWork, { number, to }: Move): Promise<void> {

@@ -18,7 +18,7 @@ import {
 } from '../../shared/shipping';
 import { ratesFor, type TaxPlace } from '../../shared/tax';
 import type { CartStore } from '../cart/cart-store';
-import type { Db } from '../db/database';
+import type { Db, UnitOfWork } from '../db/database';
 import { isConstraintViolation } from '../db/errors';
 import { type OrderEventTable, type OrderLineTable, sequences } from '../db/schema';
 import type { Check, DiscountStore } from '../discounts/discount-store';
@@ -195,6 +195,7 @@ export function createPlacing(parts: PlacingParts) {
     refund_id: true,
     refund_started_at: true,
     card_lease_until: true,
+    pay_by: true,
   });
   const insertLine = db.precompileInsert('order_line', {
     order_number: true,
@@ -313,6 +314,7 @@ export function createPlacing(parts: PlacingParts) {
         refund_id: null,
         refund_started_at: null,
         card_lease_until: null,
+        pay_by: null,
       };
       const lines: OrderLineTable[] = items.map((item, index) => ({
         order_number: number,
@@ -375,19 +377,22 @@ export function createPlacing(parts: PlacingParts) {
      * The rider's cart as the checkout shows it, with the delivery methods for the address and what the order costs
      * with the one chosen (the first, when the one named is no longer offered) and the discount code given, if any:
      * `place` charges exactly this. Outside every zone, or with no method for the cart, the goods alone and why; a
-     * code that cannot be used, why.
+     * code that cannot be used, why. Inside `uow` when given (the demo data's fill, whose cart is in its batch).
      */
     async quote(
       rider: { uid: string; email: string },
       { delivery, country, region, postalCode, method, discountCode }: QuoteQuery,
+      uow?: UnitOfWork,
     ): Promise<QuoteResult> {
-      const weighed = await cart.weighed(rider.uid);
+      const weighed = await cart.weighed(rider.uid, uow);
       const { items } = weighed;
       const checked =
-        discountCode === undefined ? undefined : await discounts.check(discountCode, subtotalOf(items), rider.email);
+        discountCode === undefined
+          ? undefined
+          : await discounts.check(discountCode, subtotalOf(items), rider.email, uow);
       if (checked && !checked.ok) return checked;
       const effect = checked?.usable.effect ?? noDiscount;
-      const shop = await settings.current();
+      const shop = await settings.current(uow);
       const place = { country, region, postalCode };
       let priced = priceFor(shop, weighed, delivery, place, method, effect);
       if (!priced.ok && priced.reason === 'no-such-method')

@@ -7,6 +7,7 @@ import type { StockStore } from '../stock/stock-store';
 import { type BeforeCancel, createMoves } from './order-moves';
 import { createPlacing } from './order-placing';
 import { createOrderQueries } from './order-queries';
+import { createReminders } from './order-reminders';
 
 export type OrderStore = ReturnType<typeof createOrderStore>;
 
@@ -29,9 +30,15 @@ export interface OrderStoreParts {
 /**
  * Orders (docs/product.md §8): placed from the cart in one unit of work with the emptied cart, the change events
  * and the confirmation e-mail; moved from status to status by the rules of src/shared/orders.ts, each move kept in
- * the history and e-mailed. See docs/decisions/0015-orders.md.
+ * the history and e-mailed; an unpaid bank-transfer order reminded once (docs/decisions/0049-unpaid-bank-transfers.md).
+ * See docs/decisions/0015-orders.md.
  */
 export function createOrderStore(parts: OrderStoreParts) {
   const moves = createMoves(parts);
-  return { ...createPlacing({ ...parts, moveWithin: moves.moveWithin }), ...createOrderQueries(parts), ...moves };
+  return {
+    ...createPlacing({ ...parts, moveWithin: moves.moveWithin }),
+    ...createOrderQueries(parts),
+    ...moves,
+    ...createReminders(parts),
+  };
 }

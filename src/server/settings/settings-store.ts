@@ -21,7 +21,7 @@ export type SaveResult =
 /** The history keeps every save; the owner's page shows this many of them (the newest). */
 const historyShown = 200;
 
-/** Each field's name in the history, by section. */
+/** Each text or number field's name in the history, by section (the bank transfer's switch has its own sentence). */
 const fieldNames = {
   shop: { name: 'Name', legalName: 'Legal name', address: 'Address', phone: 'Phone', email: 'E-mail', taxId: 'Tax id' },
   bankTransfer: {
@@ -31,7 +31,10 @@ const fieldNames = {
     routingNumber: 'Routing number',
     accountNumber: 'Account number',
   },
-} as const satisfies { [S in 'shop' | 'bankTransfer']: Record<keyof ShopSettings[S], string> };
+} as const satisfies {
+  shop: Record<keyof ShopSettings['shop'], string>;
+  bankTransfer: Record<Exclude<keyof ShopSettings['bankTransfer'], 'cancelUnpaid'>, string>;
+};
 
 const quoted = (value: string | number) => `“${value}”`;
 
@@ -90,13 +93,19 @@ function describeSave(before: ShopSettings, after: ShopSettings): string[] {
   for (const section of ['shop', 'bankTransfer'] as const) {
     const names: Record<string, string> = fieldNames[section];
     // The address as it prints, in one block.
-    const text = (settings: ShopSettings): Record<string, string | number> =>
+    const text = (settings: ShopSettings): Record<string, unknown> =>
       section === 'shop' ? { ...settings.shop, address: shopAddressText(settings.shop.address) } : settings[section];
     const old = text(before);
     const now = text(after);
     for (const [field, name] of Object.entries(names)) {
-      if (old[field] !== now[field]) what.push(`${name} ${quoted(old[field] ?? '')} → ${quoted(now[field] ?? '')}`);
+      if (old[field] !== now[field])
+        what.push(`${name} ${quoted(String(old[field] ?? ''))} → ${quoted(String(now[field] ?? ''))}`);
     }
+  }
+  if (before.bankTransfer.cancelUnpaid !== after.bankTransfer.cancelUnpaid) {
+    what.push(
+      `Unpaid orders ${after.bankTransfer.cancelUnpaid ? 'cancelled' : 'no longer cancelled'} after a reminder`,
+    );
   }
   what.push(...describeShipping(before.shipping, after.shipping));
   what.push(...describeTax(before.tax, after.tax));

@@ -1,4 +1,5 @@
 import { brand } from '../brand';
+import { formatDate } from '../dates';
 import { formatCents } from '../money';
 import type { PaymentMethod } from './payment-method';
 
@@ -11,7 +12,11 @@ export const bankTransfer = {
   howToPay: ({ number, totalCents }, { bankTransfer: bank }) => ({
     intro:
       `Please transfer ${formatCents(totalCents, brand)} within ${bank.payWithinDays} days to the account below, ` +
-      `with your order number as the reference. We send your order once the money has arrived.`,
+      `with your order number as the reference. We send your order once the money has arrived.` +
+      (bank.cancelUnpaid
+        ? ` If it has not arrived after ${bank.payWithinDays} days, we remind you once, and cancel the order ` +
+          `${bank.payWithinDays} days after the reminder.`
+        : ''),
     details: [
       ['Account name', bank.accountName],
       ['Bank', bank.bankName],
@@ -22,3 +27,11 @@ export const bankTransfer = {
     ],
   }),
 } as const satisfies PaymentMethod;
+
+/**
+ * The last day to pay that a reminder gave (`Nov 24, 2026`): the shop's day that ends at `payBy` (an order's
+ * `reminder.payBy`, ISO 8601), in the shop's time zone, wherever it is read.
+ */
+export function lastDayToPay(payBy: string): string {
+  return formatDate(new Date(Date.parse(payBy) - 1).toISOString(), brand.locale, brand.timeZone);
+}

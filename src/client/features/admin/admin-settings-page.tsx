@@ -81,6 +81,8 @@ type TextPath = keyof typeof textFields;
 
 interface Values {
   text: Record<TextPath, string>;
+  /** 'Cancel unpaid orders'. */
+  cancelUnpaid: boolean;
   paymentMethods: PaymentMethodId[];
   shipping: ShippingDraft;
   tax: TaxValues;
@@ -95,6 +97,7 @@ function valuesOf(settings: ShopSettings): Values {
   ) as Record<TextPath, string>;
   return {
     text,
+    cancelUnpaid: settings.bankTransfer.cancelUnpaid,
     paymentMethods: [...settings.paymentMethods],
     shipping: shippingDraft(settings.shipping),
     tax: taxValuesOf(settings.tax),
@@ -102,7 +105,7 @@ function valuesOf(settings: ShopSettings): Values {
 }
 
 /** The settings the values make, and each field's problem by the rules the server applies too. */
-function check({ text, paymentMethods, shipping, tax }: Values): {
+function check({ text, cancelUnpaid, paymentMethods, shipping, tax }: Values): {
   input?: ShopSettings;
   problems: Record<string, string>;
 } {
@@ -129,6 +132,7 @@ function check({ text, paymentMethods, shipping, tax }: Values): {
       bankName: text['bankTransfer.bankName'],
       routingNumber: text['bankTransfer.routingNumber'],
       accountNumber: text['bankTransfer.accountNumber'],
+      cancelUnpaid,
     },
     paymentMethods,
     shipping: shippingOf(shipping),
@@ -169,6 +173,7 @@ function SettingsForm({
   const form = useRef<HTMLFormElement>(null);
   const focusNext = useFocusAfterRender();
   const methodsId = useId();
+  const cancelUnpaidId = useId();
   const { input, problems } = check(values);
 
   function problemAt(path: string): string | undefined {
@@ -290,6 +295,23 @@ function SettingsForm({
             'bankTransfer.payWithinDays',
           ] as const
         ).map(textField)}
+        <div className="choice">
+          <input
+            type="checkbox"
+            id={cancelUnpaidId}
+            checked={values.cancelUnpaid}
+            aria-describedby={`${cancelUnpaidId}-hint`}
+            onChange={(event) => {
+              const { checked } = event.target;
+              edited('bankTransfer.cancelUnpaid', (current) => ({ ...current, cancelUnpaid: checked }));
+            }}
+          />
+          <label htmlFor={cancelUnpaidId}>Cancel unpaid orders</label>
+          <p id={`${cancelUnpaidId}-hint`} className="field-hint">
+            An order not paid after the days to pay gets one reminder by e-mail; still unpaid as many days after the
+            reminder, the shop cancels it, and its stock and discount code are free again.
+          </p>
+        </div>
       </fieldset>
       <fieldset
         aria-describedby={`${methodsId}-hint${methodsProblem ? ` ${methodsId}-error` : ''}`}
