@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { anInvoice as invoice } from '../../../test/support/invoice-record';
+import { anInvoiceInEveryScript, anInvoice as invoice } from '../../../test/support/invoice-record';
 import { pdfText } from '../../../test/support/pdf-text';
+import { formatCents } from '../../shared/money';
 import { invoicePdf } from './invoice-pdf';
 import { creditNoteOf } from './invoice-record';
 
@@ -55,6 +56,39 @@ describe('an invoice as a PDF', () => {
       'Shipping -€25.00',
       'Total -€476.79',
       'Includes VAT 19% -€76.13',
+    ]) {
+      expect(text).toContain(expected);
+    }
+  });
+
+  it("prints every script as written: the text read back from the PDF is the seller's, the rider's and each product's", async () => {
+    const record = anInvoiceInEveryScript;
+    const text = await pdfText(await invoicePdf(record));
+    // A reader reads a no-break space (pl-PL's '302,99 zł') as a space.
+    const amount = (cents: number) => formatCents(cents, record.format).replace(/\s/g, ' ');
+    for (const expected of [
+      // Czech
+      'Sedlářství Kůň s.r.o.',
+      'Piaffe · Náměstí Míru 12, 120 00 Praha 2',
+      'Tax id: CZ12345678',
+      // Polish
+      'Łukasz Żółć',
+      'ul. Źródlana 7',
+      '1 sty 2027',
+      // Cyrillic, Greek
+      'Тверская улица, дом 5',
+      'Θεσσαλονίκη, Μακεδονία 546 21',
+      'Greece',
+      `Уздечка Премиум, size Cob ${amount(30299)}`,
+      `Σέλα Ιππασίας ${amount(19900)}`,
+      // Hebrew and Arabic read in their logical order, the Arabic letters joined and its lam-alef one glyph.
+      `אוכף רכיבה ${amount(10000)}`,
+      `سرج السلام ${amount(5000)}`,
+      `Saddle Pad דנה כהן Edition ${amount(4000)}`,
+      // No font of the PDF draws Chinese or an emoji: a visible replacement each, and the rest of the line intact.
+      `\uFFFD\uFFFD Premium ${amount(3000)}`,
+      `Helmet \uFFFD Deluxe ${amount(2000)}`,
+      `Total ${amount(76699)}`,
     ]) {
       expect(text).toContain(expected);
     }

@@ -1,0 +1,310 @@
+/**
+ * Text in every script for the invoice and credit note PDFs (docs/product.md §20, ADR 0048). pdfkit's built-in
+ * Helvetica writes Windows-1252 only; this pen embeds Noto Sans (Fontsource's packages: the font files are found
+ * through the packages at run time, from the sources as from dist-server/) and picks, for each character, the first
+ * font that has its glyph: Noto Sans's unicode-range files (Latin, Latin Extended, Greek, Cyrillic, Vietnamese), then
+ * Noto Sans Hebrew and Noto Sans Arabic. A character that none draws (Chinese, Japanese, Korean, an emoji) is printed
+ * as the replacement character '�', the rest of its line as written. Right-to-left text is laid out by the Unicode
+ * bidirectional algorithm (bidi-js) and shaped by fontkit (Arabic letters joined), so that a reader extracts each
+ * right-to-left run in its logical order.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import bidiFactory from 'bidi-js';
+import * as fontkit from 'fontkit';
+
+export type Weight = 'regular' | 'bold';
+
+/** One font file, as the PDF names it. */
+interface Face {
+  readonly name: string;
+  readonly bytes: Buffer;
+  readonly font: fontkit.Font;
+}
+
+/**
+ * The font files, in the order a character looks for its glyph: each package, the unicode-range subsets of it that
+ * are used (Fontsource splits each font by script; a subset's file has no glyph of another's).
+ */
+const sources: ReadonlyArray<readonly [pkg: string, prefix: string, subsets: readonly string[]]> = [
+  [
+    '@fontsource/noto-sans',
+    'noto-sans',
+    ['latin', 'latin-ext', 'greek', 'greek-ext', 'cyrillic', 'cyrillic-ext', 'vietnamese'],
+  ],
+  ['@fontsource/noto-sans-hebrew', 'noto-sans-hebrew', ['hebrew']],
+  ['@fontsource/noto-sans-arabic', 'noto-sans-arabic', ['arabic']],
+];
+const weights: Record<Weight, number> = { regular: 400, bold: 700 };
+
+const require = createRequire(import.meta.url);
+
+function loadFaces(weight: Weight): Face[] {
+  return sources.flatMap(([pkg, prefix, subsets]) =>
+    subsets.map((subset) => {
+      const name = `${prefix}-${subset}-${weights[weight]}-normal`;
+      const bytes = readFileSync(require.resolve(`${pkg}/files/${name}.woff`));
+      const font = fontkit.create(bytes);
+      if (!('hasGlyphForCodePoint' in font)) throw new Error(`${name}.woff is a font collection`);
+      return { name, bytes, font };
+    }),
+  );
+}
+
+let faces: Record<Weight, Face[]> | undefined;
+/** The faces of a weight, read once per process, when the first PDF is made. */
+function facesOf(weight: Weight): Face[] {
+  faces ??= { regular: loadFaces('regular'), bold: loadFaces('bold') };
+  return faces[weight];
+}
+
+let bidi: ReturnType<typeof bidiFactory> | undefined;
+
+/** What a reader sees in place of a character that no font here draws. */
+export const replacement = '\uFFFD';
+const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+/** Invisible by definition (a joiner, a variation selector, a bidirectional mark): dropped unless the font has it. */
+const ignorable = /\p{Default_Ignorable_Code_Point}/u;
+/**
+ * Letters that fontkit lays out right to left by itself (it reverses a run of a right-to-left script), of the scripts
+ * the faces draw.
+ */
+const rightToLeftScript = /[\p{Script=Hebrew}\p{Script=Arabic}]/u;
+
+/** A user-perceived character as it is drawn: its text, the face that has its glyphs, its bidi level. */
+interface Cluster {
+  readonly text: string;
+  readonly face: Face;
+  readonly level: number;
+  readonly space: boolean;
+}
+
+/** A line's clusters, in logical order: each the first face that has all its glyphs (the one before it if it has). */
+function clustersOf(text: string, weight: Weight): Cluster[] {
+  bidi ??= bidiFactory();
+  const { levels } = bidi.getEmbeddingLevels(text);
+  const list = facesOf(weight);
+  const clusters: Cluster[] = [];
+  let current = list[0] as Face;
+  for (const { segment, index } of segmenter.segment(text)) {
+    const codePoints = [...segment];
+    const visible = codePoints.filter((c) => !ignorable.test(c));
+    if (visible.length === 0) continue;
+    const has = (face: Face) => visible.every((c) => face.font.hasGlyphForCodePoint(c.codePointAt(0) as number));
+    const face = has(current) ? current : list.find(has);
+    const level = levels[index] ?? 0;
+    if (face === undefined) {
+      current = list[0] as Face;
+      clusters.push({ text: replacement, face: current, level, space: false });
+      continue;
+    }
+    current = face;
+    const drawn = codePoints.filter(
+      (c) => !ignorable.test(c) || face.font.hasGlyphForCodePoint(c.codePointAt(0) as number),
+    );
+    clusters.push({ text: drawn.join(''), face, level, space: /^\s+$/u.test(segment) });
+  }
+  return clusters;
+}
+
+/** A run of one face and one bidi level, in the order pdfkit must be given it. */
+interface Run {
+  readonly face: Face;
+  readonly text: string;
+}
+
+/**
+ * A line's runs in visual order, left to right (the rule L2 of the bidirectional algorithm: from the highest level to
+ * the lowest odd one, each sequence at that level or above reversed). fontkit reverses a run of Hebrew or Arabic by
+ * itself, shaping it in its logical order: such a run is handed over in logical order.
+ */
+function visualRuns(line: readonly Cluster[]): Run[] {
+  const order = line.map((_, i) => i);
+  const levels = line.map((c) => c.level);
+  const highest = Math.max(...levels);
+  const lowest = Math.min(...levels);
+  for (let level = highest; level >= (lowest % 2 === 1 ? lowest : lowest + 1); level--) {
+    for (let start = 0; start < order.length; start++) {
+      if ((levels[order[start] as number] as number) < level) continue;
+      let end = start;
+      while (end + 1 < order.length && (levels[order[end + 1] as number] as number) >= level) end++;
+      order.splice(start, end - start + 1, ...order.slice(start, end + 1).reverse());
+      start = end;
+    }
+  }
+  const runs: Cluster[][] = [];
+  for (const i of order) {
+    const cluster = line[i] as Cluster;
+    const last = runs.at(-1);
+    const previous = last?.at(-1);
+    if (last && previous && previous.face === cluster.face && previous.level === cluster.level) last.push(cluster);
+    else runs.push([cluster]);
+  }
+  return runs.map((run) => {
+    const first = run[0] as Cluster;
+    const visual = run.map((c) => c.text);
+    const reversedByFontkit = first.level % 2 === 1 && visual.some((t) => rightToLeftScript.test(t));
+    return { face: first.face, text: (reversedByFontkit ? visual.reverse() : visual).join('') };
+  });
+}
+
+export interface TextOptions {
+  /** The width to wrap at; the page's width right of x within its margin if not given, as pdfkit's. */
+  readonly width?: number;
+  readonly align?: 'left' | 'right';
+}
+
+/** Laid out as one whole, not word by word: a right-to-left run is reversed as a whole (see visualRuns). */
+const wholeRun = { features: [] as PDFKit.Mixins.OpenTypeFeatures[] };
+
+/**
+ * Writes text into a pdfkit document in any script, as `doc.text` does: at x and y (the document's position if not
+ * given), wrapped at the width, and leaves the position below it. Text in one face and left to right (all text in
+ * Latin) is pdfkit's to write, as it always was; other text is wrapped here, in its logical order, then each line
+ * drawn run by run in its visual order on one baseline (pdfkit's wrapping would cut a right-to-left line from its
+ * visual left, its logical end, and set each face's run on that face's own ascent).
+ */
+export class ScriptPen {
+  private weight: Weight = 'regular';
+  private size = 12;
+  private readonly registered = new Set<string>();
+
+  constructor(private readonly doc: PDFKit.PDFDocument) {}
+
+  /** The weight and size of what is written next. */
+  style(weight: Weight, size?: number): this {
+    this.weight = weight;
+    if (size !== undefined) this.size = size;
+    this.use(this.main());
+    return this;
+  }
+
+  text(text: string, x?: number, y?: number, options: TextOptions = {}): this {
+    const { doc } = this;
+    const left = x ?? doc.x;
+    const top = y ?? doc.y;
+    const width = options.width ?? doc.page.width - left - doc.page.margins.right;
+    const paragraphs = text.split(/\r?\n/).map((paragraph) => clustersOf(paragraph, this.weight));
+    const only = paragraphs.length === 1 ? paragraphs[0] : undefined;
+    const face = only?.[0]?.face ?? this.main();
+    if (only?.every((c) => c.face === face && c.level % 2 === 0)) {
+      this.use(face).text(
+        only.map((c) => c.text).join(''),
+        left,
+        top,
+        options.align ? { width, align: options.align } : { width },
+      );
+      this.use(this.main());
+      return this;
+    }
+    doc.y = top;
+    for (const paragraph of paragraphs) {
+      for (const line of this.wrap(paragraph, width)) this.line(line, left, width, options.align ?? 'left');
+    }
+    this.use(this.main());
+    doc.x = left;
+    return this;
+  }
+
+  /**
+   * Ends the document. fontkit draws some Arabic letters as a base and its dots, and a dot's glyph stands for no
+   * character of its own: pdfkit maps it to none (an empty ToUnicode entry), which a reader takes for the glyph's
+   * number (pdf.js reads U+0008 between the words). It is mapped instead to U+2060 WORD JOINER, a format character that has
+   * no appearance nor meaning, and which readers drop.
+   */
+  end(): void {
+    const fonts = (this.doc as unknown as { _fontFamilies: Record<string, { unicode?: number[][] } | undefined> })
+      ._fontFamilies;
+    for (const name of this.registered) {
+      const unicode = fonts[name]?.unicode ?? [];
+      unicode.forEach((codePoints, glyph) => {
+        if (codePoints.length === 0) unicode[glyph] = [0x2060];
+      });
+    }
+    this.doc.end();
+  }
+
+  private main(): Face {
+    return facesOf(this.weight)[0] as Face;
+  }
+
+  private use(face: Face): PDFKit.PDFDocument {
+    if (!this.registered.has(face.name)) {
+      this.doc.registerFont(face.name, face.bytes);
+      this.registered.add(face.name);
+    }
+    return this.doc.font(face.name).fontSize(this.size);
+  }
+
+  /** The width of clusters in logical order, each face's stretch as it is shaped. */
+  private widthOf(clusters: readonly Cluster[]): number {
+    let width = 0;
+    for (let start = 0; start < clusters.length; ) {
+      const face = (clusters[start] as Cluster).face;
+      let end = start;
+      while (end < clusters.length && (clusters[end] as Cluster).face === face) end++;
+      const text = clusters
+        .slice(start, end)
+        .map((c) => c.text)
+        .join('');
+      width += this.use(face).widthOfString(text, wholeRun);
+      start = end;
+    }
+    return width;
+  }
+
+  /** A paragraph's lines, broken after spaces where they fit the width (a word wider than it, between characters). */
+  private wrap(paragraph: readonly Cluster[], width: number): Cluster[][] {
+    const lines: Cluster[][] = [];
+    let line: Cluster[] = [];
+    let i = 0;
+    while (i < paragraph.length) {
+      let end = i;
+      while (end < paragraph.length && !(paragraph[end] as Cluster).space) end++;
+      const word = paragraph.slice(i, end);
+      let spaces = end;
+      while (spaces < paragraph.length && (paragraph[spaces] as Cluster).space) spaces++;
+      if (line.length > 0 && this.widthOf([...line, ...word]) > width) {
+        lines.push(line);
+        line = [];
+      }
+      if (line.length === 0) {
+        // A word wider than the line: as many of its characters as fit, at least one, on each line.
+        while (word.length > 0 && this.widthOf(word) > width) {
+          let fit = 1;
+          while (fit < word.length && this.widthOf(word.slice(0, fit + 1)) <= width) fit++;
+          lines.push(word.splice(0, fit));
+        }
+      }
+      line.push(...word, ...paragraph.slice(end, spaces));
+      i = spaces;
+    }
+    lines.push(line);
+    // Spaces at a line's end are not drawn (and would count against its right alignment).
+    return lines.map((l) => {
+      let end = l.length;
+      while (end > 0 && (l[end - 1] as Cluster).space) end--;
+      return l.slice(0, end);
+    });
+  }
+
+  /** One line at the document's y: its runs left to right on the main face's baseline; then y moves below it. */
+  private line(line: readonly Cluster[], left: number, width: number, align: 'left' | 'right') {
+    const { doc } = this;
+    const top = doc.y;
+    const main = this.main();
+    const ascent = (main.font.ascent / main.font.unitsPerEm) * this.size;
+    const runs = visualRuns(line).map((run) => ({
+      ...run,
+      width: this.use(run.face).widthOfString(run.text, wholeRun),
+    }));
+    const total = runs.reduce((sum, run) => sum + run.width, 0);
+    let x = align === 'right' ? left + width - total : left;
+    for (const run of runs) {
+      this.use(run.face).text(run.text, x, top, { ...wholeRun, lineBreak: false, baseline: -ascent });
+      x += run.width;
+    }
+    this.use(main);
+    doc.y = top + doc.currentLineHeight(true);
+  }
+}
