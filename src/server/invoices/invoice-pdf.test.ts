@@ -93,4 +93,29 @@ describe('an invoice as a PDF', () => {
       expect(text).toContain(expected);
     }
   });
+
+  it('lays out right-to-left text by the bidirectional algorithm: wrapped in its logical order, its numbers left to right', async () => {
+    const record = anInvoiceInEveryScript;
+    const saddle = 'אוכף רכיבה מקצועי לדרסאז׳ עם ריפוד עור כפול ותפרים מחוזקים במיוחד לתחרויות בינלאומיות ברמה הגבוהה';
+    const text = await pdfText(
+      await invoicePdf({
+        ...record,
+        buyer: {
+          ...record.buyer,
+          address: { ...record.buyer.address, line1: 'شارع الملك فهد ١٢', line2: 'רחוב הרצל 12' },
+        },
+        lines: [{ itemid: '3', name: saddle, priceCents: 10000, size: null }],
+      }),
+    );
+    const lines = text.split('\n');
+    // Arabic-Indic digits in an Arabic line: one run of one font, which a reader reads back in its logical order.
+    expect(lines).toContain('شارع الملك فهد ١٢');
+    // Too long for its column: its first words on the first line, each line in its logical order.
+    const first = lines.findIndex((line) => line.startsWith('אוכף רכיבה'));
+    expect(first).toBeGreaterThan(-1);
+    expect(`${lines[first]} ${lines[first + 1]}`).toBe(saddle);
+    // A reader reads a line's runs from left to right, each in its logical order: the number, in another font than
+    // the Hebrew, is printed to the Hebrew's left, and read first.
+    expect(lines).toContain('12 רחוב הרצל');
+  });
 });

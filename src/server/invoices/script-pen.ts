@@ -158,7 +158,7 @@ interface Run {
 /**
  * A line's runs in visual order, left to right (the rule L2 of the bidirectional algorithm: from the highest level to
  * the lowest odd one, each sequence at that level or above reversed). fontkit reverses a run of Hebrew or Arabic by
- * itself, shaping it in its logical order: such a run is handed over in logical order.
+ * itself, shaping it in its logical order: such a run is handed over reversed, so that it comes out in visual order.
  */
 function visualRuns(line: readonly Cluster[]): Run[] {
   const order = line.map((_, i) => i);
@@ -185,7 +185,9 @@ function visualRuns(line: readonly Cluster[]): Run[] {
   return runs.map((run) => {
     const first = run[0] as Cluster;
     const visual = run.map((c) => c.text);
-    const reversedByFontkit = first.level % 2 === 1 && visual.some((t) => rightToLeftScript.test(t));
+    // fontkit reverses a run by its script alone: Hebrew or Arabic letters (in logical order in the line, odd level),
+    // and Arabic-Indic digits too (left to right, even level), which it would print backwards if not handed reversed.
+    const reversedByFontkit = visual.some((t) => rightToLeftScript.test(t));
     return { face: first.face, text: (reversedByFontkit ? visual.reverse() : visual).join('') };
   });
 }
