@@ -1,44 +1,62 @@
 /**
  * Text in every script for the invoice and credit note PDFs (docs/product.md §20, ADR 0048). pdfkit's built-in
- * Helvetica writes Windows-1252 only; this pen embeds Noto Sans (Fontsource's packages: the font files are found
- * through the packages at run time, from the sources as from dist-server/) and picks, for each character, the first
- * font that has its glyph: Noto Sans's unicode-range files (Latin, Latin Extended, Greek, Cyrillic, Vietnamese), then
- * Noto Sans Hebrew and Noto Sans Arabic. A character that none draws (Chinese, Japanese, Korean, an emoji) is printed
- * as the replacement character '�', the rest of its line as written. Right-to-left text is laid out by the Unicode
- * bidirectional algorithm (bidi-js) and shaped by fontkit (Arabic letters joined), so that a reader extracts each
- * right-to-left run in its logical order.
+ * Helvetica writes Windows-1252 only; this pen embeds Noto fonts (their files found through their packages at run
+ * time, from the sources as from dist-server/) and picks, for each character, the first font that has its glyph: Noto
+ * Sans's unicode-range files (Latin, Latin Extended, Greek, Cyrillic, Vietnamese), then Noto Sans Hebrew and Noto
+ * Naskh Arabic. A character that none draws (Chinese, Japanese, Korean, an emoji) is printed as the replacement
+ * character '�', the rest of its line as written. Right-to-left text is laid out by the Unicode bidirectional
+ * algorithm (bidi-js) and shaped by fontkit (Arabic letters joined), so that a reader extracts each right-to-left run
+ * in its logical order.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { inflateSync } from 'node:zlib';
+import { fonts as arabicFonts } from '@embedpdf/fonts-arabic';
 import bidiFactory from 'bidi-js';
 import * as fontkit from 'fontkit';
 
 export type Weight = 'regular' | 'bold';
 
-/** One font file, as the PDF names it. */
+/** One font file, as the PDF names it; whether it is a right-to-left script's (see ScriptPen.end). */
 interface Face {
   readonly name: string;
   readonly bytes: Buffer;
   readonly font: fontkit.Font;
+  readonly rightToLeft: boolean;
+}
+
+const require = createRequire(import.meta.url);
+
+/** A unicode-range subset of a Fontsource package (which splits each font by script: a file has no other's glyphs). */
+function fontsource(pkg: string, subset: string, rightToLeft = false) {
+  return (weight: number) => {
+    const name = `${pkg.replace('@fontsource/', '')}-${subset}-${weight}-normal`;
+    return { name, bytes: sfntOf(readFileSync(require.resolve(`${pkg}/files/${name}.woff`))), rightToLeft };
+  };
 }
 
 /**
- * The font files, in the order a character looks for its glyph: each package, the unicode-range subsets of it that
- * are used (Fontsource splits each font by script; a subset's file has no glyph of another's).
+ * Noto Naskh Arabic as Noto's own build (in @embedpdf/fonts-arabic): one glyph for each letter's form. Google Fonts'
+ * builds of Noto's Arabic fonts (Fontsource's, Expo's) draw a dotted letter as its dotless base and its dots, so that
+ * ش is drawn with the glyph of س: a PDF maps each glyph to one text, and a reader would read one of the two wrong.
  */
-const sources: ReadonlyArray<readonly [pkg: string, prefix: string, subsets: readonly string[]]> = [
-  [
-    '@fontsource/noto-sans',
-    'noto-sans',
-    ['latin', 'latin-ext', 'greek', 'greek-ext', 'cyrillic', 'cyrillic-ext', 'vietnamese'],
-  ],
-  ['@fontsource/noto-sans-hebrew', 'noto-sans-hebrew', ['hebrew']],
-  ['@fontsource/noto-sans-arabic', 'noto-sans-arabic', ['arabic']],
+function arabic(weight: number) {
+  const file = arabicFonts.find((font) => font.weight === weight)?.file;
+  if (file === undefined) throw new Error(`@embedpdf/fonts-arabic has no weight ${weight}`);
+  const folder = join(dirname(require.resolve('@embedpdf/fonts-arabic')), '..', 'fonts');
+  return { name: `noto-naskh-arabic-${weight}`, bytes: readFileSync(join(folder, file)), rightToLeft: true };
+}
+
+/** The fonts in the order a character looks for its glyph. */
+const sources = [
+  ...['latin', 'latin-ext', 'greek', 'greek-ext', 'cyrillic', 'cyrillic-ext', 'vietnamese'].map((subset) =>
+    fontsource('@fontsource/noto-sans', subset),
+  ),
+  fontsource('@fontsource/noto-sans-hebrew', 'hebrew', true),
+  arabic,
 ];
 const weights: Record<Weight, number> = { regular: 400, bold: 700 };
-
-const require = createRequire(import.meta.url);
 
 /**
  * A WOFF file as the TrueType font it packs (each table inflated once): fontkit would inflate a WOFF's tables anew in
@@ -82,15 +100,12 @@ export function sfntOf(woff: Buffer): Buffer {
 }
 
 function loadFaces(weight: Weight): Face[] {
-  return sources.flatMap(([pkg, prefix, subsets]) =>
-    subsets.map((subset) => {
-      const name = `${prefix}-${subset}-${weights[weight]}-normal`;
-      const bytes = sfntOf(readFileSync(require.resolve(`${pkg}/files/${name}.woff`)));
-      const font = fontkit.create(bytes);
-      if (!('hasGlyphForCodePoint' in font)) throw new Error(`${name}.woff is a font collection`);
-      return { name, bytes, font };
-    }),
-  );
+  return sources.map((source) => {
+    const { name, bytes, rightToLeft } = source(weights[weight]);
+    const font = fontkit.create(bytes);
+    if (!('hasGlyphForCodePoint' in font)) throw new Error(`${name} is a font collection`);
+    return { name, bytes, font, rightToLeft };
+  });
 }
 
 let faces: Record<Weight, Face[]> | undefined;
@@ -211,7 +226,7 @@ const wholeRun = { features: [] as PDFKit.Mixins.OpenTypeFeatures[] };
 export class ScriptPen {
   private weight: Weight = 'regular';
   private size = 12;
-  private readonly registered = new Set<string>();
+  private readonly used = new Set<Face>();
 
   constructor(private readonly doc: PDFKit.PDFDocument) {}
 
@@ -251,18 +266,19 @@ export class ScriptPen {
   }
 
   /**
-   * Ends the document. fontkit draws some Arabic letters as a base and its dots, and a dot's glyph stands for no
-   * character of its own: pdfkit maps it to none (an empty ToUnicode entry), which a reader takes for the glyph's
-   * number (pdf.js reads U+0008 between the words). It is mapped instead to U+2060 WORD JOINER, a format character that has
-   * no appearance nor meaning, and which readers drop.
+   * Ends the document. A glyph that stands for several characters (Arabic's lam-alef, a letter with its marks) is
+   * mapped to them in the order they are drawn, right to left, in a Hebrew or Arabic font: readers (pdf.js, Poppler)
+   * read a right-to-left run's glyphs from the left and turn the whole around, each glyph's characters with it. In the
+   * logical order pdfkit gives them, 'السلام' read back as 'السالم'.
    */
   end(): void {
     const fonts = (this.doc as unknown as { _fontFamilies: Record<string, { unicode?: number[][] } | undefined> })
       ._fontFamilies;
-    for (const name of this.registered) {
-      const unicode = fonts[name]?.unicode ?? [];
+    for (const face of this.used) {
+      if (!face.rightToLeft) continue;
+      const unicode = fonts[face.name]?.unicode ?? [];
       unicode.forEach((codePoints, glyph) => {
-        if (codePoints.length === 0) unicode[glyph] = [0x2060];
+        if (codePoints.length > 1) unicode[glyph] = [...codePoints].reverse();
       });
     }
     this.doc.end();
@@ -273,9 +289,9 @@ export class ScriptPen {
   }
 
   private use(face: Face): PDFKit.PDFDocument {
-    if (!this.registered.has(face.name)) {
+    if (!this.used.has(face)) {
       this.doc.registerFont(face.name, face.bytes);
-      this.registered.add(face.name);
+      this.used.add(face);
     }
     return this.doc.font(face.name).fontSize(this.size);
   }
