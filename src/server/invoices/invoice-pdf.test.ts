@@ -94,7 +94,7 @@ describe('an invoice as a PDF', () => {
     }
   });
 
-  it('lays out right-to-left text by the bidirectional algorithm: wrapped in its logical order, its numbers left to right', async () => {
+  it('lays out right-to-left text by the bidirectional algorithm: wrapped in logical order, numbers left to right, brackets mirrored', async () => {
     const record = anInvoiceInEveryScript;
     const saddle = 'אוכף רכיבה מקצועי לדרסאז׳ עם ריפוד עור כפול ותפרים מחוזקים במיוחד לתחרויות בינלאומיות ברמה הגבוהה';
     const text = await pdfText(
@@ -102,7 +102,12 @@ describe('an invoice as a PDF', () => {
         ...record,
         buyer: {
           ...record.buyer,
-          address: { ...record.buyer.address, line1: 'شارع السلام ١٢، حي جبل', line2: 'רחוב הרצל 12' },
+          address: {
+            ...record.buyer.address,
+            fullName: 'דנה (כהן)',
+            line1: 'شارع السلام ١٢، حي جبل',
+            line2: 'רחוב הרצל 12',
+          },
         },
         lines: [{ itemid: '3', name: saddle, priceCents: 10000, size: null }],
       }),
@@ -118,5 +123,7 @@ describe('an invoice as a PDF', () => {
     // A reader reads a line's runs from left to right, each in its logical order: the number, in another font than
     // the Hebrew, is printed to the Hebrew's left, and read first.
     expect(lines).toContain('12 רחוב הרצל');
+    // So are brackets, which right to left are drawn as their mirror images: the one on the left opens.
+    expect(lines).toContain('(כהן) דנה');
   });
 });
