@@ -1,9 +1,24 @@
+import { constants, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { anInvoiceInEveryScript, anInvoice as invoice } from '../../../test/support/invoice-record';
 import { pdfText } from '../../../test/support/pdf-text';
 import { formatCents } from '../../shared/money';
 import { invoicePdf } from './invoice-pdf';
 import { creditNoteOf } from './invoice-record';
+
+/** The maps of glyphs to text (ToUnicode) of a PDF's fonts, as pdfkit writes them: compressed streams. */
+function toUnicodeMaps(pdf: Buffer): string {
+  const text = pdf.toString('latin1');
+  const maps: string[] = [];
+  for (const match of text.matchAll(/(?<!end)stream\r?\n/g)) {
+    const start = match.index + match[0].length;
+    const stream = inflateSync(Buffer.from(text.slice(start, text.indexOf('endstream', start)), 'latin1'), {
+      finishFlush: constants.Z_SYNC_FLUSH,
+    }).toString('latin1');
+    if (stream.includes('beginbfrange')) maps.push(stream);
+  }
+  return maps.join('\n');
+}
 
 describe('an invoice as a PDF', () => {
   it('states the seller, the numbers, the date in the shop time zone, the buyer, each line, discount, shipping, tax and total', async () => {
@@ -37,6 +52,22 @@ describe('an invoice as a PDF', () => {
     const first = await invoicePdf(invoice);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect(Buffer.compare(first, await invoicePdf(invoice))).toBe(0);
+  });
+
+  it("maps each PDF's glyphs to its own text, whatever PDFs the process made before it", async () => {
+    // One glyph of Noto Naskh Arabic is both the ligature of 'لا' in 'السلام' and the presentation form U+FEFC typed
+    // as such. (Readers read U+FEFC as 'لا' too: what tells the two PDFs apart is their map of glyphs to text.)
+    const typed = {
+      ...anInvoiceInEveryScript,
+      lines: [{ itemid: '4', name: 'سرج السﻼم', priceCents: 5000, size: null }],
+    };
+    for (let round = 0; round < 2; round++) {
+      expect(toUnicodeMaps(await invoicePdf(typed))).toContain('<fefc>');
+      const ligature = toUnicodeMaps(await invoicePdf(anInvoiceInEveryScript));
+      expect(ligature).not.toContain('<fefc>');
+      // Lam and alef, in the order drawn (see ScriptPen.end).
+      expect(ligature).toContain('<0627 0644>');
+    }
   });
 
   it('a credit note names the invoice it cancels and states every amount negative', async () => {
@@ -125,5 +156,18 @@ describe('an invoice as a PDF', () => {
     expect(lines).toContain('12 רחוב הרצל');
     // So are brackets, which right to left are drawn as their mirror images: the one on the left opens.
     expect(lines).toContain('(כהן) דנה');
+  });
+
+  it('prints a letter typed apart from its accent (NFD) composed where no one font has both', async () => {
+    const record = anInvoiceInEveryScript;
+    // The caron (U+030C) is in another of Noto Sans's files than 'r' (Latin Extended, Latin); 'ř' is in the first.
+    const decomposed = 'Antonín Dvor\u030Cák';
+    const text = await pdfText(
+      await invoicePdf({
+        ...record,
+        buyer: { ...record.buyer, address: { ...record.buyer.address, fullName: decomposed } },
+      }),
+    );
+    expect(text).toContain('Antonín Dvořák'.normalize('NFC'));
   });
 });

@@ -18,10 +18,10 @@ import * as fontkit from 'fontkit';
 
 export type Weight = 'regular' | 'bold';
 
-/** One font file, as the PDF names it; whether it is a right-to-left script's (see ScriptPen.end). */
+/** One font, as the PDF names it; the key pdfkit opens it by (see parsedFormat); whether it is right to left. */
 interface Face {
   readonly name: string;
-  readonly bytes: Buffer;
+  readonly key: Buffer;
   readonly font: fontkit.Font;
   readonly rightToLeft: boolean;
 }
@@ -99,12 +99,36 @@ function sfntOf(woff: Buffer): Buffer {
   return Buffer.concat(parts);
 }
 
+/**
+ * Each font is parsed once per process, and pdfkit is handed a key to it in place of its bytes: pdfkit opens a
+ * document's fonts with fontkit from their bytes, and parsing a font's layout tables anew in each PDF (5 to 9 ms a
+ * font) was most of an invoice's time (ADR 0048). The key is a font format of its own for fontkit (`registerFormat`,
+ * probed after fontkit's formats, which a key is none of), which hands pdfkit the parsed font with its cache of glyphs
+ * emptied: fontkit keeps each glyph with the characters it was first made for, and pdfkit maps a glyph to those in the
+ * PDF's text, so that a PDF made after others would not be the same bytes as one made first. A PDF is made in one go
+ * (invoicePdf does not wait), so no other opens the font meanwhile. Each PDF's subset of glyphs is its own.
+ */
+const keyPrefix = 'piaffe-parsed-font:';
+const parsed = new Map<string, fontkit.Font>();
+const keyOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+function parsedFormat(stream: { buffer: Uint8Array }): fontkit.Font {
+  const font = parsed.get(keyOf(stream.buffer));
+  if (font === undefined) throw new Error('not a font script-pen.ts parsed');
+  (font as unknown as { _glyphs: object })._glyphs = {};
+  return font;
+}
+parsedFormat.probe = (bytes: Uint8Array) => keyOf(bytes.subarray(0, keyPrefix.length)) === keyPrefix;
+// fontkit's own function (its types do not declare it).
+(fontkit as unknown as { registerFormat(format: unknown): void }).registerFormat(parsedFormat);
+
 function loadFaces(weight: Weight): Face[] {
   return sources.map((source) => {
     const { name, bytes, rightToLeft } = source(weights[weight]);
     const font = fontkit.create(bytes);
     if (!('hasGlyphForCodePoint' in font)) throw new Error(`${name} is a font collection`);
-    return { name, bytes, font, rightToLeft };
+    const key = Buffer.from(`${keyPrefix}${name}`, 'latin1');
+    parsed.set(keyOf(key), font);
+    return { name, key, font, rightToLeft };
   });
 }
 
@@ -136,6 +160,10 @@ interface Cluster {
   readonly space: boolean;
 }
 
+const visibleOf = (text: string) => [...text].filter((c) => !ignorable.test(c));
+const draws = (face: Face, characters: readonly string[]) =>
+  characters.every((c) => face.font.hasGlyphForCodePoint(c.codePointAt(0) as number));
+
 /** A line's clusters, in logical order: each the first face that has all its glyphs (the one before it if it has). */
 function clustersOf(text: string, weight: Weight): Cluster[] {
   bidi ??= bidiFactory();
@@ -143,23 +171,24 @@ function clustersOf(text: string, weight: Weight): Cluster[] {
   const list = facesOf(weight);
   const clusters: Cluster[] = [];
   let current = list[0] as Face;
+  const faceOf = (visible: readonly string[]) =>
+    draws(current, visible) ? current : list.find((f) => draws(f, visible));
   for (const { segment, index } of segmenter.segment(text)) {
     const level = levels[index] ?? 0;
     // Right to left, a bracket is drawn as its mirror image (rule L4): '(' opens on the right, as ')' looks.
-    const codePoints = [...((level % 2 === 1 && bidi.getMirroredCharacter(segment)) || segment)];
-    const visible = codePoints.filter((c) => !ignorable.test(c));
+    const written = (level % 2 === 1 && bidi.getMirroredCharacter(segment)) || segment;
+    // A letter and its accent typed apart ('e' and U+0301) are in two files of Noto Sans: composed, one glyph.
+    const composed = faceOf(visibleOf(written)) ? written : written.normalize('NFC');
+    const visible = visibleOf(composed);
     if (visible.length === 0) continue;
-    const has = (face: Face) => visible.every((c) => face.font.hasGlyphForCodePoint(c.codePointAt(0) as number));
-    const face = has(current) ? current : list.find(has);
+    const face = faceOf(visible);
     if (face === undefined) {
       current = list[0] as Face;
       clusters.push({ text: replacement, face: current, level, space: false });
       continue;
     }
     current = face;
-    const drawn = codePoints.filter(
-      (c) => !ignorable.test(c) || face.font.hasGlyphForCodePoint(c.codePointAt(0) as number),
-    );
+    const drawn = [...composed].filter((c) => !ignorable.test(c) || draws(face, [c]));
     clusters.push({ text: drawn.join(''), face, level, space: /^\s+$/u.test(segment) });
   }
   return clusters;
@@ -291,7 +320,7 @@ export class ScriptPen {
 
   private use(face: Face): PDFKit.PDFDocument {
     if (!this.used.has(face)) {
-      this.doc.registerFont(face.name, face.bytes);
+      this.doc.registerFont(face.name, face.key);
       this.used.add(face);
     }
     return this.doc.font(face.name).fontSize(this.size);
