@@ -2,9 +2,16 @@ import { constants, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { anInvoiceInEveryScript, anInvoice as invoice } from '../../../test/support/invoice-record';
 import { pdfText } from '../../../test/support/pdf-text';
+import type { Address } from '../../shared/address';
 import { formatCents } from '../../shared/money';
 import { invoicePdf } from './invoice-pdf';
-import { creditNoteOf } from './invoice-record';
+import { creditNoteOf, type InvoiceRecord } from './invoice-record';
+
+/** The invoice in every script, its rider's address changed as given (and its lines, if given). */
+function inEveryScript(address: Partial<Address>, lines = anInvoiceInEveryScript.lines): InvoiceRecord {
+  const record = anInvoiceInEveryScript;
+  return { ...record, buyer: { ...record.buyer, address: { ...record.buyer.address, ...address } }, lines };
+}
 
 /** The maps of glyphs to text (ToUnicode) of a PDF's fonts, as pdfkit writes them: compressed streams. */
 function toUnicodeMaps(pdf: Buffer): string {
@@ -57,10 +64,7 @@ describe('an invoice as a PDF', () => {
   it("maps each PDF's glyphs to its own text, whatever PDFs the process made before it", async () => {
     // One glyph of Noto Naskh Arabic is both the ligature of 'لا' in 'السلام' and the presentation form U+FEFC typed
     // as such. (Readers read U+FEFC as 'لا' too: what tells the two PDFs apart is their map of glyphs to text.)
-    const typed = {
-      ...anInvoiceInEveryScript,
-      lines: [{ itemid: '4', name: 'سرج السﻼم', priceCents: 5000, size: null }],
-    };
+    const typed = inEveryScript({}, [{ itemid: '4', name: 'سرج السﻼم', priceCents: 5000, size: null }]);
     for (let round = 0; round < 2; round++) {
       expect(toUnicodeMaps(await invoicePdf(typed))).toContain('<fefc>');
       const ligature = toUnicodeMaps(await invoicePdf(anInvoiceInEveryScript));
@@ -126,22 +130,13 @@ describe('an invoice as a PDF', () => {
   });
 
   it('lays out right-to-left text by the bidirectional algorithm: wrapped in logical order, numbers left to right, brackets mirrored', async () => {
-    const record = anInvoiceInEveryScript;
     const saddle = 'אוכף רכיבה מקצועי לדרסאז׳ עם ריפוד עור כפול ותפרים מחוזקים במיוחד לתחרויות בינלאומיות ברמה הגבוהה';
     const text = await pdfText(
-      await invoicePdf({
-        ...record,
-        buyer: {
-          ...record.buyer,
-          address: {
-            ...record.buyer.address,
-            fullName: 'דנה (כהן)',
-            line1: 'شارع السلام ١٢، حي جبل',
-            line2: 'רחוב הרצל 12',
-          },
-        },
-        lines: [{ itemid: '3', name: saddle, priceCents: 10000, size: null }],
-      }),
+      await invoicePdf(
+        inEveryScript({ fullName: 'דנה (כהן)', line1: 'شارع السلام ١٢، حي جبل', line2: 'רחוב הרצל 12' }, [
+          { itemid: '3', name: saddle, priceCents: 10000, size: null },
+        ]),
+      ),
     );
     const lines = text.split('\n');
     // Arabic-Indic digits in an Arabic line: one run of one font, which a reader reads back in its logical order; ش
@@ -159,15 +154,8 @@ describe('an invoice as a PDF', () => {
   });
 
   it('prints a letter typed apart from its accent (NFD) composed where no one font has both', async () => {
-    const record = anInvoiceInEveryScript;
     // The caron (U+030C) is in another of Noto Sans's files than 'r' (Latin Extended, Latin); 'ř' is in the first.
-    const decomposed = 'Antonín Dvor\u030Cák';
-    const text = await pdfText(
-      await invoicePdf({
-        ...record,
-        buyer: { ...record.buyer, address: { ...record.buyer.address, fullName: decomposed } },
-      }),
-    );
+    const text = await pdfText(await invoicePdf(inEveryScript({ fullName: 'Antonín Dvor\u030Cák' })));
     expect(text).toContain('Antonín Dvořák'.normalize('NFC'));
   });
 });
