@@ -275,11 +275,10 @@ export class ScriptPen {
     const top = y ?? doc.y;
     const width = options.width ?? doc.page.width - left - doc.page.margins.right;
     const paragraphs = text.split(/\r?\n/).map((paragraph) => clustersOf(paragraph, this.weight));
-    const only = paragraphs.length === 1 ? paragraphs[0] : undefined;
-    const face = only?.[0]?.face ?? this.main();
-    if (only?.every((c) => c.face === face && c.level % 2 === 0)) {
+    const face = paragraphs.flat()[0]?.face ?? this.main();
+    if (paragraphs.every((paragraph) => paragraph.every((c) => c.face === face && c.level % 2 === 0))) {
       this.use(face).text(
-        only.map((c) => c.text).join(''),
+        paragraphs.map((paragraph) => paragraph.map((c) => c.text).join('')).join('\n'),
         left,
         top,
         options.align ? { width, align: options.align } : { width },
