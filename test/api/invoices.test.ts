@@ -122,6 +122,26 @@ describe('an invoice, issued as the order becomes paid', () => {
     expect(mail.html_body).not.toContain('/api/');
   });
 
+  it("prints a rider's name and address in Polish and Cyrillic exactly as the rider wrote them", async () => {
+    const buyer = await rider();
+    await buyer.add('1');
+    const written = {
+      ...address,
+      fullName: 'Łukasz Żółć',
+      line1: 'ul. Źródlana 7, m. 12',
+      line2: 'Тверская улица, дом 5',
+      city: 'Веллингтон',
+    };
+    const placed = await buyer.placeOrder({ address: written });
+    expect(placed.status).toBe(201);
+    const number = placed.body.order.number as string;
+    expect((await markPaid(number)).status).toBe(200);
+    const text = await pdfText((await buyer.raw('GET', `/api/orders/${number}/invoice`)).bytes);
+    for (const expected of [written.fullName, written.line1, written.line2, `${written.city}, `]) {
+      expect(text).toContain(expected);
+    }
+  });
+
   it("answers 404 for another rider's invoice, as for their order, 404 before it is paid, 401 to a visitor", async () => {
     const { order } = await paidOrder();
     const other = await rider();

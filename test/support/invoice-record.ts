@@ -41,3 +41,49 @@ export const anInvoice: InvoiceRecord = {
   paymentMethod: 'Card',
   format: { currency: 'EUR', locale: 'en-US', timeZone: 'America/New_York' },
 };
+
+/**
+ * The same invoice in every script an invoice must print (docs/product.md §20): a Czech seller, a Polish rider with a
+ * Cyrillic line and a Greek town, and products named in Cyrillic, Greek, Hebrew, Arabic (with the lam-alef ligature),
+ * Hebrew inside a Latin name, Chinese and an emoji (which no font of the PDF draws) before a Latin word; in złoty.
+ */
+export const anInvoiceInEveryScript: InvoiceRecord = {
+  ...anInvoice,
+  seller: {
+    name: 'Piaffe',
+    legalName: 'Sedlářství Kůň s.r.o.',
+    address: 'Náměstí Míru 12, 120 00 Praha 2',
+    phone: '+420 777 123 456',
+    taxId: 'CZ12345678',
+  },
+  buyer: {
+    email: 'lukasz@example.com',
+    address: {
+      fullName: 'Łukasz Żółć',
+      line1: 'ul. Źródlana 7',
+      line2: 'Тверская улица, дом 5',
+      city: 'Θεσσαλονίκη',
+      region: 'Μακεδονία',
+      postalCode: '546 21',
+      country: 'GR',
+      phone: '',
+    },
+  },
+  lines: [
+    { itemid: '1', name: 'Уздечка Премиум', priceCents: 30299, size: 'Cob' },
+    { itemid: '2', name: 'Σέλα Ιππασίας', priceCents: 19900, size: null },
+    { itemid: '3', name: 'אוכף רכיבה', priceCents: 10000, size: null },
+    { itemid: '4', name: 'سرج السلام', priceCents: 5000, size: null },
+    { itemid: '5', name: 'Saddle Pad דנה כהן Edition', priceCents: 4000, size: null },
+    { itemid: '6', name: '馬具 Premium', priceCents: 3000, size: null },
+    { itemid: '7', name: 'Helmet 🐴 Deluxe', priceCents: 2000, size: null },
+  ],
+  money: {
+    subtotalCents: 74199,
+    shippingCents: 2500,
+    adjustments: [],
+    taxLines: [{ name: 'VAT', rate: 23000, baseCents: 76699, amountCents: 14342, included: true }],
+    totalCents: 76699,
+  },
+  format: { currency: 'PLN', locale: 'pl-PL', timeZone: 'Europe/Warsaw' },
+};

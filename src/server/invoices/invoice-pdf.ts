@@ -7,6 +7,7 @@ import { moneyRows, taxNoteOf } from '../../shared/pricing';
 import { itemWithSize } from '../../shared/sizes';
 import { regionName } from '../places/places';
 import type { InvoiceRecord } from './invoice-record';
+import { ScriptPen } from './script-pen';
 
 const margin = 56;
 const ink = '#2b2118';
@@ -14,7 +15,8 @@ const quiet = '#7a6a5c';
 
 /**
  * An invoice or credit note as a PDF (pdfkit; its text selectable and searchable), made from its record alone: the
- * same record makes the same bytes, whenever it is made (its dates are the record's).
+ * same record makes the same bytes, whenever it is made (its dates are the record's). Its text is written in any
+ * script, in fonts it embeds (script-pen.ts, ADR 0048).
  */
 export function invoicePdf(record: InvoiceRecord): Promise<Buffer> {
   const issued = new Date(record.issuedAt);
@@ -43,16 +45,21 @@ export function invoicePdf(record: InvoiceRecord): Promise<Buffer> {
   const cents = (value: number) => formatCents(value, money);
   const date = formatDate(record.issuedAt, record.format.locale, record.format.timeZone);
 
+  const pen = new ScriptPen(doc);
   const { seller } = record;
-  doc.fillColor(ink).font('Helvetica-Bold').fontSize(20).text(seller.legalName);
-  doc.font('Helvetica').fontSize(10).fillColor(quiet);
-  doc.text(seller.name === seller.legalName ? seller.address : `${seller.name} · ${seller.address}`);
-  doc.text(seller.phone);
-  if (seller.taxId) doc.text(`Tax id: ${seller.taxId}`);
+  doc.fillColor(ink);
+  pen.style('bold', 20).text(seller.legalName);
+  pen.style('regular', 10);
+  doc.fillColor(quiet);
+  pen.text(seller.name === seller.legalName ? seller.address : `${seller.name} · ${seller.address}`);
+  pen.text(seller.phone);
+  if (seller.taxId) pen.text(`Tax id: ${seller.taxId}`);
   doc.moveDown(1.5);
 
-  doc.fillColor(ink).font('Helvetica-Bold').fontSize(16).text(`${label} ${record.number}`);
-  doc.font('Helvetica').fontSize(10).moveDown(0.5);
+  doc.fillColor(ink);
+  pen.style('bold', 16).text(`${label} ${record.number}`);
+  pen.style('regular', 10);
+  doc.moveDown(0.5);
   const facts: Array<[string, string]> = [
     [`${label} number`, record.number],
     ['Date', date],
@@ -62,24 +69,26 @@ export function invoicePdf(record: InvoiceRecord): Promise<Buffer> {
   ];
   for (const [name, value] of facts) {
     const y = doc.y;
-    doc.fillColor(quiet).text(name, margin, y, { width: 120 });
-    doc.fillColor(ink).text(value, margin + 120, y, { width: width - 120 });
+    doc.fillColor(quiet);
+    pen.text(name, margin, y, { width: 120 });
+    doc.fillColor(ink);
+    pen.text(value, margin + 120, y, { width: width - 120 });
   }
   doc.moveDown(1);
 
-  doc.font('Helvetica-Bold').text('Billed to', margin);
-  doc.font('Helvetica');
-  for (const line of addressLines(record.buyer.address, regionName)) doc.text(line);
-  doc.text(record.buyer.email);
+  pen.style('bold').text('Billed to', margin);
+  pen.style('regular');
+  for (const line of addressLines(record.buyer.address, regionName)) pen.text(line);
+  pen.text(record.buyer.email);
   doc.moveDown(1.5);
 
   /** One row of the table: the text on the left, the amount on the right. */
   function row(text: string, amount: string, bold = false) {
     const y = doc.y;
-    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica');
-    doc.text(text, margin, y, { width: width - amountWidth - 8 });
+    pen.style(bold ? 'bold' : 'regular');
+    pen.text(text, margin, y, { width: width - amountWidth - 8 });
     const below = doc.y;
-    doc.text(amount, margin + width - amountWidth, y, { width: amountWidth, align: 'right' });
+    pen.text(amount, margin + width - amountWidth, y, { width: amountWidth, align: 'right' });
     doc.y = Math.max(below, doc.y) + 4;
   }
   function rule() {
@@ -98,12 +107,13 @@ export function invoicePdf(record: InvoiceRecord): Promise<Buffer> {
   rule();
   for (const entry of moneyRows(record.money, money)) row(entry.label, entry.amount, entry.isTotal);
   doc.moveDown(1);
-  doc.font('Helvetica').fillColor(quiet);
+  pen.style('regular');
+  doc.fillColor(quiet);
   const note = taxNoteOf(record.money);
-  if (note) doc.text(note, margin);
+  if (note) pen.text(note, margin);
   if (record.kind === 'credit-note') {
-    doc.text(`This credit note cancels invoice ${record.cancels} in full.`, margin);
+    pen.text(`This credit note cancels invoice ${record.cancels} in full.`, margin);
   }
-  doc.end();
+  pen.end();
   return done;
 }
