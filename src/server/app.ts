@@ -116,7 +116,7 @@ export function buildApp(parts: AppParts) {
   app.route('/', confirmationRoutes({ confirmations, sessions, throttle, trustProxy }));
   app.route('/', accountRoutes({ accounts, sessions, devices, streams, throttle, trustProxy, hashPassword }));
   app.route('/', sessionRoutes({ db, sessions }));
-  app.route('/', catalogueRoutes({ sessions, catalogue, stock, streams }));
+  app.route('/', catalogueRoutes({ sessions, catalogue, streams }));
   app.route('/', cartRoutes({ sessions, cart, catalogue, stock, streams }));
   app.route('/', orderRoutes({ sessions, orders, payments, settings, streams, throttle, trustProxy }));
   app.route(

@@ -4,6 +4,7 @@ import { type Auth, createAuth } from './auth/auth';
 import { type Config, ConfigError, loadConfig } from './config';
 import { migrateDatabase, openDatabase } from './db/connect';
 import { createDb, type Db } from './db/database';
+import { type Hold, holdAlone, InUseError } from './db/in-use';
 import { createLogger, type Logger } from './log';
 
 /** Says why in one line and ends the command: status 1 for a refusal, 2 for a command used wrongly. */
@@ -39,23 +40,47 @@ export interface ShopParts {
 
 /**
  * Runs `work` on the database DATABASE_URL names (the same settings as the server, migrated as the server would),
- * prints what it answers, and closes the database.
+ * prints what it answers, and closes the database. `alone`: the database is held alone from before the migrations to
+ * the end (docs/decisions/0050-a-fill-alone.md), and a database a server (or another such command) uses is refused
+ * with one line, status 1.
  */
-export async function runOnShopDatabase(work: (db: Db, parts: ShopParts) => Promise<string>): Promise<void> {
+export async function runOnShopDatabase(
+  work: (db: Db, parts: ShopParts) => Promise<string>,
+  { alone = false }: { alone?: boolean } = {},
+): Promise<void> {
   const config = shopConfig();
   // Only what goes wrong is worth a line here; the answer is the command's output.
   const log = createLogger(config.logLevel === 'silent' ? 'silent' : 'warn');
   await answer(
     (async () => {
       const opened = openDatabase(config.databaseUrl, log);
-      const auth = createAuth(opened.db, opened.dialect, config, log);
-      await migrateDatabase(opened, auth);
-      const db = await createDb(opened, log);
+      let hold: Hold | undefined;
       try {
-        return await work(db, { config, auth, log });
+        hold = alone ? await holdAlone(config.databaseUrl, lostHold) : undefined;
+      } catch (error) {
+        await opened.db.destroy();
+        if (error instanceof InUseError) fail(error.message);
+        throw error;
+      }
+      try {
+        const auth = createAuth(opened.db, opened.dialect, config, log);
+        await migrateDatabase(opened, auth);
+        const db = await createDb(opened, log);
+        try {
+          return await work(db, { config, auth, log });
+        } finally {
+          await db.close();
+        }
       } finally {
-        await db.close();
+        await hold?.release();
       }
     })(),
+  );
+}
+
+/** A command holding the database alone that loses its hold (the connection that held it ended) stops at once. */
+function lostHold(error: Error): never {
+  fail(
+    `piaffe: lost the hold on the database (${error.message}): a server could start beside this command, so it stops.`,
   );
 }

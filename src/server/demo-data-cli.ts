@@ -70,109 +70,115 @@ const noMail: Pick<Outbox, 'enqueue'> = { enqueue: async () => {} };
 /** The demo shop charges Florida's sales tax on what it sends there (its prices include it, as a new shop's do). */
 const floridaTax = { name: 'FL sales tax', country: 'US', region: 'US-FL', postalPrefix: null, rate: 6000 };
 
-await runOnShopDatabase(async (plain, { config, auth, log }) => {
-  const count = (table: 'shop_order' | 'user') =>
-    plain.kysely
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .executeTakeFirstOrThrow()
-      .then((row) => Number(row.n));
-  const db = batchingDb(plain);
-  const stock = createStockStore(db);
-  const catalogue = createCatalogueStore(db, stock);
-  const have = (await catalogue.products()).length;
-  const [orders, accounts] = [await count('shop_order'), await count('user')];
-  if (orders > 0 || accounts > 0 || have !== firstCatalogue.length) {
-    fail(
-      `The shop is not new (${have} products, ${accounts} accounts, ${orders} orders): demo data goes into a new shop only.`,
+await runOnShopDatabase(
+  async (plain, { config, auth, log }) => {
+    const count = (table: 'shop_order' | 'user') =>
+      plain.kysely
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow()
+        .then((row) => Number(row.n));
+    const db = batchingDb(plain);
+    const stock = createStockStore(db);
+    const catalogue = createCatalogueStore(db, stock);
+    const have = (await catalogue.products()).length;
+    const [orders, accounts] = [await count('shop_order'), await count('user')];
+    if (orders > 0 || accounts > 0 || have !== firstCatalogue.length) {
+      fail(
+        `The shop is not new (${have} products, ${accounts} accounts, ${orders} orders): demo data goes into a new shop only.`,
+      );
+    }
+    // A new shop filled from nothing: if the machine fails mid-way the fill is simply made again, so SQLite need not
+    // wait for the disk at each commit. The end makes it all durable (below).
+    if (db.dialect === 'sqlite') await sql`pragma synchronous = off`.execute(db.kysely);
+    const started = performance.now();
+    const took: string[] = [];
+    const lap = (what: string, from: number) =>
+      took.push(`${what} ${((performance.now() - from) / 1000).toFixed(1)} s`);
+
+    let from = performance.now();
+    await makeProducts(db, catalogue, demo, { have, wanted: wanted.products, seed: seeds.products });
+    lap('products', from);
+
+    const settings = createSettingsStore(db);
+    const { version, ...document } = await settings.current();
+    const taxed = await settings.save(demo, { ...document, version, tax: { ...document.tax, rates: [floridaTax] } });
+    if (!taxed.ok) throw new Error('The settings changed while the demo data was being made.');
+
+    from = performance.now();
+    const sizes = new Map<string, string[]>();
+    for (const { itemid, size } of await stock.all()) sizes.set(itemid, [...(sizes.get(itemid) ?? []), size]);
+    const shelf: ShelfProduct[] = (await catalogue.products()).flatMap((product) => {
+      const of = sizes.get(product.itemid) ?? [];
+      return product.shown && of.length > 0 ? [{ itemid: product.itemid, sizes: of }] : [];
+    });
+    const end = Date.now();
+    const plan = planOrders(seeds.orders, { count: wanted.orders, riders: wanted.riders, shelf, end });
+    const riders = demoRiders(seeds.riders, wanted.riders);
+    const passwordHash = await (await auth.$context).password.hash(demoPassword);
+    const signUps = random(seeds.signUps);
+    // A rider signed up some days before a first order, or at any time of the two years for one who never ordered.
+    const signedUpAt = (n: number) => {
+      const first = plan.firstOrderAt[n];
+      const ago = signUps();
+      return Math.round(first === undefined ? end - ago * spanMs : first - ago * 30 * dayMs);
+    };
+    await makeRiders(plain, (uow) => createAuth(uow.trx, plain.dialect, config, log), riders, {
+      passwordHash,
+      signedUpAt,
+    });
+    lap('riders', from);
+
+    /** The statistics of the tables filled so far (before the orders, and as they grow: see `runPlan`). */
+    const analyze = async () => {
+      await sql`analyze`.execute(db.kysely);
+    };
+    from = performance.now();
+    let now = end;
+    const cart = createCartStore(db);
+    const discounts = createDiscountStore(db, brand.timeZone);
+    const orderStore = createOrderStore({
+      db,
+      cart,
+      stock,
+      outbox: noMail,
+      discounts,
+      settings,
+      cardPaymentMs: config.cardPaymentMs,
+      // No card orders: a card's payment and refund are Stripe's, which a demo cannot reach.
+      beforeCancel: new Map(),
+      clock: () => now,
+    });
+    const tick = (at: number) => {
+      now = at;
+    };
+    await analyze();
+    await runPlan(
+      { db, cart, stock, orders: orderStore, tick, owner: { ...demo, role: 'owner' }, analyze },
+      plan,
+      riders,
     );
-  }
-  // A new shop filled from nothing: if the machine fails mid-way the fill is simply made again, so SQLite need not
-  // wait for the disk at each commit. The end makes it all durable (below).
-  if (db.dialect === 'sqlite') await sql`pragma synchronous = off`.execute(db.kysely);
-  const started = performance.now();
-  const took: string[] = [];
-  const lap = (what: string, from: number) => took.push(`${what} ${((performance.now() - from) / 1000).toFixed(1)} s`);
+    lap('orders', from);
 
-  let from = performance.now();
-  await makeProducts(db, catalogue, demo, { have, wanted: wanted.products, seed: seeds.products });
-  lap('products', from);
-
-  const settings = createSettingsStore(db);
-  const { version, ...document } = await settings.current();
-  const taxed = await settings.save(demo, { ...document, version, tax: { ...document.tax, rates: [floridaTax] } });
-  if (!taxed.ok) throw new Error('The settings changed while the demo data was being made.');
-
-  from = performance.now();
-  const sizes = new Map<string, string[]>();
-  for (const { itemid, size } of await stock.all()) sizes.set(itemid, [...(sizes.get(itemid) ?? []), size]);
-  const shelf: ShelfProduct[] = (await catalogue.products()).flatMap((product) => {
-    const of = sizes.get(product.itemid) ?? [];
-    return product.shown && of.length > 0 ? [{ itemid: product.itemid, sizes: of }] : [];
-  });
-  const end = Date.now();
-  const plan = planOrders(seeds.orders, { count: wanted.orders, riders: wanted.riders, shelf, end });
-  const riders = demoRiders(seeds.riders, wanted.riders);
-  const passwordHash = await (await auth.$context).password.hash(demoPassword);
-  const signUps = random(seeds.signUps);
-  // A rider signed up some days before a first order, or at any time of the two years for one who never ordered.
-  const signedUpAt = (n: number) => {
-    const first = plan.firstOrderAt[n];
-    const ago = signUps();
-    return Math.round(first === undefined ? end - ago * spanMs : first - ago * 30 * dayMs);
-  };
-  await makeRiders(plain, (uow) => createAuth(uow.trx, plain.dialect, config, log), riders, {
-    passwordHash,
-    signedUpAt,
-  });
-  lap('riders', from);
-
-  /** The statistics of the tables filled so far (before the orders, and as they grow: see `runPlan`). */
-  const analyze = async () => {
-    await sql`analyze`.execute(db.kysely);
-  };
-  from = performance.now();
-  let now = end;
-  const cart = createCartStore(db);
-  const discounts = createDiscountStore(db, brand.timeZone);
-  const orderStore = createOrderStore({
-    db,
-    cart,
-    stock,
-    outbox: noMail,
-    discounts,
-    settings,
-    cardPaymentMs: config.cardPaymentMs,
-    // No card orders: a card's payment and refund are Stripe's, which a demo cannot reach.
-    beforeCancel: new Map(),
-    clock: () => now,
-  });
-  const tick = (at: number) => {
-    now = at;
-  };
-  await analyze();
-  await runPlan(
-    { db, cart, stock, orders: orderStore, tick, owner: { ...demo, role: 'owner' }, analyze },
-    plan,
-    riders,
-  );
-  lap('orders', from);
-
-  // The planner's statistics of the tables just filled: without them PostgreSQL plans for the eight products it
-  // last counted, and reads every product's search row for a search. PostgreSQL's VACUUM also marks the pages all
-  // visible, so that a count reads an index alone, as its autovacuum would in a shop that grew over years.
-  await sql.raw(db.dialect === 'postgres' ? 'vacuum analyze' : 'analyze').execute(db.kysely);
-  if (db.dialect === 'sqlite') {
-    await sql`pragma synchronous = full`.execute(db.kysely);
-    // Copies the whole fill into the database file, each page synced to the disk.
-    await sql`pragma wal_checkpoint(truncate)`.execute(db.kysely);
-  }
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  const n = (value: number) => value.toLocaleString('en-US');
-  const made = `Made ${n(wanted.products - have)} products, ${n(wanted.riders)} riders and ${n(wanted.orders)} orders`;
-  const example = riders[0] ? ` (${riders[0].email}, say)` : '';
-  return [
-    `${made} (seed ${seed}) in ${seconds} s (${took.join(', ')}): the shop has ${n(wanted.products)} products.`,
-    `Every rider signs in with the password '${demoPassword}'${example}.`,
-  ].join('\n');
-});
+    // The planner's statistics of the tables just filled: without them PostgreSQL plans for the eight products it
+    // last counted, and reads every product's search row for a search. PostgreSQL's VACUUM also marks the pages all
+    // visible, so that a count reads an index alone, as its autovacuum would in a shop that grew over years.
+    await sql.raw(db.dialect === 'postgres' ? 'vacuum analyze' : 'analyze').execute(db.kysely);
+    if (db.dialect === 'sqlite') {
+      await sql`pragma synchronous = full`.execute(db.kysely);
+      // Copies the whole fill into the database file, each page synced to the disk.
+      await sql`pragma wal_checkpoint(truncate)`.execute(db.kysely);
+    }
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const n = (value: number) => value.toLocaleString('en-US');
+    const made = `Made ${n(wanted.products - have)} products, ${n(wanted.riders)} riders and ${n(wanted.orders)} orders`;
+    const example = riders[0] ? ` (${riders[0].email}, say)` : '';
+    return [
+      `${made} (seed ${seed}) in ${seconds} s (${took.join(', ')}): the shop has ${n(wanted.products)} products.`,
+      `Every rider signs in with the password '${demoPassword}'${example}.`,
+    ].join('\n');
+    // Alone from the check that the shop is new to the fill's end: no server can start meanwhile, so no rider signs up
+    // and no order is placed between the check and the fill, nor during it.
+  },
+  { alone: true },
+);

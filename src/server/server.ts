@@ -21,6 +21,7 @@ import { deleteUnusedPictures } from './catalogue/unused-pictures';
 import type { Config } from './config';
 import { migrateDatabase, openDatabase } from './db/connect';
 import { createDb, type Db, type UnitOfWork } from './db/database';
+import { holdAsServer } from './db/in-use';
 import { createDiscountStore } from './discounts/discount-store';
 import { startHousekeeping } from './housekeeping';
 import { answerClientErrors } from './http/client-errors';
@@ -62,13 +63,19 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const opened = openDatabase(config.databaseUrl, log);
   const auth = createAuth(opened.db, opened.dialect, config, log);
   let db: Db;
+  // Held for the server's life, from before its migrations: `npm run demo-data` refuses a shop in use, and a server
+  // refuses to start while it fills one (docs/decisions/0050-a-fill-alone.md).
+  let inUse: Awaited<ReturnType<typeof holdAsServer>> | undefined;
   try {
+    inUse = await holdAsServer(config.databaseUrl, log);
     await migrateDatabase(opened, auth);
     db = await createDb(opened, log);
   } catch (error) {
     await opened.db.destroy().catch(() => {});
+    await inUse?.release();
     throw error;
   }
+  const held = inUse;
   const roles = createRoles(db);
   const sessions = await createSessions(auth, db, roles, log, { trustProxy: config.trustProxy });
   const devices = createDeviceCookies(config.authSecret, isHttps(config.publicUrl), db);
@@ -192,6 +199,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     await cardSweep.stop();
     await housekeeping.stop();
     await db.close();
+    await held.release();
     log.info('closed');
   }
   return {

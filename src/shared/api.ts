@@ -193,8 +193,9 @@ export const stockSchema = z.object({ itemid: z.string(), size: z.string(), stoc
 export type Stock = z.infer<typeof stockSchema>;
 
 /**
- * The events of the live stock stream (GET /api/catalogue/stream): every size's stock and the products first, then
- * each change; both again whenever changes may have been missed.
+ * The events of the live stock stream (GET /api/catalogue/stream): the shown products' stock and the products first,
+ * then each change of a shown product's stock; both again whenever the owner changes the products or changes may
+ * have been missed. A hidden product is in none of them.
  */
 export const stockEventSchemas = {
   snapshot: z.object({ stock: z.array(stockSchema) }),

@@ -80,7 +80,14 @@ export const sizeGuideSchema = z
       .min(2, sizeGuideMessages.columns)
       .max(findingLimits.guideColumnsMax, sizeGuideMessages.columns),
     rows: z
-      .array(z.array(cell, { error: sizeGuideMessages.columns }), { error: sizeGuideMessages.rows })
+      .array(
+        // As many cells as the headings (the refine below), so at most as many as they may be: a bound of its own
+        // for the largest body a route takes (src/server/http/body-size.ts).
+        z
+          .array(cell, { error: sizeGuideMessages.columns })
+          .max(findingLimits.guideColumnsMax, sizeGuideMessages.columns),
+        { error: sizeGuideMessages.rows },
+      )
       .min(1, sizeGuideMessages.rows)
       .max(findingLimits.guideRowsMax, sizeGuideMessages.rows),
   })

@@ -101,6 +101,8 @@ export type BankTransfer = z.infer<typeof bankTransferSchema>;
 export const offeredPaymentMethodsSchema = z
   .array(z.enum(paymentMethodIds, { error: 'Choose payment methods from the list.' }))
   .min(1, 'Offer at least one payment method.')
+  // Each once (the refine below), so no more than there are: a bound of its own for the body's largest size.
+  .max(paymentMethodIds.length, 'Offer each payment method once.')
   .refine((ids) => new Set(ids).size === ids.length, 'Offer each payment method once.');
 
 // ---------------------------------------------------------------------------------------------------------

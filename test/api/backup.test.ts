@@ -328,13 +328,13 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
       }
     });
 
-    it('a shop started for the first time makes its folder 0700 and its database, WAL and shared memory 0600', async () => {
+    it('a shop started for the first time makes its folder 0700 and its database, WAL, shared memory and in-use lock 0600', async () => {
       const folder = join(dir, 'first-start', 'data');
       const server = await startTestServer({ DATABASE_URL: `file:${join(folder, 'shop.db')}` });
       try {
         expect(mode(join(dir, 'first-start'))).toBe(0o700);
         expect(mode(folder)).toBe(0o700);
-        for (const name of ['shop.db', 'shop.db-wal', 'shop.db-shm'])
+        for (const name of ['shop.db', 'shop.db-wal', 'shop.db-shm', 'shop.db-in-use'])
           expect(mode(join(folder, name)), name).toBe(0o600);
       } finally {
         await server.stop();

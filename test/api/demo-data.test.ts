@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { fillingMessage, inUseMessage } from '../../src/server/db/in-use';
 import type { ProductPage } from '../../src/shared/finding';
 import { Client } from '../support/client';
 import { runCommand } from '../support/command-line';
 import { startTestServer } from '../support/server';
 import { createDatabase, type TestDatabase } from '../support/test-database';
+import { until } from '../support/until';
 
 /** `npm run demo-data -- ...` (src/server/demo-data-cli.ts) as a child process, on a new shop's database. */
 const demoData = (url: string, ...args: string[]) => runCommand('demo-data', url, args, { LOG_LEVEL: 'warn' });
@@ -138,6 +140,89 @@ describe('npm run demo-data', { timeout: 120_000 }, () => {
     }
     expect(shops[1]).toEqual(shops[0]);
   });
+
+  it('refuses while a server uses the database, and changes nothing; with the server stopped, it fills the shop', async () => {
+    const database = await createDatabase();
+    try {
+      const server = await startTestServer({ DATABASE_URL: database.url });
+      try {
+        expect(await demoData(database.url, '--products', '10', '--riders', '0', '--orders', '0')).toEqual({
+          code: 1,
+          stdout: '',
+          stderr: `${inUseMessage}\n`,
+        });
+        expect(await countOf(database, 'select count(*) as n from product')).toBe(8);
+        expect(await countOf(database, 'select count(*) as n from shop_settings where version > 1')).toBe(0);
+      } finally {
+        await server.stop();
+      }
+      const filled = await demoData(database.url, '--products', '10', '--riders', '0', '--orders', '0');
+      expect(filled).toMatchObject({ code: 0, stderr: '' });
+      expect(await countOf(database, 'select count(*) as n from product')).toBe(10);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('keeps every server out while it fills: none starts, so no sign-up lands in the demo shop', async () => {
+    const database = await createDatabase();
+    try {
+      const running = demoData(database.url, '--products', '400', '--riders', '40', '--orders', '1000');
+      // The fill has begun once products beyond the first eight are there: the check is behind it. (Before the
+      // command has made the database, or its tables, there is nothing to count.)
+      const products = () => countOf(database, 'select count(*) as n from product').catch(() => 0);
+      await until(async () => (await products()) > 8, 60_000, 'the fill');
+      const started = await startTestServer({ DATABASE_URL: database.url }).then(
+        async (server) => {
+          await server.stop();
+          return 'a server started';
+        },
+        (error: Error) => error.message,
+      );
+      expect(started).toBe(fillingMessage);
+      expect(await running).toMatchObject({ code: 0, stderr: '' });
+      expect(await countOf(database, 'select count(*) as n from "user"')).toBe(40);
+      // Done, the shop starts, and its riders sign up beside the demo's.
+      const server = await startTestServer({ DATABASE_URL: database.url });
+      try {
+        await new Client(server.url).signup();
+        expect(await countOf(database, 'select count(*) as n from "user"')).toBe(41);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it.runIf(process.env.TEST_BACKEND === 'postgres')(
+    'PostgreSQL: a server whose hold was cut (the database restarted, say) takes it again within seconds',
+    async () => {
+      const database = await createDatabase();
+      try {
+        // The backends that hold this schema's advisory lock 'piaffe_in_use', shared: the server's one.
+        const holders = `select pid from pg_locks where locktype = 'advisory' and objsubid = 2 and mode = 'ShareLock'
+          and classid = hashtext('piaffe_in_use')::oid and objid = hashtext(current_schema())::oid`;
+        const server = await startTestServer({ DATABASE_URL: database.url });
+        try {
+          const [holder] = await database.query<{ pid: number }>(holders);
+          expect(holder).toBeDefined();
+          await database.query('select pg_terminate_backend($1)', [holder?.pid]);
+          await until(async () => (await database.query(holders)).length === 1, 5000, 'the hold taken again');
+          expect(await demoData(database.url, '--products', '10', '--riders', '0', '--orders', '0')).toMatchObject({
+            code: 1,
+            stderr: `${inUseMessage}\n`,
+          });
+        } finally {
+          await server.stop();
+        }
+        // Stopped, the server has let go.
+        expect(await database.query(holders)).toEqual([]);
+      } finally {
+        await database.drop();
+      }
+    },
+  );
 
   it('says how to use it', async () => {
     const database = await createDatabase();

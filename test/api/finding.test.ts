@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
-import type { ProductPage } from '../../src/shared/finding';
+import { type ProductPage, productQuery } from '../../src/shared/finding';
+import { pages } from '../../src/shared/pages';
 import { Client } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
@@ -205,5 +207,85 @@ describe("a product's page", () => {
     const now = await form('5');
     expect((await owner.json('PUT', '/api/admin/products/5', { ...now, shown: true })).status).toBe(200);
     expect((await visitor.json('GET', '/api/products/carlson-tall-boots')).status).toBe(200);
+  });
+});
+
+/**
+ * The letters that PostgreSQL's `unaccent` turns into an apostrophe (ʼ ʹ ʻ ʽ ˈ ŉ) or other signs (ʺ ˆ ˋ ː), the search
+ * syntax of either database, and combining marks: whatever a visitor types in the search field is a search, never an
+ * error.
+ */
+describe('any text a visitor types', () => {
+  const apostrophes = ['ʼ', 'ʹ', 'ʻ', 'ʽ', 'ˈ', 'ŉ'];
+  const odd = [
+    ...apostrophes,
+    'ʺ',
+    'ˆ',
+    'ˋ',
+    'ː',
+    "'",
+    '"',
+    '\\',
+    '&',
+    '|',
+    '!',
+    '(',
+    ')',
+    ':',
+    '*',
+    '<',
+    '>',
+    '-',
+    '^',
+    '\u0301',
+    '\u0308',
+  ];
+  const searchText = fc.oneof(
+    fc.string({ unit: fc.constantFrom(...odd, 'a', 'b', 'é', 'ß', '1', ' '), maxLength: 30 }),
+    fc.string({ unit: 'grapheme', maxLength: 20 }),
+    fc.constantFrom(
+      ...apostrophes,
+      ...apostrophes.map((letter) => `bridle${letter}s`),
+      "o'neill",
+      'ʼ ʹ ʻ ʽ ˈ ŉ',
+      'aʺb aˆb aˋb aːb',
+      "\\'",
+      '&|!():*<>',
+      "'':*",
+      'e\u0301\u0301\u0301',
+      '\u0301',
+    ),
+  );
+
+  it('answers 200 to the list and to the signed-in home page, whose data has the list', async () => {
+    const member = new Client(server.url);
+    await member.signupConfirmed();
+    await fc.assert(
+      fc.asyncProperty(searchText, async (q) => {
+        // Only what the form's field cannot send (a control character, more than its length) is refused.
+        const valid = productQuery.safeParse({ q }).success;
+        const path = `?q=${encodeURIComponent(q)}`;
+        const reply = await visitor.json('GET', `/api/products${path}`);
+        expect(reply.status, `${JSON.stringify(q)}: ${JSON.stringify(reply.body)}`).toBe(valid ? 200 : 400);
+        const home = await member.raw('GET', `${pages.home.path}${path}`);
+        expect(home.status).toBe(200);
+        const data = /<script type="application\/json" id="page-data">(.*?)<\/script>/.exec(String(home.body))?.[1];
+        expect(JSON.parse(data ?? '{}').catalogue !== undefined, JSON.stringify(q)).toBe(valid);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('finds a name with such a letter by it, as the name is written', async () => {
+    const created = await owner.json('POST', '/api/admin/products', {
+      name: 'Kʼiche Halter',
+      details: 'Hand-plaited.',
+      priceCents: 3000,
+      shown: true,
+      sizes: [{ size: 'One size', stock: 3 }],
+    });
+    expect(created.status).toBe(201);
+    expect(names(await list(`q=${encodeURIComponent('kʼiche')}`))).toEqual(['Kʼiche Halter']);
+    expect(names(await list(`q=${encodeURIComponent('kʼic halter')}`))).toEqual(['Kʼiche Halter']);
   });
 });

@@ -93,9 +93,22 @@ describe('with no SMTP_URL on this machine', () => {
       expect(html.headers.get('content-security-policy')).toMatch(/^sandbox;/);
       expect(await html.text()).toContain('Please confirm that this is your address');
 
-      // Without the secret, or on the shop's own address, nothing.
+      // The address as said at start without its last slash (typed, or cut off when copied): the same page.
+      const unslashed = await fetch(url.slice(0, -1), { redirect: 'manual' });
+      expect(unslashed.status).toBe(308);
+      expect(unslashed.headers.get('location')).toBe(pathname);
+      expect(await (await fetch(url.slice(0, -1))).text()).toContain(email);
+
+      // Without the secret, or on the shop's own address, nothing; without its slash either.
       const wrong = `/${'A'.repeat(32)}/`;
-      for (const guess of ['/', wrong, `${wrong}mail/1`, `/${pathname.slice(1, -2)}/`]) {
+      for (const guess of [
+        '/',
+        wrong,
+        wrong.slice(0, -1),
+        `${wrong}mail/1`,
+        `/${pathname.slice(1, -2)}/`,
+        pathname.slice(0, -2),
+      ]) {
         const reply = await fetch(new URL(guess, origin));
         expect(reply.status).toBe(404);
         expect(await reply.text()).toBe('');

@@ -5,6 +5,7 @@ import { Client } from '../support/client';
 import { EventStream, openStockStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { rowWithoutSize, startTestServer, type TestServer } from '../support/server';
+import { until } from '../support/until';
 
 /** Sizes and stock (docs/product.md §12), on the backend under test. */
 
@@ -249,6 +250,62 @@ describe('the live stock', () => {
       stream.close();
     }
     known.close();
+  });
+
+  it('carries no hidden product, first or on a change; shown again, it comes with its stock as it is now', async () => {
+    const owner = await rider();
+    await createRoles(server.db).grant(owner.user?.email ?? '');
+    const showItem3 = async (shown: boolean) => {
+      const { product } = (await owner.json('GET', '/api/admin/products/3')).body;
+      const sizes = product.sizes.map((s: { size: string; stock: number }) => ({ ...s, stockShown: s.stock }));
+      const { name, details, priceCents, version } = product;
+      const saved = await owner.json('PUT', '/api/admin/products/3', {
+        ...{ name, details, priceCents, sizes, version, shown },
+      });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    };
+    const of3 = (events: readonly StockEvent[]) =>
+      events.flatMap((event): unknown[] =>
+        event.type === 'stock' && event.itemid === '3'
+          ? [event]
+          : event.type === 'snapshot'
+            ? event.stock.filter((size) => size.itemid === '3')
+            : event.type === 'products'
+              ? event.products.filter((product) => product.itemid === '3')
+              : [],
+      );
+    await showItem3(false);
+    try {
+      const stream = await openStockStream(await rider());
+      const { stock } = await stream.next('snapshot');
+      expect(stock.length).toBeGreaterThan(0);
+      await stream.next('products');
+      // A change of the hidden product's stock, then one of a shown product's: the first never comes.
+      await server.stock.set(7, { itemid: '3' });
+      await server.stock.set(9, { itemid: '1', size: 'Full' });
+      expect(await stream.next('stock')).toEqual({ type: 'stock', itemid: '1', size: 'Full', stock: 9 });
+      expect(of3(stream.events)).toEqual([]);
+
+      // Shown again: its stock as it is now, and its changes from then on.
+      await showItem3(true);
+      const again = await stream.next('snapshot', 3000, 1);
+      const sizes3 = await server.stock.sizesOf('3');
+      expect(again.stock.filter((size) => size.itemid === '3')).toEqual(
+        sizes3.map(({ size }) => ({ itemid: '3', size, stock: 7 })),
+      );
+      expect((await stream.next('products', 3000, 1)).products.map((p) => p.itemid)).toContain('3');
+      await server.stock.set(6, { itemid: '3', size: '8' });
+      const change = { type: 'stock', itemid: '3', size: '8', stock: 6 };
+      await until(() => stream.events.some((event) => JSON.stringify(event) === JSON.stringify(change)), 3000);
+
+      // Hidden again: gone from the next frames.
+      await showItem3(false);
+      const hidden = await stream.next('snapshot', 3000, 2);
+      expect(hidden.stock.filter((size) => size.itemid === '3')).toEqual([]);
+      stream.close();
+    } finally {
+      await showItem3(true);
+    }
   });
 
   it('needs a log-in (401), and HEAD answers the headers alone', async () => {

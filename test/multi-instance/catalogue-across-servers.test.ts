@@ -104,6 +104,29 @@ describe("the owner's catalogue on two servers", () => {
     expect((await onB.json('POST', '/api/cart', { itemid: '6', size: 'Full' })).status).toBe(201);
   });
 
+  it("a hidden product's stock changed on A never reaches a page on B; shown again, B's page has it as it is", async () => {
+    const hidden = await servers.owner.json('PUT', '/api/admin/products/4', form(await product('4'), { shown: false }));
+    expect(hidden.status).toBe(200);
+    const rider = new Client(servers.b.url);
+    await rider.signup();
+    const stream = await openStockStream(rider);
+    try {
+      const { stock } = await stream.next('snapshot');
+      expect(stock.filter((size) => size.itemid === '4')).toEqual([]);
+      // On A: the hidden product's stock, then a shown product's. B's page hears the second alone.
+      await servers.a.stock.set(3, { itemid: '4' });
+      await servers.a.stock.set(8, { itemid: '1', size: 'Full' });
+      expect(await stream.next('stock')).toEqual({ type: 'stock', itemid: '1', size: 'Full', stock: 8 });
+      expect(stream.events.filter((event) => event.type === 'stock' && event.itemid === '4')).toEqual([]);
+      const shown = await servers.owner.json('PUT', '/api/admin/products/4', form(await product('4'), { shown: true }));
+      expect(shown.status).toBe(200);
+      const again = await stream.next('snapshot', 3000, 1);
+      expect(again.stock.filter((size) => size.itemid === '4').map((size) => size.stock)).toEqual([3, 3, 3, 3, 3]);
+    } finally {
+      stream.close();
+    }
+  });
+
   it("B's copy of the catalogue after its listener was cut: a change made meanwhile shows once B is back", async () => {
     const price = async () =>
       (await new Client(servers.b.url).json('GET', '/api/catalogue')).body.products.find(

@@ -522,6 +522,12 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
     shown,
 
     /**
+     * Whether the product is on the home page now: from the products in memory, which a change of the owner's drops
+     * before any stream hears of it (the feed tells its listeners in turn, this store first).
+     */
+    isShown: finding.isShown,
+
+    /**
      * The version of `shown()` (a hash of it, the same on every server), made once for each change of the products or
      * of a size's stock: every rider's home and product page and each catalogue stream asks it, and making it reads
      * and hashes every shown product with its sizes (some 270 ms for 10,000 products, 50,000 sizes).

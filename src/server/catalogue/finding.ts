@@ -202,6 +202,11 @@ export function createFinding(db: Db, products: () => Promise<Product[]>) {
   }
 
   return {
+    /** Whether the product is shown, as this server knows the products now (hidden, or no such product: false). */
+    async isShown(itemid: string): Promise<boolean> {
+      return (await shownOrder()).at.has(itemid);
+    },
+
     /** A shown product's page by any slug it has had; undefined for a hidden product or an unknown slug. */
     async details(slug: string): Promise<ProductDetails | undefined> {
       const row = await db.kysely

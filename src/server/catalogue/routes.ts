@@ -7,7 +7,6 @@ import { HttpError } from '../http/errors';
 import { readQuery } from '../http/input';
 import type { LiveStreams, StreamSource } from '../http/live-streams';
 import { sseFrame } from '../http/live-streams';
-import type { StockStore } from '../stock/stock-store';
 import type { CatalogueStore } from './catalogue-store';
 import { type CatalogueChange, catalogueTopic } from './changes';
 
@@ -16,43 +15,53 @@ function frame({ type, ...data }: StockEvent): string {
 }
 
 /**
- * The live catalogue (docs/API.md, "The live stock"): every size's stock and the products first, then each change of
- * stock, and the products again whenever the owner changes them.
+ * The shown products' stock and the products: the stream's first frames, and again after each change of the owner's
+ * (a product shown again comes with its stock as it is now, one hidden leaves the page's stock with it). Both from one
+ * read, so they agree; a hidden product is in neither (docs/SECURITY.md: hidden is unreachable).
+ */
+async function shownFrames(catalogue: CatalogueStore): Promise<string> {
+  const products = await catalogue.shown();
+  const stock = products.flatMap(({ itemid, sizes }) => sizes.map(({ size, stock }) => ({ itemid, size, stock })));
+  return frame({ type: 'snapshot', stock }) + frame({ type: 'products', products });
+}
+
+/**
+ * The live catalogue (docs/API.md, "The live stock"): the shown products' stock and the products first, then each
+ * change of a shown product's stock, and both again whenever the owner changes the products. A hidden product's
+ * stock is never sent: the catalogue says which are shown as the change is sent, after any change of the owner's
+ * committed before it.
  */
 function catalogueStream(
   catalogue: CatalogueStore,
-  stock: StockStore,
   productsAfter: (change: CatalogueChange) => Promise<string>,
   known: string | undefined,
 ): StreamSource<CatalogueChange> {
-  const everything = async () =>
-    frame({ type: 'snapshot', stock: await stock.all() }) +
-    frame({ type: 'products', products: await catalogue.shown() });
   return {
     topic: catalogueTopic,
     // A page that shows the products as they are now (`known`: the version its HTML came with) needs no first snapshot.
-    start: async () => (known !== undefined && (await catalogue.shownVersion()) === known ? '' : everything()),
-    frame(change) {
+    start: async () =>
+      known !== undefined && (await catalogue.shownVersion()) === known ? '' : shownFrames(catalogue),
+    async frame(change) {
       if (change.type === 'stock') {
         const { type, ...size } = change;
-        return frame({ type: 'stock', ...size });
+        return (await catalogue.isShown(size.itemid)) ? frame({ type: 'stock', ...size }) : '';
       }
       // `lost`: changes may have been missed, so all of it again.
-      return change.type === 'products' ? productsAfter(change) : everything();
+      return change.type === 'products' ? productsAfter(change) : shownFrames(catalogue);
     },
   };
 }
 
 /**
- * The `products` frame after an owner's change, made once for every open stream of this server: the feed hands each
- * of them the same event, so the frame is kept by it (and goes with it).
+ * The frames after an owner's change, made once for every open stream of this server: the feed hands each of them
+ * the same event, so the frames are kept by it (and go with it).
  */
 function productsFrames(catalogue: CatalogueStore): (change: CatalogueChange) => Promise<string> {
   const frames = new WeakMap<CatalogueChange, Promise<string>>();
   return (change) => {
     let made = frames.get(change);
     if (!made) {
-      made = catalogue.shown().then((products) => frame({ type: 'products', products }));
+      made = shownFrames(catalogue);
       frames.set(change, made);
     }
     return made;
@@ -65,7 +74,6 @@ const pictureFile = /^([0-9a-f]{64})\.webp$/;
 export interface CatalogueRouteParts {
   sessions: Sessions;
   catalogue: CatalogueStore;
-  stock: StockStore;
   streams: LiveStreams;
 }
 
@@ -73,7 +81,7 @@ export interface CatalogueRouteParts {
  * The products the home page shows, with their sizes and stock, in one answer for its first paint; their live
  * changes; and the uploaded pictures, under URLs that change with their content.
  */
-export function catalogueRoutes({ sessions, catalogue, stock, streams }: CatalogueRouteParts) {
+export function catalogueRoutes({ sessions, catalogue, streams }: CatalogueRouteParts) {
   const session = sessions.require();
   const productsAfter = productsFrames(catalogue);
   return new Hono<AppEnv>()
@@ -88,9 +96,7 @@ export function catalogueRoutes({ sessions, catalogue, stock, streams }: Catalog
     })
 
     .get(endpoints.catalogueStream.path, session, (c) =>
-      streams.open(c, c.get('session'), () =>
-        catalogueStream(catalogue, stock, productsAfter, c.req.query(knownParam)),
-      ),
+      streams.open(c, c.get('session'), () => catalogueStream(catalogue, productsAfter, c.req.query(knownParam))),
     )
 
     .get('/media/:file', async (c) => {

@@ -187,8 +187,19 @@ export async function searchMatches(
       itemid: string;
     }>`select cast(rowid as text) as itemid from product_search where product_search match ${match}`;
   }
-  const query = terms.map((any) => `(${any.map((t) => `'${t}':*`).join(' | ')})`).join(' & ');
+  const any = (group: string[]) => sql`'(' || ${sql.join(group.map(prefixLexeme), sql` || ' | ' || `)} || ')'`;
+  const query = sql.join(terms.map(any), sql` || ' & ' || `);
   return sql<{
     itemid: string;
-  }>`select itemid from product_search where body @@ to_tsquery('simple', ${extensions}.unaccent(${query}))`;
+  }>`select itemid from product_search where body @@ to_tsquery('simple', ${query})`;
+}
+
+/**
+ * A word of a search as a prefix in `to_tsquery`'s syntax, an SQL expression: the word as `unaccent` makes it (the
+ * index's words are made so), then quoted, its quotes and backslashes doubled. Quoted after `unaccent`, not before:
+ * `unaccent` makes an apostrophe of letters such as ʼ (U+02BC), which would end a quote made before it. What the word
+ * becomes is then text that `to_tsquery` splits as `to_tsvector` split the index's words (o'neill: o, neill).
+ */
+function prefixLexeme(word: string): RawBuilder<string> {
+  return sql`'''' || replace(replace(${extensions}.unaccent(${word}), '\\', '\\\\'), '''', '''''') || ''':*'`;
 }

@@ -90,7 +90,10 @@ export const pgTypes = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-/** Connections per server; N servers need N x (poolSize + 1) connections (one each listens for changes). */
+/**
+ * Connections per server; N servers need N x (poolSize + 2) connections (one each listens for changes, one holds the
+ * database as in use: db/in-use.ts).
+ */
 export const poolSize = 10;
 
 /** How long a request waits for one of the pool's connections before it is answered 503 `server/busy`. */

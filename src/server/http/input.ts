@@ -4,10 +4,8 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { type ErrorCode, errorExtras } from '../../shared/errors';
 import type { AppEnv } from '../app-env';
+import { bodyLimitOf, largestRequestBytes } from './body-size';
 import { HttpError } from './errors';
-
-/** The largest request body the API reads. */
-export const maxBodyBytes = 16 * 1024;
 
 /**
  * How fast a request must arrive (docs/SECURITY.md, "Limits on requests"; ADR 0029). A body must come at
@@ -16,13 +14,15 @@ export const maxBodyBytes = 16 * 1024;
  * `request/too-slow`, so that a client trickling bytes holds a connection for seconds rather than Node's default
  * 300 s. Node itself keeps the rest (server.ts): the headers within `headersMs`, the whole request within
  * `requestMs`, a bound for the bodies no route reads; it must not cut first a body that keeps the pace, so it is
- * the headers' time plus the largest picture's, rounded up.
+ * the headers' time plus the largest body's that any route reads (`largestRequestBytes`: the shop's settings as
+ * large as they may be), rounded up to ten seconds.
  */
+const pace = { graceMs: 5_000, minBytesPerSecond: 100 * 1024, headersMs: 10_000 } as const;
 export const requestPace = {
-  graceMs: 5_000,
-  minBytesPerSecond: 100 * 1024,
-  headersMs: 10_000,
-  requestMs: 70_000,
+  ...pace,
+  requestMs:
+    Math.ceil((pace.headersMs + pace.graceMs + (largestRequestBytes() / pace.minBytesPerSecond) * 1000) / 10_000) *
+    10_000,
 } as const;
 
 /**
@@ -34,7 +34,7 @@ export const requestPace = {
  */
 function readBody(
   incoming: IncomingMessage,
-  maxBytes = maxBodyBytes,
+  maxBytes: number,
   tooLarge: ErrorCode = 'request/body-too-large',
 ): Promise<Buffer> {
   const refuse = (code: ErrorCode) => new HttpError(code, undefined, { Connection: 'close' });
@@ -87,9 +87,10 @@ export function readBytes(c: Context<AppEnv>, maxBytes: number, tooLarge: ErrorC
 }
 
 /**
- * Reads a JSON body and validates it against a shared schema. A problem with a field named in
- * `fieldCodes` is answered with that code and the schema's own message (and, for the codes that name their field,
- * `errorExtras`, the path of the field, for a form to show it there), anything else with `request/invalid-body`.
+ * Reads a JSON body, at most the largest one `schema` accepts (`bodyLimitOf`), and validates it against that shared
+ * schema. A problem with a field named in `fieldCodes` is answered with that code and the schema's own message (and,
+ * for the codes that name their field, `errorExtras`, the path of the field, for a form to show it there), anything
+ * else with `request/invalid-body`.
  */
 export async function readJson<T extends z.ZodType>(
   c: Context<AppEnv>,
@@ -98,7 +99,7 @@ export async function readJson<T extends z.ZodType>(
 ): Promise<z.infer<T>> {
   const type = c.req.header('content-type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new HttpError('request/unsupported-media-type');
-  const text = (await readBody(c.env.incoming)).toString('utf8');
+  const text = (await readBody(c.env.incoming, bodyLimitOf(schema))).toString('utf8');
   let body: unknown;
   try {
     body = JSON.parse(text);

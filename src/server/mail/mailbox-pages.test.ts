@@ -74,6 +74,19 @@ describe('the mailbox pages', () => {
     expect((await page('/secret/mail/2/html')).status).toBe(404);
   });
 
+  it('send the base without its slash to the list (308), and nothing else', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const reply = await fetch(`${origin}/secret`, { method, redirect: 'manual' });
+      expect(reply.status, method).toBe(308);
+      expect(reply.headers.get('location'), method).toBe('/secret/');
+      expect(reply.headers.get('cache-control'), method).toBe('no-store');
+    }
+    expect((await page('/secret')).body).toContain('<h1>Piaffe mailbox</h1>');
+    for (const path of ['/secre', '/secretx', '/secret/mail', '/secret//', '/secret?x=1']) {
+      expect((await fetch(`${origin}${path}`, { redirect: 'manual' })).status, path).toBe(404);
+    }
+  });
+
   it('answer 404 outside their base or for an unknown e-mail, and 405 to anything but reading', async () => {
     for (const path of ['/', '/mail/1', '/secretx/', '/secret/mail/3', '/secret/mail/1/x']) {
       expect((await page(path)).status).toBe(404);

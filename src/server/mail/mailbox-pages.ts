@@ -84,8 +84,9 @@ function listPage(mails: readonly KeptMail[], base: string): string {
 
 /**
  * Answers a request for the mailbox's pages under `base` ('' or '/<secret>'): `base`/ lists the e-mails, newest first,
- * `base`/mail/<id> shows one (its plain text, links made links), `base`/mail/<id>/html its HTML part; anything else
- * is 404.
+ * `base`/mail/<id> shows one (its plain text, links made links), `base`/mail/<id>/html its HTML part; `base` itself,
+ * without its slash, is sent to `base`/ (308: the address said at start, its slash left out); anything else is 404.
+ * The caller has checked the secret: the redirect names only the base it was asked for.
  */
 export function answerMailboxPage(
   request: IncomingMessage,
@@ -97,6 +98,12 @@ export function answerMailboxPage(
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     response.statusCode = 405;
     response.setHeader('Allow', 'GET, HEAD');
+    response.end();
+    return;
+  }
+  if (base !== '' && request.url === base) {
+    response.statusCode = 308;
+    response.setHeader('Location', `${base}/`);
     response.end();
     return;
   }
