@@ -58,7 +58,7 @@ export const collectionPhoneMessage =
   'Phone is required to collect at the yard: the shop calls when the order is ready.';
 
 /**
- * The checkout's address form, by the delivery chosen (DECISIONS.md §18): the whole address to ship; a name and a phone
+ * The checkout's address form, by the delivery chosen (docs/product.md §18): the whole address to ship; a name and a phone
  * to collect at the yard, the other fields left out.
  */
 export const checkoutAddressSchema = z.discriminatedUnion('delivery', [
@@ -70,7 +70,7 @@ export const checkoutAddressSchema = z.discriminatedUnion('delivery', [
   }),
 ]);
 
-/** The fields only shipping needs: an order collected at the yard may leave them out (DECISIONS.md §18). */
+/** The fields only shipping needs: an order collected at the yard may leave them out (docs/product.md §18). */
 export const shippingOnlyFields = ['line1', 'city', 'region', 'postalCode'] as const satisfies readonly AddressField[];
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Discount codes (docs/product.md §16, DECISIONS.md §21): what a code gives and its limits, the owner's form, the
+ * Discount codes (docs/product.md §16): what a code gives and its limits, the owner's form, the
  * refusals a rider reads, and what a code takes off an order. See docs/decisions/0039-discount-codes.md.
  */
 import { z } from 'zod';

@@ -33,7 +33,7 @@ export const productLimits = {
   /** $100,000.00. */
   priceMaxCents: 10_000_000,
   stockMax: 100_000,
-  /** 100 kg, in grams: shipping by weight (DECISIONS.md §18) reads it. */
+  /** 100 kg, in grams: shipping by weight (docs/product.md §18) reads it. */
   weightMaxGrams: 100_000,
   sizeMax: 32,
   sizesMax: 20,

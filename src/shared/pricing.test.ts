@@ -80,7 +80,7 @@ describe('priceOrder', () => {
   });
 });
 
-describe('priceOrder with tax (DECISIONS.md §19)', () => {
+describe('priceOrder with tax (docs/product.md §19)', () => {
   const shippingCents = 2500;
   const florida = { name: 'FL sales tax', country: 'US', region: 'US-FL', postalPrefix: null, rate: 7000 };
 

@@ -1,7 +1,7 @@
 /**
  * What an order costs (docs/product.md §8): one pure function from explicit inputs to the whole breakdown. Nothing
  * here reads settings or the clock: the caller passes the lines, the price of the delivery method chosen (shipping.ts), the
- * adjustments (a discount code's, DECISIONS.md §21) and the shop's tax with the rates for the address (tax.ts, §19).
+ * adjustments (a discount code's, docs/product.md §16) and the shop's tax with the rates for the address (tax.ts, §19).
  */
 import { formatCents, type MoneyFormat, sumCents } from './money';
 import { formatRate, type TaxInput, type TaxLine, taxLines } from './tax';

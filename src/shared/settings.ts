@@ -106,7 +106,7 @@ export const offeredPaymentMethodsSchema = z
   .refine((ids) => new Set(ids).size === ids.length, 'Offer each payment method once.');
 
 // ---------------------------------------------------------------------------------------------------------
-// Shipping (DECISIONS.md §18, docs/decisions/0035-shipping-zones.md)
+// Shipping (docs/product.md §18, docs/decisions/0035-shipping-zones.md)
 
 /** The shipping section's bounds: what one owner's form can hold. */
 export const shippingLimits = {
@@ -271,7 +271,7 @@ export const shippingSettingsSchema = z
 export type ShippingSettings = z.infer<typeof shippingSettingsSchema>;
 
 // ---------------------------------------------------------------------------------------------------------
-// Tax (DECISIONS.md §19, docs/decisions/0041-tax-settings.md; the arithmetic is tax.ts's)
+// Tax (docs/product.md §19, docs/decisions/0041-tax-settings.md; the arithmetic is tax.ts's)
 
 /** The tax section's bounds. */
 export const taxLimits = {

@@ -1,5 +1,5 @@
 /**
- * What delivering an order costs (DECISIONS.md §18, docs/decisions/0035-shipping-zones.md), as pure arithmetic: the
+ * What delivering an order costs (docs/product.md §18, docs/decisions/0035-shipping-zones.md), as pure arithmetic: the
  * zone an address is in, and the methods it offers for a cart of this weight and subtotal, each with its price.
  * Nothing here reads settings: the caller passes the shipping section. The checkout's quote and the order's own
  * transaction both list the methods with it, so the price the page showed is the one the order checks.

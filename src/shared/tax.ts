@@ -1,5 +1,5 @@
 /**
- * The shop's tax (DECISIONS.md §19), as pure arithmetic: which of the shop's rates apply to an address, and the tax
+ * The shop's tax (docs/product.md §19), as pure arithmetic: which of the shop's rates apply to an address, and the tax
  * lines an order's goods and shipping carry under them. Nothing here reads settings: the caller passes the rates and
  * the shop's choices. Amounts are integer cents; each line is rounded once, half away from zero.
  */
@@ -95,7 +95,7 @@ export interface TaxInput {
   rates: readonly TaxRate[];
 }
 
-/** A new shop's tax: none of its own, its prices include any (DECISIONS.md §19). */
+/** A new shop's tax: none of its own, its prices include any (docs/product.md §19). */
 export const noTax: TaxInput = { pricesIncludeTax: true, taxShipping: false, rates: [] };
 
 /**

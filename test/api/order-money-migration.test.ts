@@ -29,7 +29,7 @@ it("keeps every order's money and delivery as they were, read through the API", 
   try {
     const again = new Client(after.url);
     expect((await again.login(rider.user?.email ?? '', 'secret1')).status).toBe(200);
-    // An order from before 0012 kept no delivery method (that came with the zones, DECISIONS.md §18).
+    // An order from before 0012 kept no delivery method (that came with the zones, docs/product.md §18).
     for (const { shippingMethod: _, ...order } of orders) {
       expect((await again.json('GET', `/api/orders/${order.number}`)).body.order).toEqual(order);
     }

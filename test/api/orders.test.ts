@@ -51,7 +51,7 @@ describe('placing an order', () => {
       itemCount: 2,
       subtotalCents: subtotal,
       shippingCents: 0,
-      // The delivery method, as it was when the order was placed (DECISIONS.md §18).
+      // The delivery method, as it was when the order was placed (docs/product.md §18).
       shippingMethod: { name: 'Collect at the yard', estimate: '' },
       totalCents: subtotal,
       email: client.user?.email,

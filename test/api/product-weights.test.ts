@@ -6,7 +6,7 @@ import { Client } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
 
-/** Products' weights in grams (DECISIONS.md §18), on the owner's product form. */
+/** Products' weights in grams (docs/product.md §18), on the owner's product form. */
 let server: TestServer;
 let owner: Client;
 beforeAll(async () => {

@@ -66,7 +66,7 @@ const zone = (id: string, name: string, places: ShippingZone['places'], methods:
 
 const collection = { offered: true, estimate: 'Ready the next working day' };
 
-describe('shipping zones (DECISIONS.md §18)', () => {
+describe('shipping zones (docs/product.md §18)', () => {
   it("a new shop ships as before: one zone, the United States, 'Standard' at $25.00, free from $500.00", async () => {
     expect(firstShipping).toEqual({
       zones: [

@@ -330,7 +330,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
         .on('email_confirmation')
         .column('expires_at')
         .execute();
-      // Accounts that exist when this ships count as confirmed (DECISIONS.md §15).
+      // Accounts that exist when this ships count as confirmed (docs/product.md §15).
       await db
         .updateTable('user')
         .set({ emailVerified: dialect === 'postgres' ? true : 1 })
@@ -430,7 +430,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   },
   '0016-product-weights': {
     async up(db) {
-      // Each product's weight as shipped (DECISIONS.md §18: shipping by weight): the eight start with theirs, a product
+      // Each product's weight as shipped (docs/product.md §18: shipping by weight): the eight start with theirs, a product
       // added since with none until the owner gives it one.
       await db.schema
         .alterTable('product')

@@ -76,7 +76,7 @@ const autoComplete = {
 
 const deliveryOptions = deliveries.map((d) => [d, deliveryLabels[d]] as const);
 
-/** The fields collecting at the yard asks for: a name and a phone (DECISIONS.md §18). */
+/** The fields collecting at the yard asks for: a name and a phone (docs/product.md §18). */
 const collectionFields: readonly AddressField[] = ['fullName', 'phone'];
 
 /** What a row the server refused says, by the refusal's code. */
