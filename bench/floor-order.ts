@@ -4,10 +4,10 @@ import { pathToFileURL } from 'node:url';
 import type SQLite from 'better-sqlite3';
 import { firstSettings, firstShipping } from '../src/server/db/first-settings';
 import { countryCodes } from '../src/server/places/places';
+import { methodCents } from '../src/server/pricing/shipping';
 import { brand } from '../src/shared/brand';
 import { limits } from '../src/shared/limits';
 import { orderNumberPrefix } from '../src/shared/orders';
-import { methodCents } from '../src/shared/shipping';
 import { cartWriteRoutes } from './floor-cart-add';
 import {
   type ConstraintCodes,

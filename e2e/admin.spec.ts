@@ -3,7 +3,6 @@ import { limits } from '../src/shared/limits';
 import {
   addToCart,
   expect,
-  fillWithDemoData,
   mailTo,
   makeOwner,
   pageOnAnotherDevice,
@@ -92,25 +91,28 @@ test('an owner filters the orders and downloads them as CSV', async ({ page }) =
   expect(csv).toContain('"Dakota Barn Jacket","M",379.00,"",,25.00,404.00,"Placed"');
 });
 
-testOnFreshShop('an owner pages to the older orders and back to the newest', async ({ page, shop }) => {
-  // A page of orders and ten more, placed over two years by the demo data's riders.
-  fillWithDemoData(shop.databaseUrl, { products: 8, riders: 5, orders: limits.pageSize + 10 });
-  await signUpOwner(page, shop);
-  await page.goto('/admin');
-  await expect(page.getByRole('status')).toContainText(`${limits.pageSize + 10} orders`);
-  const numbers = page.getByRole('table', { name: 'Orders' }).getByRole('row').getByRole('link');
-  await expect(numbers).toHaveCount(limits.pageSize);
-  const newest = await numbers.first().textContent();
-  await expect(page.getByRole('link', { name: 'Newer orders' })).toHaveCount(0);
+testOnFreshShop.describe('a shop with a page of orders and ten more', () => {
+  // Placed over two years by the demo data's riders.
+  testOnFreshShop.use({ demoData: { products: 8, riders: 5, orders: limits.pageSize + 10 } });
 
-  await page.getByRole('link', { name: 'Older orders' }).click();
-  await expect(page).toHaveURL(/before=/);
-  await expect(numbers).toHaveCount(10);
-  await expect(page.getByRole('link', { name: 'Older orders' })).toHaveCount(0);
+  testOnFreshShop('an owner pages to the older orders and back to the newest', async ({ page, shop }) => {
+    await signUpOwner(page, shop);
+    await page.goto('/admin');
+    await expect(page.getByRole('status')).toContainText(`${limits.pageSize + 10} orders`);
+    const numbers = page.getByRole('table', { name: 'Orders' }).getByRole('row').getByRole('link');
+    await expect(numbers).toHaveCount(limits.pageSize);
+    const newest = await numbers.first().textContent();
+    await expect(page.getByRole('link', { name: 'Newer orders' })).toHaveCount(0);
 
-  await page.getByRole('link', { name: 'Newer orders' }).click();
-  await expect(numbers).toHaveCount(limits.pageSize);
-  await expect(numbers.first()).toHaveText(newest ?? '');
+    await page.getByRole('link', { name: 'Older orders' }).click();
+    await expect(page).toHaveURL(/before=/);
+    await expect(numbers).toHaveCount(10);
+    await expect(page.getByRole('link', { name: 'Older orders' })).toHaveCount(0);
+
+    await page.getByRole('link', { name: 'Newer orders' }).click();
+    await expect(numbers).toHaveCount(limits.pageSize);
+    await expect(numbers.first()).toHaveText(newest ?? '');
+  });
 });
 
 test('a rider who opens the back office sees the Snap! page; a visitor is sent to log in', async ({

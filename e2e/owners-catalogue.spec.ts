@@ -150,7 +150,7 @@ test('an owner edits name, details and price; a wrong value is refused next to i
   await productForm(page).getByRole('button', { name: 'Save' }).click();
   await expectProblem(field(page, 'Name'), 'Name is required.');
   await expect(field(page, 'Name')).toBeFocused();
-  await expectProblem(field(page, 'Price'), 'Price must be more than $0.00.');
+  await expectProblem(field(page, 'Price'), 'Price must be more than 0.00.');
   await expectProblem(sizeField(page, 1, 'Stock'), 'Stock cannot be below 0.');
   await expectProblem(sizeField(page, 2, 'Stock'), 'Stock must be at most 100,000.');
   await expect(productForm(page).getByRole('alert').filter({ hasText: 'Name is required.' })).toBeVisible();
@@ -162,7 +162,7 @@ test('an owner edits name, details and price; a wrong value is refused next to i
   await sizeField(page, 2, 'Stock').fill('5');
   await sizeField(page, 2, 'Size name').fill('xs');
   await productForm(page).getByRole('button', { name: 'Save' }).click();
-  await expectProblem(field(page, 'Price'), 'Price must be at most $100,000.00.');
+  await expectProblem(field(page, 'Price'), 'Price must be at most 100,000.00.');
   await expectProblem(sizeField(page, 2, 'Size name'), 'Two sizes of one product cannot have the same name.');
   await expect(field(page, 'Name')).not.toHaveAttribute('aria-invalid', 'true');
 

@@ -1,8 +1,10 @@
 import type { Locator, Page } from '@playwright/test';
 import {
+  addToCart,
   expect,
   expectNoSevereAxeViolation,
   pageOnAnotherDevice,
+  placeOrder,
   signUpConfirmed,
   signUpOwner,
   testOnFreshShop,
@@ -139,4 +141,37 @@ test("the footer of every open page follows the owner's save", async ({ page, br
     await expect(footer.getByText('(561) 555-0111')).toBeVisible();
     await expect(footer.getByText('3 Paddock Road, Ocala, FL 34482')).toBeVisible();
   }
+});
+
+test("'Money and time': the owner's currency and locale reach every page; an order placed before keeps its own", async ({
+  page,
+  shop,
+}) => {
+  await signUpOwner(page, shop);
+  await page.goto('/home');
+  // An order in US dollars, before the change.
+  await addToCart(page, 'Anky Bridle');
+  const before = await placeOrder(page);
+  await openSettings(page);
+  await expect(field(page, 'Currency')).toHaveValue('USD');
+  await expect(field(page, 'Language and region')).toHaveValue('en-US');
+  await expect(field(page, 'Time zone')).toHaveValue('America/New_York');
+  await field(page, 'Language and region').fill('english');
+  await settingsForm(page).getByRole('button', { name: 'Save' }).click();
+  await expectProblem(field(page, 'Language and region'), 'Language and region must be a tag such as en-US or de-DE.');
+  await field(page, 'Currency').selectOption('EUR');
+  await field(page, 'Language and region').fill('de-DE');
+  await field(page, 'Time zone').selectOption('Europe/Berlin');
+  await save(page, 2);
+  await expect(page.getByRole('table', { name: 'History' }).getByRole('row').nth(1)).toContainText(
+    'Currency “USD” → “EUR”',
+  );
+  await expectNoSevereAxeViolation(page);
+  // The catalogue's prices are euros now, written as German writes them; the order placed before is in dollars.
+  await page.goto('/home');
+  await expect(page.getByText('302,99 €').first()).toBeVisible();
+  await page.goto(`/orders/${before}`);
+  const summary = page.getByRole('table', { name: 'What was ordered' });
+  await expect(summary.getByRole('row', { name: /^Total/ })).toContainText('$');
+  await expect(summary.getByRole('row', { name: /^Total/ })).not.toContainText('€');
 });

@@ -51,17 +51,29 @@ export interface FreshShop {
   stop(): Promise<void>;
 }
 
+/** How many products, riders and orders `npm run demo-data` makes in a new shop. */
+export interface DemoCounts {
+  products: number;
+  riders: number;
+  orders: number;
+}
+
 /**
  * A new shop for one test (the built server on a SQLite file of its own, with deep stock, sending to the suite's
  * mailbox), on the fresh-shop port of the worker's `parallelIndex`: a worker runs one test at a time, so two fresh
- * shops never share a port. Resolves once the shop listens.
+ * shops never share a port. With `demoData`, filled by `npm run demo-data` first: the fill refuses a database a server
+ * uses (docs/decisions/0050-a-fill-alone.md). Resolves once the shop listens.
  */
-export async function startFreshShop(parallelIndex: number): Promise<FreshShop> {
+export async function startFreshShop(parallelIndex: number, demoData?: DemoCounts): Promise<FreshShop> {
   const port = ports.freshShops.first + parallelIndex;
   if (port > ports.freshShops.last) throw new Error(`no fresh-shop port left for worker ${parallelIndex}`);
   const dir = mkdtempSync(join(tmpdir(), 'piaffe-e2e-fresh-'));
   const databaseUrl = `file:${join(dir, 'shop.db')}`;
   const env = { ...process.env, ...shopEnv(port, databaseUrl) };
+  if (demoData) {
+    const counts = Object.entries(demoData).flatMap(([name, count]) => [`--${name}`, String(count)]);
+    execFileSync(process.execPath, ['dist-server/demo-data-cli.js', ...counts], { env, stdio: 'pipe' });
+  }
   execFileSync('sh', ['-c', deepStockCommand], { env, stdio: 'pipe' });
   const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', 'dist-server/main.js'], {
     env,

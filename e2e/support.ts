@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContextOptions, test as base, expect, type Page } from '@playwright/test';
 import { firstCatalogue as catalogue } from '../src/server/db/first-catalogue';
-import { type FreshShop, startFreshShop } from './shops';
+import { type DemoCounts, type FreshShop, startFreshShop } from './shops';
 
 export { expect };
 
@@ -226,7 +226,7 @@ function shopCommand(name: 'owner' | 'stock', ...args: string[]): void {
 }
 
 /** Runs one of the shop's command lines (as built) on the shop whose database is `databaseUrl`. */
-function shopCommandOn(databaseUrl: string, name: 'owner' | 'stock' | 'demo-data', ...args: string[]): void {
+function shopCommandOn(databaseUrl: string, name: 'owner' | 'stock', ...args: string[]): void {
   execFileSync(process.execPath, [`dist-server/${name}-cli.js`, ...args], {
     env: { ...process.env, DATABASE_URL: databaseUrl },
     stdio: 'pipe',
@@ -243,18 +243,6 @@ export function makeOwnerOf(databaseUrl: string, rider: Rider): void {
   shopCommandOn(databaseUrl, 'owner', 'add', rider.email);
 }
 
-/** Fills the shop whose database is `databaseUrl` with products, riders and their orders (npm run demo-data). */
-export function fillWithDemoData(
-  databaseUrl: string,
-  counts: { products: number; riders: number; orders: number },
-): void {
-  shopCommandOn(
-    databaseUrl,
-    'demo-data',
-    ...Object.entries(counts).flatMap(([name, count]) => [`--${name}`, String(count)]),
-  );
-}
-
 /** Signs a new rider up (address confirmed) on the test's own shop and makes them its owner. */
 export async function signUpOwner(page: Page, shop: FreshShop): Promise<Rider> {
   const owner = await signUpConfirmed(page);
@@ -268,17 +256,18 @@ export async function signUpOwner(page: Page, shop: FreshShop): Promise<Rider> {
  * whatever order it runs, and other specs never see its changes. Not when the suite runs against a shop already
  * running (E2E_BASE_URL): a fresh shop needs the suite's mailbox and fake of Stripe.
  */
-export const testOnFreshShop = test.extend<{ shop: FreshShop }>({
+export const testOnFreshShop = test.extend<{ shop: FreshShop; demoData: DemoCounts | undefined }>({
+  /** `testOnFreshShop.use({ demoData })`: the shop filled by `npm run demo-data` before it starts. */
+  demoData: [undefined, { option: true }],
   // Its own timeout: starting a shop (a server, a new database, its migrations) is not the test's time. On a loaded
   // machine it took 20 s of a test's 60, and four tests of a `--repeat-each 3` ran out of time for it.
   shop: [
-    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's needs from this pattern; it has none.
-    async ({}, use, testInfo) => {
+    async ({ demoData }, use, testInfo) => {
       testInfo.skip(
         !!process.env.E2E_BASE_URL,
         'fresh shops need the suite of playwright.config.ts (not E2E_BASE_URL)',
       );
-      const shop = await startFreshShop(testInfo.parallelIndex);
+      const shop = await startFreshShop(testInfo.parallelIndex, demoData);
       try {
         await use(shop);
       } finally {

@@ -121,9 +121,18 @@ export function buildApp(parts: AppParts) {
   app.route('/', orderRoutes({ sessions, orders, payments, settings, streams, throttle, trustProxy }));
   app.route(
     '/',
-    adminRoutes({ sessions, roles, orders, outbox, payments, streams, exportBatch: config.exportBatchOrders }),
+    adminRoutes({
+      sessions,
+      roles,
+      orders,
+      outbox,
+      payments,
+      streams,
+      exportBatch: config.exportBatchOrders,
+      settings,
+    }),
   );
-  app.route('/', invoiceRoutes({ sessions, invoices }));
+  app.route('/', invoiceRoutes({ sessions, invoices, settings }));
   app.route('/', productRoutes({ sessions, catalogue, categories: createCategoryStore(db) }));
   app.route('/', settingsRoutes({ sessions, settings, takesCards: payments.offered }));
   app.route('/', discountRoutes({ sessions, discounts }));

@@ -3,7 +3,6 @@
 // orders, through the shop's own stores and rules, the same shop for the same seed (docs/decisions/0046-a-big-shop.md).
 // For the benches (bench/finding.ts) and for trying the shop at a size; DATABASE_URL names the database.
 import { sql } from 'kysely';
-import { brand } from '../shared/brand';
 import { createAuth } from './auth/auth';
 import { createCartStore } from './cart/cart-store';
 import { createCatalogueStore, type Owner } from './catalogue/catalogue-store';
@@ -80,7 +79,8 @@ await runOnShopDatabase(
         .then((row) => Number(row.n));
     const db = batchingDb(plain);
     const stock = createStockStore(db);
-    const catalogue = createCatalogueStore(db, stock);
+    const settings = createSettingsStore(db);
+    const catalogue = createCatalogueStore(db, stock, settings);
     const have = (await catalogue.products()).length;
     const [orders, accounts] = [await count('shop_order'), await count('user')];
     if (orders > 0 || accounts > 0 || have !== firstCatalogue.length) {
@@ -100,7 +100,6 @@ await runOnShopDatabase(
     await makeProducts(db, catalogue, demo, { have, wanted: wanted.products, seed: seeds.products });
     lap('products', from);
 
-    const settings = createSettingsStore(db);
     const { version, ...document } = await settings.current();
     const taxed = await settings.save(demo, { ...document, version, tax: { ...document.tax, rates: [floridaTax] } });
     if (!taxed.ok) throw new Error('The settings changed while the demo data was being made.');
@@ -136,7 +135,7 @@ await runOnShopDatabase(
     from = performance.now();
     let now = end;
     const cart = createCartStore(db);
-    const discounts = createDiscountStore(db, brand.timeZone);
+    const discounts = createDiscountStore(db, settings);
     const orderStore = createOrderStore({
       db,
       cart,

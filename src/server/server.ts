@@ -1,7 +1,6 @@
 import { createServer, type RequestListener, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import { brand } from '../shared/brand';
 import { card } from '../shared/payment/card';
 import { publicShopOf } from '../shared/settings';
 import { createAccounts } from './account/accounts';
@@ -88,12 +87,12 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const accounts = createAccounts({ db, sessions, devices, cart, throttle, outbox, resetLinks, confirmations });
   const resets = createPasswordResets({ db, accounts, outbox });
   const stock = createStockStore(db);
-  const catalogue = createCatalogueStore(db, stock);
+  const catalogue = createCatalogueStore(db, stock, settings);
   const stripe = connectStripe(config.stripe);
   const lease = createCardLease(db);
   // A card order's cancel closes its sessions at Stripe, or refunds it, first.
   const beforeCancel = new Map([[card.id, cardBeforeCancel({ db, stripe, lease, log })]]);
-  const discounts = createDiscountStore(db, brand.timeZone);
+  const discounts = createDiscountStore(db, settings);
   const orders = createOrderStore({
     db,
     cart,

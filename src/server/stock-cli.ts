@@ -5,6 +5,7 @@
 import { productLimits } from '../shared/limits';
 import { createCatalogueStore } from './catalogue/catalogue-store';
 import { fail, runOnShopDatabase } from './cli';
+import { createSettingsStore } from './settings/settings-store';
 import { createStockStore } from './stock/stock-store';
 
 const usage = 'Usage: npm run stock -- list | set <itemid|all> <size|all> <count>';
@@ -21,7 +22,7 @@ if (command === 'set') {
 
 await runOnShopDatabase(async (db) => {
   const store = createStockStore(db);
-  const products = await createCatalogueStore(db, store).products();
+  const products = await createCatalogueStore(db, store, createSettingsStore(db)).products();
   const findProduct = (id: string) => products.find((p) => p.itemid === id);
   if (command === 'set' && itemid !== 'all' && !findProduct(itemid)) {
     fail(`There is no product with the item number ${itemid}.`);

@@ -5,7 +5,6 @@
  */
 import type { z } from 'zod';
 import type { addressSchema } from './address-rules';
-import { brand } from './brand';
 
 /**
  * A country as an address holds it: an ISO 3166-1 alpha-2 code. Which codes exist is the server's to say (GET
@@ -70,15 +69,16 @@ export interface ShopAddress {
   country: string;
 }
 
-/** The country the shop writes its amounts for (its locale's): its own address is printed without the country. */
-const homeCountry = new Intl.Locale(brand.locale).region;
-
 /**
  * The shop's address as one block, as the footer, the e-mails, collection's details and the invoices print it:
  * '12 Arena Lane, Wellington, FL 33414'. The region is printed as its code within the country ('FL' for US-FL), the
- * country by name when it is not the shop's locale's.
+ * country by name when it is not the one of the shop's `locale` (its settings', en-US: the United States).
  */
-export function shopAddressText({ line1, line2, city, region, postalCode, country }: ShopAddress): string {
+export function shopAddressText(
+  { line1, line2, city, region, postalCode, country }: ShopAddress,
+  locale: string,
+): string {
+  const homeCountry = new Intl.Locale(locale).region;
   const regionShort = region.startsWith(`${country}-`) ? region.slice(country.length + 1) : region;
   const place = [regionShort, postalCode].filter(Boolean).join(' ');
   return [line1, line2, city, place, country === homeCountry || country === '' ? '' : countryName(country)]

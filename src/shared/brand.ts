@@ -1,6 +1,6 @@
 /**
- * What the code fixes about the shop's look and its money's units. The shop's name, address, phone and the rest an
- * owner changes are its settings, in the database (src/shared/settings.ts, docs/decisions/0034-the-shops-settings.md).
+ * What the code fixes about the shop's look. The shop's name, address, phone, currency, locale, time zone and the rest
+ * an owner changes are its settings, in the database (src/shared/settings.ts, docs/decisions/0034-the-shops-settings.md).
  */
 export const brand = {
   /** The software's own name, where the shop's settings are not read: a default MAIL_FROM, the passkeys' site. */
@@ -8,9 +8,4 @@ export const brand = {
   tagline: 'A Dressage Shop for Horse and Rider',
   banner: ['Compete', 'Train', 'Work'],
   pictureCredits: 'Product pictures: original vector drawings made for Piaffe.',
-  /** Prices are stored in integer cents of this currency. */
-  currency: 'USD',
-  locale: 'en-US',
-  /** The shop's own time: the days of an export for the books are its days. */
-  timeZone: 'America/New_York',
 } as const;

@@ -1,5 +1,4 @@
 import { findingLimits, limits, productLimits } from './limits';
-import { cardMinimumMessage } from './payment/card';
 
 const passwordLength = `The password must be ${limits.passwordMin} to ${limits.passwordMax} characters.`;
 
@@ -108,7 +107,7 @@ export const errorCatalogue = {
   'places/unknown-country': { status: 404, message: 'There is no such country.' },
   'order/card-minimum': {
     status: 409,
-    message: cardMinimumMessage,
+    message: 'This total is below the least a card payment may be: please choose another way to pay.',
   },
   'order/not-found': { status: 404, message: 'There is no such order.' },
   'invoice/not-found': { status: 404, message: 'There is no such invoice or credit note.' },

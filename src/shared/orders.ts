@@ -183,14 +183,17 @@ export const orderSummarySchema = z.object({
   placedAt: z.string(),
   status: z.enum(orderStatuses),
   itemCount: z.number().int(),
+  /** Its total, in cents of `currency` (its money's). */
   totalCents: z.number().int(),
+  currency: z.string(),
   /** The e-mail address the order was placed with. */
   email: z.string(),
 });
 export type OrderSummary = z.infer<typeof orderSummarySchema>;
 
-/** An order's money (pricing.ts's OrderMoney): one value, whose fields the order carries. */
+/** An order's money (pricing.ts's OrderMoney): one value, the order's `money`, copied whole by its documents. */
 export const orderMoneySchema = z.object({
+  currency: z.string(),
   subtotalCents: z.number().int(),
   shippingCents: z.number().int(),
   adjustments: z
@@ -210,12 +213,15 @@ export const orderMoneySchema = z.object({
   pricesExcludeTax: z.literal(true).optional(),
   /** The delivery method chosen, as it was when the order was placed; left out of orders placed before zones. */
   shippingMethod: z.object({ name: z.string(), estimate: z.string() }).optional(),
+  taxCents: z.number().int(),
+  netCents: z.number().int(),
   totalCents: z.number().int(),
 }) satisfies z.ZodType<OrderMoney>;
 
-export const orderSchema = orderSummarySchema.extend({
+/** An order whole: the summary's facts but its total, which its money holds with every other part of what it costs. */
+export const orderSchema = orderSummarySchema.omit({ totalCents: true, currency: true }).extend({
   lines: z.array(orderLineSchema),
-  ...orderMoneySchema.shape,
+  money: orderMoneySchema,
   address: orderAddressSchema,
   paymentMethod: z.string(),
   /** How the order reaches the rider; left out when it is the one its payment method goes with (deliveryOf). */
@@ -288,8 +294,8 @@ export type OrderPage = z.infer<typeof orderPageSchema>;
  * How an order reaches the rider, in words, for its page, its e-mails and the CSV: the delivery method it was placed
  * with and its estimate ('Standard, 3 to 5 working days'); for an order from before the zones, its delivery's name.
  */
-export function deliveryText(order: Pick<Order, 'shippingMethod' | 'paymentMethod' | 'delivery'>): string {
-  const method = order.shippingMethod;
+export function deliveryText(order: Pick<Order, 'money' | 'paymentMethod' | 'delivery'>): string {
+  const method = order.money.shippingMethod;
   if (method === undefined) return deliveryLabels[deliveryOf(order.paymentMethod, order.delivery)];
   return method.estimate === '' ? method.name : `${method.name}, ${method.estimate}`;
 }

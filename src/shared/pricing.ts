@@ -1,10 +1,10 @@
 /**
- * What an order costs (docs/product.md §8): one pure function from explicit inputs to the whole breakdown. Nothing
- * here reads settings or the clock: the caller passes the lines, the price of the delivery method chosen (shipping.ts), the
- * adjustments (a discount code's, docs/product.md §16) and the shop's tax with the rates for the address (tax.ts, §19).
+ * An order's money as both sides read it (docs/product.md §8, docs/decisions/0032-an-orders-money.md): one value, made
+ * once by the server's pricing (src/server/pricing/) and kept whole by the order, its invoice and its credit note, and
+ * the rows every view prints of it. Nothing here computes an amount: the views only print what the value holds.
  */
-import { formatCents, type MoneyFormat, sumCents } from './money';
-import { formatRate, type TaxInput, type TaxLine, taxLines } from './tax';
+import { formatCents, type MoneyFormat } from './money';
+import { formatRate, type TaxLine } from './tax';
 
 /** A change to the price of the goods, e.g. a discount code's amount off (negative cents). */
 export interface Adjustment {
@@ -15,13 +15,17 @@ export interface Adjustment {
 }
 
 /**
- * What an order costs, as the order keeps it and the API sends it: the parts, and the total they add up to. A part an
- * order has none of (adjustments, tax lines) is left out, as for every order placed before there were any.
+ * What an order costs: the parts, the total they add up to, and the sums every reader needs (tax in all, the amount
+ * without it). A part an order has none of (adjustments, tax lines) is left out, as for every order placed before
+ * there were any. Amounts are integer cents of `currency`.
  */
 export interface OrderMoney {
+  /** ISO 4217: the currency it was priced in (the shop's then; every order before the setting, USD). */
+  currency: string;
   subtotalCents: number;
   shippingCents: number;
   adjustments?: Adjustment[];
+  /** One line per tax name (of each name, the one rate that applied). */
   taxLines?: TaxLine[];
   /**
    * Whether tax was added to the prices (the shop's prices exclude it) rather than contained in them; left out when
@@ -30,74 +34,15 @@ export interface OrderMoney {
   pricesExcludeTax?: true;
   /** The delivery method the order was placed with (its price is `shippingCents`); left out of older orders. */
   shippingMethod?: { name: string; estimate: string };
+  /** The tax it carries in all, added or contained: the sum of its tax lines. */
+  taxCents: number;
+  /** What it costs without tax: the total less `taxCents`. */
+  netCents: number;
   totalCents: number;
 }
 
-export interface PricingInput {
-  /** Each line's price, in cents. */
-  lineCents: readonly number[];
-  /** The delivery method's price for this order (src/shared/shipping.ts: its zone, the cart's weight and subtotal). */
-  shippingCents: number;
-  /** Applied in order; a reduction lowers the goods to zero at most, and the breakdown keeps what it took. */
-  adjustments: readonly Adjustment[];
-  /** A discount code's free shipping: the delivery chosen costs nothing. */
-  freeShipping?: boolean;
-  /** The shop's tax and the rates that apply to the address: charged on the goods after the adjustments. */
-  tax: TaxInput;
-}
-
-export interface Breakdown extends Required<Omit<OrderMoney, 'shippingMethod' | 'pricesExcludeTax'>> {
-  lineCents: number[];
-}
-
-/** The whole breakdown of an order: its lines, the subtotal, shipping, adjustments, tax lines and the total. */
-export function priceOrder({
-  lineCents,
-  shippingCents: methodCents,
-  adjustments,
-  freeShipping,
-  tax,
-}: PricingInput): Breakdown {
-  const subtotalCents = sumCents(lineCents);
-  const shippingCents = freeShipping ? 0 : methodCents;
-  let goodsCents = subtotalCents;
-  const applied = adjustments.map((adjustment) => {
-    const taken = Math.max(adjustment.amountCents, -goodsCents);
-    goodsCents += taken;
-    return { ...adjustment, amountCents: taken };
-  });
-  const lines = taxLines(goodsCents, shippingCents, tax);
-  const addedCents = sumCents(lines.filter((line) => !line.included).map((line) => line.amountCents));
-  return {
-    lineCents: [...lineCents],
-    subtotalCents,
-    shippingCents,
-    adjustments: applied,
-    taxLines: lines,
-    totalCents: goodsCents + shippingCents + addedCents,
-  };
-}
-
-/**
- * What an order keeps of its breakdown: the parts it has, without its lines (the order keeps those itself), and
- * whether its tax was added to the prices (`tax`, the shop's choice it was priced with; included when not given).
- */
-export function moneyOf(
-  { subtotalCents, shippingCents, adjustments, taxLines, totalCents }: Breakdown,
-  tax?: Pick<TaxInput, 'pricesIncludeTax'>,
-): OrderMoney {
-  return {
-    subtotalCents,
-    shippingCents,
-    ...(adjustments.length > 0 ? { adjustments } : {}),
-    ...(taxLines.length > 0 ? { taxLines } : {}),
-    ...(tax?.pricesIncludeTax === false ? { pricesExcludeTax: true as const } : {}),
-    totalCents,
-  };
-}
-
 /** The discount code an order used, if any: its adjustment names it (src/shared/discounts.ts). */
-export function discountOf(money: OrderMoney): Adjustment | undefined {
+export function discountOf(money: Pick<OrderMoney, 'adjustments'>): Adjustment | undefined {
   return money.adjustments?.find((adjustment) => adjustment.code !== undefined);
 }
 
@@ -109,8 +54,12 @@ export interface MoneyRow {
   isTotal: boolean;
 }
 
-/** The rows of an order's money: subtotal, adjustments, shipping, taxes added, the total, and the taxes it contains. */
-export function moneyRows(money: OrderMoney, format: MoneyFormat): MoneyRow[] {
+/**
+ * The rows of an order's money, in its own currency and the `locale` given: subtotal, adjustments, shipping, taxes
+ * added, the total, and the taxes it contains.
+ */
+export function moneyRows(money: OrderMoney, locale: string): MoneyRow[] {
+  const format: MoneyFormat = { currency: money.currency, locale };
   const row = (label: string, cents: number, isTotal = false): MoneyRow => ({
     label,
     amount: formatCents(cents, format),

@@ -4,10 +4,8 @@
  */
 import './zod-config';
 import { z } from 'zod';
-import { brand } from './brand';
 import { productPictureSchema, sizeGuideSchema } from './finding';
 import { findingLimits, productLimits } from './limits';
-import { formatCents } from './money';
 import { noControlCharacters, textWithLineBreaks } from './text';
 
 export const productMessages = {
@@ -17,8 +15,9 @@ export const productMessages = {
   detailsTooLong: `Details must be at most ${productLimits.detailsMax} characters.`,
   detailsText: 'Details must be text without control characters other than line breaks.',
   priceFormat: 'Price must be an amount like 303.00.',
-  priceTooLow: 'Price must be more than $0.00.',
-  priceTooHigh: `Price must be at most ${formatCents(productLimits.priceMaxCents, brand)}.`,
+  // In the shop's currency, whichever it is: an amount of it as the form takes it.
+  priceTooLow: 'Price must be more than 0.00.',
+  priceTooHigh: `Price must be at most ${(productLimits.priceMaxCents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}.`,
   stockFormat: 'Stock must be a whole number.',
   stockTooLow: 'Stock cannot be below 0.',
   stockTooHigh: `Stock must be at most ${productLimits.stockMax.toLocaleString('en-US')}.`,

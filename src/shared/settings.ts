@@ -346,9 +346,71 @@ export function percentOfRate(rate: number): string {
   return String(rate / 1000);
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// Money and time (docs/product.md §17, docs/decisions/0053-an-orders-money-as-one-value.md)
+
+/**
+ * Whether `code` is a currency an amount of the shop may be in: one that `Intl` knows, written with two decimals, since
+ * amounts are kept in integer cents (docs/decisions/0005-money-in-integer-cents.md).
+ */
+export function isCentCurrency(code: string): boolean {
+  if (!/^[A-Z]{3}$/.test(code)) return false;
+  try {
+    const format = new Intl.NumberFormat('en', { style: 'currency', currency: code });
+    return format.resolvedOptions().maximumFractionDigits === 2 && Intl.supportedValuesOf('currency').includes(code);
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `tag` is a language tag as `Intl` writes it ('en-US', 'de-DE') and can write amounts and dates in. */
+export function isLocale(tag: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(tag)[0] === tag && Intl.NumberFormat.supportedLocalesOf([tag]).length === 1;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether `zone` is a time zone of the IANA database that `Intl` knows ('America/New_York', 'Asia/Kolkata'), by any of
+ * its names: a browser and the server may name one zone differently ('Asia/Calcutta'), and either is kept as given.
+ */
+export function isTimeZone(zone: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * How the shop's amounts and days read: the currency its prices are in (an order keeps the one it was priced in), the
+ * locale that writes amounts and dates, and the time zone its days are in (the export's days, invoices' years, the
+ * last day to pay). A new shop has USD, en-US and America/New_York, as the code had them (migration 0036).
+ */
+export const shopFormatSchema = z.strictObject({
+  currency: z
+    .string({ error: 'Choose a currency from the list.' })
+    .max(3, 'Choose a currency from the list.')
+    .refine(isCentCurrency, 'Choose a currency from the list.'),
+  locale: z
+    .string({ error: 'Language and region must be a tag such as en-US.' })
+    .max(35, 'Language and region must be a tag such as en-US.')
+    .refine(isLocale, 'Language and region must be a tag such as en-US or de-DE.'),
+  timeZone: z
+    .string({ error: 'Choose a time zone from the list.' })
+    .max(64, 'Choose a time zone from the list.')
+    .refine(isTimeZone, 'Choose a time zone from the list.'),
+});
+export type ShopFormat = z.infer<typeof shopFormatSchema>;
+
 /** The whole document, section by section. */
 export const shopSettingsSchema = z.strictObject({
   shop: shopDetailsSchema,
+  format: shopFormatSchema,
   bankTransfer: bankTransferSchema,
   paymentMethods: offeredPaymentMethodsSchema,
   shipping: shippingSettingsSchema,
@@ -371,12 +433,13 @@ export const settingsChangeSchema = z.object({ at: z.string(), by: z.string(), w
 export type SettingsChange = z.infer<typeof settingsChangeSchema>;
 
 /**
- * What every page may show of the settings (the footer, the header, the order page's 'How to pay'): the shop's
- * details and its bank account, which every rider who orders by transfer is shown anyway.
+ * What every page may show of the settings (the footer, the header, every amount and date, the order page's 'How to
+ * pay'): the shop's details, how its amounts and days read, and its bank account, which every rider who orders by
+ * transfer is shown anyway.
  */
-export const publicShopSchema = shopSettingsSchema.pick({ shop: true, bankTransfer: true });
+export const publicShopSchema = shopSettingsSchema.pick({ shop: true, format: true, bankTransfer: true });
 export type PublicShop = z.infer<typeof publicShopSchema>;
 
-export function publicShopOf({ shop, bankTransfer }: Pick<ShopSettings, 'shop' | 'bankTransfer'>): PublicShop {
-  return { shop, bankTransfer };
+export function publicShopOf({ shop, format, bankTransfer }: PublicShop): PublicShop {
+  return { shop, format, bankTransfer };
 }

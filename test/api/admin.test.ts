@@ -289,7 +289,7 @@ describe('the export', () => {
     // The state as its country's subdivision, however it was given ('-FL'), printed by its name.
     expect(rows[0]).toContain(`"'@SUM(A1), +Wellington, Florida 33414, United States"`);
     expect(rows[0]).toContain(
-      `"1","Anky Bridle","Full",302.99,"",,0.00,${(order.totalCents / 100).toFixed(2)},"Placed"`,
+      `"1","Anky Bridle","Full",302.99,"",,0.00,${(order.money.totalCents / 100).toFixed(2)},"Placed"`,
     );
     expect(rows[1]).toContain('"2","Albion SLK Saddle","17""",4990.00');
     for (const row of String(csv.body).split('\r\n').slice(1, -1)) expect(row).not.toMatch(/(^|,)"[=+\-@]/);

@@ -116,7 +116,7 @@ describe('card payments: placing and paying', () => {
     expect(payUrl).toBe(session.url);
     expect(session).toMatchObject({
       mode: 'payment',
-      amount_total: order.totalCents,
+      amount_total: order.money.totalCents,
       currency: 'usd',
       client_reference_id: order.number,
       metadata: { order: order.number },
@@ -245,7 +245,7 @@ describe('card payments: what the webhook does not trust', () => {
     expect(shown.status).toBe(200);
     const problems = shown.body.problems.filter((p: { id: string }) => events.some((e) => e.id === p.id));
     expect(problems.map((p: { problem: string }) => p.problem).sort()).toEqual([
-      `Paid ${1} cents for ${order.number}, whose total is ${order.totalCents} cents.`,
+      `Paid ${1} cents for ${order.number}, whose total is ${order.money.totalCents} cents.`,
       `Paid for an order the shop does not have (PF-99999).`,
       `Paid in EUR for ${order.number}, which is in USD.`,
     ]);
@@ -558,7 +558,11 @@ describe("card payments: an order that costs nothing, and one below Stripe's min
       expect(reply.status, JSON.stringify(reply.body)).toBe(201);
       expect(reply.body.payUrl).toBeUndefined();
       const order: Order = reply.body.order;
-      expect(order).toMatchObject({ status: 'paid', totalCents: 0, invoice: expect.stringMatching(/^INV-/) });
+      expect(order).toMatchObject({
+        status: 'paid',
+        money: { totalCents: 0 },
+        invoice: expect.stringMatching(/^INV-/),
+      });
       expect(order.history.map(({ status, by, note }) => [status, by, note])).toEqual([
         ['placed', 'rider', null],
         ['paid', 'shop', nothingToPay],
@@ -601,7 +605,7 @@ describe("card payments: an order that costs nothing, and one below Stripe's min
         discountCode: code,
       });
       expect(placed.status, JSON.stringify(placed.body)).toBe(201);
-      expect(placed.body.order).toMatchObject({ status: 'placed', totalCents: left });
+      expect(placed.body.order).toMatchObject({ status: 'placed', money: { totalCents: left } });
     }
     // 50 cents is Stripe's least: paid by card as any other order.
     const client = await rider();

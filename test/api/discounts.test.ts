@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
 import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
+import { newShopSettings } from '../../src/server/db/first-settings';
 import { shopDay } from '../../src/server/discounts/discount-store';
-import { brand } from '../../src/shared/brand';
 import { discountLimits } from '../../src/shared/discounts';
 import { formatCents } from '../../src/shared/money';
 import { Client, todaysShipping } from '../support/client';
@@ -16,6 +16,7 @@ import {
   ridersWithARow,
 } from '../support/discounts';
 import { expectError } from '../support/expect-error';
+import { standard, untaxed } from '../support/money';
 import { startTestServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -32,7 +33,7 @@ afterAll(async () => {
 
 const priceOf = (itemid: string) => catalogue.find((p) => p.itemid === itemid)?.priceCents ?? Number.NaN;
 const flat = todaysShipping.flatCents;
-const dayOffset = (days: number) => shopDay(Date.now() + days * 24 * 60 * 60 * 1000, brand.timeZone);
+const dayOffset = (days: number) => shopDay(Date.now() + days * 24 * 60 * 60 * 1000, newShopSettings.format.timeZone);
 
 /** A rider with product 1 in the cart. */
 async function riderWithRow(itemid = '1'): Promise<Client> {
@@ -120,18 +121,21 @@ describe('what a code gives', () => {
     const rider = await riderWithRow('3');
     const off = Math.floor((priceOf('3') * 15 + 50) / 100);
     const quote = await quoteWith(rider, discount.code.toLowerCase());
-    expect(quote.body.money).toEqual({
-      subtotalCents: priceOf('3'),
-      adjustments: [{ label: `Discount ${discount.code}`, amountCents: -off, code: discount.code }],
-      shippingCents: flat,
-      totalCents: priceOf('3') - off + flat,
-    });
+    expect(quote.body.money).toEqual(
+      untaxed({
+        subtotalCents: priceOf('3'),
+        adjustments: [{ label: `Discount ${discount.code}`, amountCents: -off, code: discount.code }],
+        shippingCents: flat,
+        shippingMethod: standard,
+        totalCents: priceOf('3') - off + flat,
+      }),
+    );
     const placed = await placeWith(rider, discount.code.toUpperCase());
     expect(placed.status).toBe(201);
-    expect(placed.body.order.adjustments).toEqual(quote.body.money.adjustments);
-    expect(placed.body.order.totalCents).toBe(quote.body.money.totalCents);
+    expect(placed.body.order.money.adjustments).toEqual(quote.body.money.adjustments);
+    expect(placed.body.order.money.totalCents).toBe(quote.body.money.totalCents);
     const again = await rider.json('GET', `/api/orders/${placed.body.order.number}`);
-    expect(again.body.order.adjustments).toEqual(quote.body.money.adjustments);
+    expect(again.body.order.money.adjustments).toEqual(quote.body.money.adjustments);
     expect((await listed(owner, discount.id))?.uses).toBe(1);
   });
 
@@ -143,20 +147,23 @@ describe('what a code gives', () => {
       { label: `Discount ${discount.code}`, amountCents: -priceOf('1'), code: discount.code },
     ]);
     expect(money.totalCents).toBe(flat);
-    expect((await placeWith(rider, discount.code)).body.order.totalCents).toBe(flat);
+    expect((await placeWith(rider, discount.code)).body.order.money.totalCents).toBe(flat);
   });
 
   it("free shipping sets the chosen delivery's price to zero and leaves the goods as they are", async () => {
     const discount = await createDiscount(owner, { gives: { kind: 'free-shipping' } });
     const rider = await riderWithRow('1');
     const { money } = (await quoteWith(rider, discount.code)).body;
-    expect(money).toEqual({
-      subtotalCents: priceOf('1'),
-      adjustments: [{ label: `Discount ${discount.code} (free shipping)`, amountCents: 0, code: discount.code }],
-      shippingCents: 0,
-      totalCents: priceOf('1'),
-    });
-    expect((await placeWith(rider, discount.code)).body.order.shippingCents).toBe(0);
+    expect(money).toEqual(
+      untaxed({
+        subtotalCents: priceOf('1'),
+        adjustments: [{ label: `Discount ${discount.code} (free shipping)`, amountCents: 0, code: discount.code }],
+        shippingCents: 0,
+        shippingMethod: standard,
+        totalCents: priceOf('1'),
+      }),
+    );
+    expect((await placeWith(rider, discount.code)).body.order.money.shippingCents).toBe(0);
   });
 });
 
@@ -169,7 +176,7 @@ describe("a code's limits", () => {
   it('a minimum subtotal names the amount', async () => {
     const discount = await createDiscount(owner, { minSubtotalCents: priceOf('1') + 1 });
     const rider = await riderWithRow('1');
-    const needs = `This code needs an order of at least ${formatCents(priceOf('1') + 1, brand)}.`;
+    const needs = `This code needs an order of at least ${formatCents(priceOf('1') + 1, newShopSettings.format)}.`;
     expectError(await quoteWith(rider, discount.code), 409, 'discount/minimum', needs);
     await rider.add('1');
     expect((await quoteWith(rider, discount.code)).status).toBe(200);

@@ -4,7 +4,6 @@ import { createRoles } from '../../src/server/auth/roles';
 import { newShopSettings } from '../../src/server/db/first-settings';
 import { currentMonth, nextDocumentNumber } from '../../src/server/invoices/invoicing';
 import { shopAddressText } from '../../src/shared/address';
-import { brand } from '../../src/shared/brand';
 import { formatCents } from '../../src/shared/money';
 import type { Order } from '../../src/shared/orders';
 import { taxNote } from '../../src/shared/pricing';
@@ -36,7 +35,7 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const month = () => currentMonth(brand.timeZone);
+const month = () => currentMonth(newShopSettings.format.timeZone);
 const year = () => month().slice(0, 4);
 
 async function rider(): Promise<Client> {
@@ -61,7 +60,7 @@ async function paidOrder(...itemids: string[]): Promise<{ client: Client; order:
 function lineText(order: Order, index: number, sign = ''): string {
   const line = order.lines[index];
   if (!line) throw new Error(`no line ${index}`);
-  return `${line.name}, size ${line.size} ${sign}${formatCents(line.priceCents, brand)}`;
+  return `${line.name}, size ${line.size} ${sign}${formatCents(line.priceCents, newShopSettings.format)}`;
 }
 
 /** The sequence number of a document number (`INV-2026-00042`: 42). */
@@ -90,16 +89,16 @@ describe('an invoice, issued as the order becomes paid', () => {
     const text = await pdfText(pdf.bytes);
     for (const expected of [
       newShopSettings.shop.legalName,
-      shopAddressText(newShopSettings.shop.address),
+      shopAddressText(newShopSettings.shop.address, 'en-US'),
       `Invoice ${order.invoice}`,
       order.number,
       'Bank transfer',
       'Ada Rider',
       lineText(order, 0),
       lineText(order, 1),
-      `Subtotal ${formatCents(order.subtotalCents, brand)}`,
+      `Subtotal ${formatCents(order.money.subtotalCents, newShopSettings.format)}`,
       'Shipping Free',
-      `Total ${formatCents(order.totalCents, brand)}`,
+      `Total ${formatCents(order.money.totalCents, newShopSettings.format)}`,
     ]) {
       expect(text).toContain(expected);
     }
@@ -242,7 +241,7 @@ describe("the invoice's tax note, as the order's page and e-mail say it (docs/pr
       const placed = await buyer.placeOrder({ address: { ...address, region: 'US-NY', postalCode: '10001' } });
       expect(placed.status, JSON.stringify(placed.body)).toBe(201);
       const order: Order = placed.body.order;
-      expect(order.taxLines).toBeUndefined();
+      expect(order.money.taxLines).toBeUndefined();
       expect((await markPaid(order.number)).status).toBe(200);
       const invoice = await pdfText((await buyer.raw('GET', `/api/orders/${order.number}/invoice`)).bytes);
       expect(invoice).toContain('Total');
@@ -290,7 +289,7 @@ describe('a credit note, issued as an invoiced order is cancelled', () => {
     expect(text).toContain(`Cancels invoice ${order.invoice}`);
     expect(text).toContain(lineText(order, 0, '-'));
     expect(text).toContain(lineText(order, 1, '-'));
-    expect(text).toContain(`Total -${formatCents(order.totalCents, brand)}`);
+    expect(text).toContain(`Total -${formatCents(order.money.totalCents, newShopSettings.format)}`);
     // The invoice is still there, as issued.
     expect(await pdfText((await client.raw('GET', `/api/orders/${order.number}/invoice`)).bytes)).toContain(
       lineText(order, 0),
@@ -337,7 +336,7 @@ describe('numbers', () => {
     const rollbacks = orders.map(() =>
       server.db
         .run(async (uow) => {
-          await nextDocumentNumber(uow, 'invoice', Date.now(), brand.timeZone);
+          await nextDocumentNumber(uow, 'invoice', Date.now(), newShopSettings.format.timeZone);
           throw new RolledBack();
         })
         .catch((error: unknown) => {
@@ -384,7 +383,7 @@ describe("the owner's invoices", () => {
           number: creditNote,
           kind: 'credit-note',
           cancels: order.invoice,
-          totalCents: -order.totalCents,
+          totalCents: -order.money.totalCents,
         }),
       ]),
     );
@@ -409,8 +408,8 @@ describe("the owner's invoices", () => {
     const lines = csv.trimEnd().split('\r\n');
     expect(lines[0]).toBe('"Number","Date","Order","Rider","Net","Total","Currency"');
     expect(lines).toHaveLength(documents.length + 1);
-    const total = (order.totalCents / 100).toFixed(2);
-    const day = new Intl.DateTimeFormat('en-CA', { timeZone: brand.timeZone }).format(new Date());
+    const total = (order.money.totalCents / 100).toFixed(2);
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: newShopSettings.format.timeZone }).format(new Date());
     expect(lines).toContain(`"${order.invoice}","${day}","${order.number}","Ada Rider",${total},${total},"USD"`);
     expect(lines).toContain(`"${creditNote}","${day}","${order.number}","Ada Rider",-${total},-${total},"USD"`);
   });

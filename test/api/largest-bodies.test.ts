@@ -83,6 +83,8 @@ function largestSettings(version: number): SettingsEdit {
       email: `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(59)}`,
       taxId: longest(settingsLimits.taxIdMax),
     },
+    // Among the longest of the time zones.
+    format: { currency: 'USD', locale: 'en-US', timeZone: 'America/Argentina/Buenos_Aires' },
     bankTransfer: {
       payWithinDays: settingsLimits.payWithinDaysMax,
       accountName: bankText,

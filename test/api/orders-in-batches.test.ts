@@ -68,7 +68,7 @@ describe('the export, a batch at a time', () => {
       await order(rider, ['8'], 'FL', '33414'),
       await order(rider, ['1'], 'FL', '33414'),
     ];
-    expect(orders.map((o) => o.taxLines?.map((line) => line.name))).toEqual([
+    expect(orders.map((o) => o.money.taxLines?.map((line) => line.name))).toEqual([
       undefined,
       undefined,
       undefined,
@@ -92,7 +92,7 @@ describe('the export, a batch at a time', () => {
     );
     let row = 0;
     for (const o of orders) {
-      const taxOf = (name: string) => o.taxLines?.find((line) => line.name === name)?.amountCents ?? 0;
+      const taxOf = (name: string) => o.money.taxLines?.find((line) => line.name === name)?.amountCents ?? 0;
       const taxCents = taxOf('NY sales tax') + taxOf('FL sales tax');
       o.lines.forEach((line, index) => {
         const cells = rows[row++] ?? '';
@@ -100,7 +100,7 @@ describe('the export, a batch at a time', () => {
         expect(cells).toMatch(
           index === 0
             ? new RegExp(
-                `,${dollars(o.totalCents)},"Placed","[^"]+",${[taxCents, taxOf('NY sales tax'), taxOf('FL sales tax')].map(dollars).join(',')}$`,
+                `,${dollars(o.money.totalCents)},"Placed","[^"]+",${[taxCents, taxOf('NY sales tax'), taxOf('FL sales tax')].map(dollars).join(',')}$`,
               )
             : /,,,,"Placed","",,,$/,
         );

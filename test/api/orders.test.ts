@@ -6,6 +6,7 @@ import { type Order, parseOrderNumber } from '../../src/shared/orders';
 import { address, Client, orderKey, todaysShipping as shopShipping } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
+import { atTheYard, untaxed } from '../support/money';
 import { startTestServer, type TestServer } from '../support/server';
 
 let server: TestServer;
@@ -49,11 +50,8 @@ describe('placing an order', () => {
       placedAt: expect.any(String),
       status: 'placed',
       itemCount: 2,
-      subtotalCents: subtotal,
-      shippingCents: 0,
-      // The delivery method, as it was when the order was placed (docs/product.md §18).
-      shippingMethod: { name: 'Collect at the yard', estimate: '' },
-      totalCents: subtotal,
+      // Its money, one value, with the delivery method as it was when the order was placed (docs/product.md §18).
+      money: untaxed({ subtotalCents: subtotal, shippingCents: 0, shippingMethod: atTheYard, totalCents: subtotal }),
       email: client.user?.email,
       lines: [first, second].map(({ itemid, name, priceCents, size }) => ({ itemid, name, priceCents, size })),
       address,
@@ -74,14 +72,14 @@ describe('placing an order', () => {
   it('charges flat shipping below the threshold and none from it, in integer cents', async () => {
     expect(priceOf('3')).toBeLessThan(shopShipping.freeFromCents);
     const below = await (await rider()).order('3');
-    expect(below).toMatchObject({
+    expect(below.money).toMatchObject({
       subtotalCents: priceOf('3'),
       shippingCents: shopShipping.flatCents,
       totalCents: priceOf('3') + shopShipping.flatCents,
     });
     const above = await (await rider()).order('1', '6');
-    expect(above.subtotalCents).toBeGreaterThanOrEqual(shopShipping.freeFromCents);
-    expect(above).toMatchObject({ shippingCents: 0, totalCents: above.subtotalCents });
+    expect(above.money.subtotalCents).toBeGreaterThanOrEqual(shopShipping.freeFromCents);
+    expect(above.money).toMatchObject({ shippingCents: 0, totalCents: above.money.subtotalCents });
   });
 
   it('numbers orders one after the other, PF-10001 onwards, never twice', async () => {
@@ -127,7 +125,7 @@ describe('placing an order', () => {
       paymentMethod: 'bank-transfer',
       idempotencyKey: body.idempotencyKey,
       cartItemIds: [],
-      totalCents: replies[0]?.body.order.totalCents,
+      totalCents: replies[0]?.body.order.money.totalCents,
     });
     expect(later.status).toBe(200);
     expect(later.body.order.number).toBe(replies[0]?.body.order.number);
@@ -191,12 +189,13 @@ describe('reading orders', () => {
     const list = await client.json('GET', '/api/orders');
     expect(list.status).toBe(200);
     expect(list.body).toEqual({
-      orders: [...placed].reverse().map(({ number, placedAt, status, itemCount, totalCents, email }) => ({
+      orders: [...placed].reverse().map(({ number, placedAt, status, itemCount, money, email }) => ({
         number,
         placedAt,
         status,
         itemCount,
-        totalCents,
+        totalCents: money.totalCents,
+        currency: money.currency,
         email,
       })),
       total: 2,
@@ -426,7 +425,7 @@ describe('deleting the account', () => {
       .select(['uid', 'email', 'full_name', 'total_cents'])
       .where('number', '=', Number(order.number.slice(3)))
       .executeTakeFirst();
-    expect(row).toEqual({ uid: null, email, full_name: address.fullName, total_cents: order.totalCents });
+    expect(row).toEqual({ uid: null, email, full_name: address.fullName, total_cents: order.money.totalCents });
     const again = new Client(server.url);
     await again.signupConfirmed(email);
     expect((await again.json('GET', '/api/orders')).body.total).toBe(0);

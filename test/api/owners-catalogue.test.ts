@@ -476,7 +476,7 @@ describe("the owner's catalogue: carts and checkout", () => {
     expect((await client.cart()).map((i) => i.priceCents)).toEqual([9900]);
     // The checkout page showed the old total: the order is refused until the rider has seen the new one.
     const oldTotal = seenItems[0]?.priceCents ?? 0;
-    const shipping = (await client.json('GET', `/api/orders/${earlier.number}`)).body.order.shippingCents;
+    const shipping = (await client.json('GET', `/api/orders/${earlier.number}`)).body.order.money.shippingCents;
     expectError(await client.placeOrder({ totalCents: oldTotal + shipping }), 409, 'order/cart-changed');
     const placed = await client.placeOrder({ totalCents: 9900 + shipping });
     expect(placed.status).toBe(201);

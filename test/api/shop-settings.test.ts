@@ -80,7 +80,8 @@ describe("the shop's settings", () => {
       const reply = await admin.json('GET', '/api/admin/settings');
       // Shipping joined the document with migration 0023 (test/api/shipping-zones.test.ts spells it out), tax with
       // 0025 (test/api/tax.test.ts); 0034 read the address in its parts, which print as before; 'Cancel unpaid
-      // orders' came with 0035, on (test/api/unpaid-transfers.test.ts).
+      // orders' came with 0035, on (test/api/unpaid-transfers.test.ts); 0036 wrote down the currency, locale and time
+      // zone the code had.
       const address = {
         line1: '12 Arena Lane',
         line2: '',
@@ -89,22 +90,32 @@ describe("the shop's settings", () => {
         postalCode: '33414',
         country: 'US',
       };
-      expect(shopAddressText(address)).toBe(todays.shop.address);
+      expect(shopAddressText(address, 'en-US')).toBe(todays.shop.address);
       const shopNow = { ...todays.shop, address };
       const bankTransfer = { ...todays.bankTransfer, cancelUnpaid: true };
+      const format = { currency: 'USD', locale: 'en-US', timeZone: 'America/New_York' };
       expect(reply.body).toEqual({
-        settings: { ...todays, shop: shopNow, bankTransfer, shipping: firstShipping, tax: firstTax, version: 1 },
+        settings: {
+          ...todays,
+          shop: shopNow,
+          format,
+          bankTransfer,
+          shipping: firstShipping,
+          tax: firstTax,
+          version: 1,
+        },
         history: [],
       });
       expect(newShopSettings).toEqual({
         ...todays,
         shop: shopNow,
+        format,
         bankTransfer,
         shipping: firstShipping,
         tax: firstTax,
       });
       const shop = await new Client(fresh.url).json('GET', '/api/shop');
-      expect(shop.body).toEqual({ shop: shopNow, bankTransfer });
+      expect(shop.body).toEqual({ shop: shopNow, format, bankTransfer });
       // Card only with Stripe's keys, as before.
       expect((await admin.json('GET', '/api/payment-methods')).body).toEqual({
         methods: ['bank-transfer', 'collection'],
@@ -137,7 +148,7 @@ describe("the shop's settings", () => {
     expect(history[0]).toEqual({
       at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       by: ownerEmail,
-      what: `Address “${shopAddressText(before.settings.shop.address)}” → “14 Arena Lane, Wellington, FL 33414”; Phone “${before.settings.shop.phone}” → “(561) 555-0199”`,
+      what: `Address “${shopAddressText(before.settings.shop.address, 'en-US')}” → “14 Arena Lane, Wellington, FL 33414”; Phone “${before.settings.shop.phone}” → “(561) 555-0199”`,
     });
     // A save that changes nothing is no new version and no line in the history.
     const same = await save((form) => form);

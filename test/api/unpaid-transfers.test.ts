@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
+import { newShopSettings } from '../../src/server/db/first-settings';
 import { payByOf } from '../../src/server/payments/transfer-sweep';
-import { brand } from '../../src/shared/brand';
 import { formatCents } from '../../src/shared/money';
 import type { Order } from '../../src/shared/orders';
 import { lastDayToPay } from '../../src/shared/payment/bank-transfer';
@@ -79,7 +79,7 @@ describe('an unpaid bank-transfer order', () => {
     const now = Date.now();
     await server.sweepUnpaidTransfers(now);
     const reminded = await orderOf(client, order.number);
-    const payBy = new Date(payByOf(now, days)).toISOString();
+    const payBy = new Date(payByOf(now, days, newShopSettings.format.timeZone)).toISOString();
     expect(reminded).toMatchObject({ status: 'placed', reminder: { payBy } });
     // The end of a day in the shop's time zone, at least the days to pay away.
     expect(Date.parse(payBy) - now).toBeGreaterThanOrEqual(days * dayMs);
@@ -92,11 +92,13 @@ describe('an unpaid bank-transfer order', () => {
     expect(more).toEqual([]);
     expect(mail?.recipient).toBe(client.user?.email);
     expect(mail?.subject).toBe(`Reminder: your order ${order.number} is waiting for payment`);
-    const lastDay = lastDayToPay(payBy);
+    const lastDay = lastDayToPay(payBy, newShopSettings.format);
     expect(lastDay).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
     for (const part of [mail?.text_body ?? '', mail?.html_body ?? '']) {
       expect(part).toContain(`We have not yet received your bank transfer for order ${order.number}`);
-      expect(part).toContain(`Please transfer ${formatCents(order.totalCents, brand)} by ${lastDay}.`);
+      expect(part).toContain(
+        `Please transfer ${formatCents(order.money.totalCents, newShopSettings.format)} by ${lastDay}.`,
+      );
       expect(part).toContain('we cancel the order and its items go back on the shelf. This is the only reminder.');
       expect(part).toContain('Wellington Community Bank');
       expect(part).toContain('0000 1234 5678');
@@ -140,7 +142,7 @@ describe('an unpaid bank-transfer order', () => {
     await server.sweepUnpaidTransfers();
     const cancelled = await orderOf(client, order.number);
     expect(cancelled.status).toBe('cancelled');
-    const note = `Not paid by ${lastDayToPay(payBy)}, the last day to pay that our reminder gave.`;
+    const note = `Not paid by ${lastDayToPay(payBy, newShopSettings.format)}, the last day to pay that our reminder gave.`;
     expect(cancelled.history.map(({ status, by, note }) => ({ status, by, note }))).toEqual([
       { status: 'placed', by: 'rider', note: null },
       { status: 'cancelled', by: 'shop', note },

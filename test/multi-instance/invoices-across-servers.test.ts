@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
+import { newShopSettings } from '../../src/server/db/first-settings';
 import { currentMonth, nextDocumentNumber } from '../../src/server/invoices/invoicing';
-import { brand } from '../../src/shared/brand';
 import { limits } from '../../src/shared/limits';
 import type { Order } from '../../src/shared/orders';
 import { Client, sameBrowserOn } from '../support/client';
@@ -40,7 +40,7 @@ it("200 orders marked paid at once through both servers get the year's first inv
   const rollbacks = Array.from({ length: 40 }, (_, i) =>
     (i % 2 === 0 ? servers.a : servers.b).db
       .run(async (uow) => {
-        await nextDocumentNumber(uow, 'invoice', Date.now(), brand.timeZone);
+        await nextDocumentNumber(uow, 'invoice', Date.now(), newShopSettings.format.timeZone);
         throw new RolledBack();
       })
       .catch((error: unknown) => {
@@ -59,7 +59,7 @@ it("200 orders marked paid at once through both servers get the year's first inv
     ...rollbacks,
   ]);
   expect(replies.map((reply) => reply.status)).toEqual(placed.map(() => 200));
-  const year = currentMonth(brand.timeZone).slice(0, 4);
+  const year = currentMonth(newShopSettings.format.timeZone).slice(0, 4);
   const numbers = replies.map((reply) => reply.body.order.invoice as string).sort();
   expect(numbers).toEqual(Array.from({ length: orders }, (_, i) => `INV-${year}-${String(i + 1).padStart(5, '0')}`));
   const rows = await servers.schema.query<{ n: number; orders: number }>(

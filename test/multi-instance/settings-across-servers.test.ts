@@ -93,7 +93,7 @@ describe("the shop's settings on two servers", () => {
     expect(now.money.shippingCents).toBe(3100);
     const placed = await rider.placeOrder({ shippingMethod: 'standard', shippingCents: 3100 });
     expect(placed.status).toBe(201);
-    expect(placed.body.order.shippingCents).toBe(3100);
+    expect(placed.body.order.money.shippingCents).toBe(3100);
   });
 
   it('two owners saving at once on two servers: one save wins, the other is told the settings changed', async () => {

@@ -32,14 +32,17 @@ export const anInvoice: InvoiceRecord = {
     { itemid: '4', name: 'Show Jacket', priceCents: 19900, size: null },
   ],
   money: {
+    currency: 'EUR',
     subtotalCents: 50199,
     shippingCents: 2500,
     adjustments: [{ label: 'Discount WINTER10', amountCents: -5020 }],
     taxLines: [{ name: 'VAT', rate: 19000, baseCents: 47679, amountCents: 7613, included: true }],
+    taxCents: 7613,
+    netCents: 40066,
     totalCents: 47679,
   },
   paymentMethod: 'Card',
-  format: { currency: 'EUR', locale: 'en-US', timeZone: 'America/New_York' },
+  format: { locale: 'en-US', timeZone: 'America/New_York' },
 };
 
 /**
@@ -79,11 +82,14 @@ export const anInvoiceInEveryScript: InvoiceRecord = {
     { itemid: '7', name: 'Helmet 🐴 Deluxe', priceCents: 2000, size: null },
   ],
   money: {
+    currency: 'PLN',
     subtotalCents: 74199,
     shippingCents: 2500,
     adjustments: [],
     taxLines: [{ name: 'VAT', rate: 23000, baseCents: 76699, amountCents: 14342, included: true }],
+    taxCents: 14342,
+    netCents: 62357,
     totalCents: 76699,
   },
-  format: { currency: 'PLN', locale: 'pl-PL', timeZone: 'Europe/Warsaw' },
+  format: { locale: 'pl-PL', timeZone: 'Europe/Warsaw' },
 };

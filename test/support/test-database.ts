@@ -163,11 +163,38 @@ export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
   return parts;
 }
 
+/** Takes a stopped shop back to before migration 0037: on PostgreSQL, its amounts of money in 32-bit integers again. */
+export async function undoMoneyIn64Bits(database: TestDatabase): Promise<void> {
+  if (database.backend === 'postgres') {
+    for (const [table, column] of [
+      ['product', 'price_cents'],
+      ['cart_item', 'price_cents'],
+      ['shop_order', 'total_cents'],
+      ['order_line', 'price_cents'],
+      ['discount_code', 'value'],
+      ['discount_code', 'min_subtotal_cents'],
+    ]) {
+      await database.query(`alter table ${table} alter column ${column} type integer`);
+    }
+  }
+  await database.query("delete from piaffe_migration where name = '0037-money-in-64-bits'");
+}
+
+/** Takes a stopped shop back to before migration 0036, and so before 0037: its settings without their currency, locale and time zone. */
+export async function undoShopFormat(database: TestDatabase): Promise<void> {
+  await undoMoneyIn64Bits(database);
+  const [row] = await database.query<{ document: string }>('select document from shop_settings where id = 1');
+  const { format: _, ...document } = JSON.parse(row?.document ?? '{}');
+  await database.query('update shop_settings set document = $1 where id = 1', [JSON.stringify(document)]);
+  await database.query("delete from piaffe_migration where name = '0036-shop-format'");
+}
+
 /**
- * Takes a stopped shop back to before migration 0035 (unpaid bank transfers): its orders without their last day to
- * pay, its settings without 'Cancel unpaid orders'.
+ * Takes a stopped shop back to before migration 0035 (unpaid bank transfers), and so before 0036: its orders without
+ * their last day to pay, its settings without 'Cancel unpaid orders'.
  */
 export async function undoUnpaidBankTransfers(database: TestDatabase): Promise<void> {
+  await undoShopFormat(database);
   await database.query('alter table shop_order drop column pay_by');
   const [row] = await database.query<{ document: string }>('select document from shop_settings where id = 1');
   const document = JSON.parse(row?.document ?? '{}');
@@ -186,7 +213,7 @@ export async function undoShopAddressInParts(database: TestDatabase, text?: stri
   await undoUnpaidBankTransfers(database);
   const [row] = await database.query<{ document: string }>('select document from shop_settings where id = 1');
   const document = JSON.parse(row?.document ?? '{}');
-  document.shop.address = text ?? shopAddressText(document.shop.address);
+  document.shop.address = text ?? shopAddressText(document.shop.address, 'en-US');
   await database.query('update shop_settings set document = $1 where id = 1', [JSON.stringify(document)]);
   await database.query("delete from piaffe_migration where name = '0034-shop-address-in-parts'");
 }
@@ -319,15 +346,15 @@ export async function undoGaplessCounters(database: TestDatabase): Promise<void>
  */
 export async function undoOrderMoney(
   database: TestDatabase,
-  orders: readonly { number: string; subtotalCents: number; shippingCents: number }[],
+  orders: readonly { number: string; money: { subtotalCents: number; shippingCents: number } }[],
 ): Promise<void> {
   await undoGaplessCounters(database);
   await database.query('alter table shop_order add column subtotal_cents integer');
   await database.query('alter table shop_order add column shipping_cents integer');
   for (const order of orders) {
     await database.query('update shop_order set subtotal_cents = $1, shipping_cents = $2 where number = $3', [
-      order.subtotalCents,
-      order.shippingCents,
+      order.money.subtotalCents,
+      order.money.shippingCents,
       Number(order.number.replace(/^\D+/, '')),
     ]);
   }

@@ -1,6 +1,5 @@
 import { useId } from 'react';
 import { addressLines } from '../../shared/address';
-import { brand } from '../../shared/brand';
 import { formatDateTime } from '../../shared/dates';
 import { deliveryText, type Order, statusLabels } from '../../shared/orders';
 import { lastDayToPay } from '../../shared/payment/bank-transfer';
@@ -25,7 +24,7 @@ export function OrderDetails({ order }: { order: Order }) {
         <dt>Order number</dt>
         <dd>{order.number}</dd>
         <dt>Placed</dt>
-        <dd>{formatDateTime(order.placedAt, brand.locale)}</dd>
+        <dd>{formatDateTime(order.placedAt, shop.format.locale)}</dd>
         <dt>Status</dt>
         <dd>{statusLabels[order.status]}</dd>
         <dt>Delivery</dt>
@@ -51,7 +50,7 @@ export function OrderDetails({ order }: { order: Order }) {
       </dl>
       <div className="card">
         <h2 id={linesId}>What was ordered</h2>
-        <OrderSummary labelledBy={linesId} lines={order.lines} money={order} />
+        <OrderSummary labelledBy={linesId} lines={order.lines} money={order.money} />
       </div>
       <div className="card">
         <h2>Delivery address</h2>
@@ -69,8 +68,8 @@ export function OrderDetails({ order }: { order: Order }) {
           <p>{pay.intro}</p>
           {payBy && (
             <p>
-              <strong>Last day to pay: {lastDayToPay(payBy)}.</strong> We have sent a reminder; an order not paid by the
-              end of that day is cancelled and its items go back on the shelf.
+              <strong>Last day to pay: {lastDayToPay(payBy, shop.format)}.</strong> We have sent a reminder; an order
+              not paid by the end of that day is cancelled and its items go back on the shelf.
             </p>
           )}
           <dl className="facts">

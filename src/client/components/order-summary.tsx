@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
-import { brand } from '../../shared/brand';
 import { formatCents } from '../../shared/money';
 import type { OrderLine } from '../../shared/orders';
 import { moneyRows, type OrderMoney, taxNoteOf } from '../../shared/pricing';
 import { itemWithSize } from '../../shared/sizes';
+import { useFormat } from '../lib/shop';
 
 interface OrderSummaryProps {
   /** The id of the heading that names the table. */
@@ -16,6 +16,8 @@ interface OrderSummaryProps {
 
 /** What is ordered and what it costs: a line per item, then the rows of its money (pricing.ts), and what of tax. */
 export function OrderSummary({ labelledBy, lines, money, noteOn }: OrderSummaryProps) {
+  // The lines are in the money's currency, written as the shop writes amounts.
+  const { locale } = useFormat();
   return (
     <>
       <table className="data-table" aria-labelledby={labelledBy}>
@@ -36,12 +38,12 @@ export function OrderSummary({ labelledBy, lines, money, noteOn }: OrderSummaryP
                 {itemWithSize(line.name, line.size)}
                 {noteOn?.(line, index)}
               </td>
-              <td className="number">{formatCents(line.priceCents, brand)}</td>
+              <td className="number">{formatCents(line.priceCents, { currency: money.currency, locale })}</td>
             </tr>
           ))}
         </tbody>
         <tfoot>
-          {moneyRows(money, brand).map((row) => (
+          {moneyRows(money, locale).map((row) => (
             <tr key={row.label} className={row.isTotal ? 'grand-total' : undefined}>
               <th scope="row">{row.label}</th>
               <td className="number">{row.amount}</td>

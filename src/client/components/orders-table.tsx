@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
-import { brand } from '../../shared/brand';
 import { formatDate } from '../../shared/dates';
 import { formatCents } from '../../shared/money';
 import { type OrderSummary, statusLabels } from '../../shared/orders';
 import { fillPath } from '../../shared/paths';
+import { useFormat } from '../lib/shop';
 import { DataTable } from './data-table';
 
 interface OrdersTableProps {
@@ -18,6 +18,7 @@ interface OrdersTableProps {
 
 /** A list of orders, newest first: number (opening the order), date, whose (for the owner), items, total, status. */
 export function OrdersTable({ labelledBy, orders, orderPath, withEmail = false }: OrdersTableProps) {
+  const { locale } = useFormat();
   return (
     <DataTable labelledBy={labelledBy}>
       <thead>
@@ -40,10 +41,10 @@ export function OrdersTable({ labelledBy, orders, orderPath, withEmail = false }
             <th scope="row">
               <Link to={fillPath(orderPath, { number: order.number })}>{order.number}</Link>
             </th>
-            <td>{formatDate(order.placedAt, brand.locale)}</td>
+            <td>{formatDate(order.placedAt, locale)}</td>
             {withEmail && <td>{order.email}</td>}
             <td className="number">{order.itemCount}</td>
-            <td className="number">{formatCents(order.totalCents, brand)}</td>
+            <td className="number">{formatCents(order.totalCents, { currency: order.currency, locale })}</td>
             <td>{statusLabels[order.status]}</td>
           </tr>
         ))}

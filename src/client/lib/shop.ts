@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { PublicShop } from '../../shared/settings';
+import type { PublicShop, ShopFormat } from '../../shared/settings';
 import { call } from './api';
 import { shopFromPage } from './page-data';
 
@@ -18,6 +18,8 @@ const unknownShop: PublicShop = {
     email: '',
     taxId: '',
   },
+  // No currency ('XXX', ISO 4217's code for none) until the shop is known.
+  format: { currency: 'XXX', locale: 'en-US', timeZone: 'UTC' },
   bankTransfer: {
     payWithinDays: 0,
     accountName: '',
@@ -51,4 +53,9 @@ function subscribe(listener: () => void): () => void {
 
 export function useShop(): PublicShop {
   return useSyncExternalStore(subscribe, () => state);
+}
+
+/** How the shop's amounts and dates read (its settings' currency, locale and time zone), following the owner's saves. */
+export function useFormat(): ShopFormat {
+  return useShop().format;
 }

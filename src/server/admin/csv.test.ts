@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { brand } from '../../shared/brand';
 import type { Order } from '../../shared/orders';
 import { type CsvShop, ordersCsv as ordersCsvStream, shopDays, startOfShopDay } from './csv';
 
@@ -8,15 +7,13 @@ const order: Order = {
   placedAt: '2026-11-24T22:03:00.000Z',
   status: 'paid',
   itemCount: 2,
-  totalCents: 60199,
   email: 'ada@example.com',
   lines: [
     { itemid: '1', name: 'Anky Bridle', priceCents: 30299, size: 'Cob' },
     // A line of an order placed before the shop had sizes.
     { itemid: '6', name: 'Crochet Saddle Blanket', priceCents: 29900, size: null },
   ],
-  subtotalCents: 60199,
-  shippingCents: 0,
+  money: { currency: 'USD', subtotalCents: 60199, shippingCents: 0, taxCents: 0, netCents: 60199, totalCents: 60199 },
   address: {
     fullName: '=HYPERLINK("http://evil.example","click")',
     line1: '+1 Stable "Row"',
@@ -32,12 +29,15 @@ const order: Order = {
   history: [],
 };
 
+/** A new shop's time zone. */
+const shop: CsvShop = { timeZone: 'America/New_York' };
+
 /** The export of `orders` (without tax) as the owner downloads it, read one order at a time. */
-async function ordersCsv(orders: readonly Order[], shop: CsvShop): Promise<string> {
+async function ordersCsv(orders: readonly Order[], { timeZone }: CsvShop): Promise<string> {
   async function* batches() {
     for (const order of orders) yield [order];
   }
-  const bytes = await new Response(ordersCsvStream([], batches(), shop)).arrayBuffer();
+  const bytes = await new Response(ordersCsvStream([], batches(), { timeZone })).arrayBuffer();
   // The byte-order mark kept, as a spreadsheet reads it.
   return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
 }
@@ -54,7 +54,7 @@ function cellsOf(row: string): string[] {
 
 describe('ordersCsv', () => {
   it("writes one row per order line, the order's amounts on its first, in the shop time zone, with a BOM and CRLF", async () => {
-    const lines = (await ordersCsv([order], brand)).split('\r\n');
+    const lines = (await ordersCsv([order], shop)).split('\r\n');
     expect(lines[0]).toBe(
       '\uFEFF"Order","Date","E-mail","Name","Address","Item no.","Item","Size","Price","Discount code","Discount","Shipping","Total","Status","Delivery"',
     );
@@ -68,7 +68,7 @@ describe('ordersCsv', () => {
   });
 
   it.each([['='], ['+'], ['-'], ['@'], ['\t'], ['\r']])('escapes a cell that starts with %j', async (start) => {
-    const csv = await ordersCsv([{ ...order, email: `${start}x@example.com` }], brand);
+    const csv = await ordersCsv([{ ...order, email: `${start}x@example.com` }], shop);
     expect(csv).toContain(`"'${start}x@example.com"`);
   });
 
@@ -77,12 +77,17 @@ describe('ordersCsv', () => {
       ...order,
       number: 'PF-10002',
       lines: [{ itemid: '3', name: 'Tall Boots', priceCents: 10000, size: '8' }],
-      subtotalCents: 10000,
-      adjustments: [{ label: 'Discount SPRING10', amountCents: -1000, code: 'SPRING10' }],
-      shippingCents: 2500,
-      totalCents: 11500,
+      money: {
+        currency: 'USD',
+        subtotalCents: 10000,
+        adjustments: [{ label: 'Discount SPRING10', amountCents: -1000, code: 'SPRING10' }],
+        shippingCents: 2500,
+        taxCents: 0,
+        netCents: 11500,
+        totalCents: 11500,
+      },
     };
-    const rows = (await ordersCsv([order, second], brand)).split('\r\n').slice(1, -1).map(cellsOf);
+    const rows = (await ordersCsv([order, second], shop)).split('\r\n').slice(1, -1).map(cellsOf);
     const sum = (column: number) => rows.reduce((total, cells) => total + Math.round(Number(cells[column]) * 100), 0);
     expect(rows).toHaveLength(3);
     expect(sum(8)).toBe(60199 + 10000);
@@ -94,7 +99,7 @@ describe('ordersCsv', () => {
   });
 
   it('writes only the header for no orders', async () => {
-    expect((await ordersCsv([], brand)).split('\r\n')).toHaveLength(2);
+    expect((await ordersCsv([], shop)).split('\r\n')).toHaveLength(2);
   });
 });
 

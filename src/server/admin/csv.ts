@@ -2,7 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import { addressLines } from '../../shared/address';
 import { formatAmount } from '../../shared/money';
 import { deliveryText, type Order, statusLabels } from '../../shared/orders';
-import { discountOf } from '../../shared/pricing';
+import { discountOf, type OrderMoney } from '../../shared/pricing';
 import { regionName } from '../places/places';
 
 /**
@@ -36,10 +36,9 @@ export function csvText(value: string): string {
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
-/** The shop an export is for: the time zone its days are in, the currency its amounts are in. */
+/** The shop an export is for: the time zone its days are in (each order's amounts are in its own currency). */
 export interface CsvShop {
   timeZone: string;
-  currency: string;
 }
 
 /**
@@ -72,16 +71,9 @@ export function shopTime(iso: string, timeZone: string): string {
 }
 
 /** What a discount code took off the goods (negative; 0 for free shipping), or nothing for an order without one. */
-function discountAmount(order: Order, currency: string): string {
-  const discount = discountOf(order);
-  return discount ? csvAmount(discount.amountCents, currency) : '';
-}
-
-/** The tax an order carries under each name (added or contained), in cents. */
-function taxByName(order: Order): Map<string, number> {
-  const byName = new Map<string, number>();
-  for (const line of order.taxLines ?? []) byName.set(line.name, (byName.get(line.name) ?? 0) + line.amountCents);
-  return byName;
+function discountAmount(money: OrderMoney): string {
+  const discount = discountOf(money);
+  return discount ? csvAmount(discount.amountCents, money.currency) : '';
 }
 
 /**
@@ -117,13 +109,15 @@ export function ordersCsv(
 }
 
 /** An order's rows of the export, each ended by CRLF. */
-function orderRows(order: Order, taxNames: readonly string[], { timeZone, currency }: CsvShop): string {
+function orderRows(order: Order, taxNames: readonly string[], { timeZone }: CsvShop): string {
+  const { money } = order;
+  const { currency } = money;
+  // The order's tax in all and its line of each name (one line a name), as its money holds them.
   const taxCells = (first: boolean): string[] => {
     if (taxNames.length === 0) return [];
     if (!first) return ['', ...taxNames.map(() => '')];
-    const byName = taxByName(order);
-    const total = [...byName.values()].reduce((sum, cents) => sum + cents, 0);
-    return [total, ...taxNames.map((name) => byName.get(name) ?? 0)].map((cents) => csvAmount(cents, currency));
+    const lineOf = (name: string) => money.taxLines?.find((line) => line.name === name)?.amountCents ?? 0;
+    return [money.taxCents, ...taxNames.map(lineOf)].map((cents) => csvAmount(cents, currency));
   };
   // The order's own cells, written once for all its rows (the shop's time of day is the costly one).
   const ofOrder = [
@@ -143,10 +137,10 @@ function orderRows(order: Order, taxNames: readonly string[], { timeZone, curren
           csvText(line.name),
           csvText(line.size ?? ''),
           csvAmount(line.priceCents, currency),
-          index === 0 ? csvText(discountOf(order)?.code ?? '') : '',
-          index === 0 ? discountAmount(order, currency) : '',
-          index === 0 ? csvAmount(order.shippingCents, currency) : '',
-          index === 0 ? csvAmount(order.totalCents, currency) : '',
+          index === 0 ? csvText(discountOf(money)?.code ?? '') : '',
+          index === 0 ? discountAmount(money) : '',
+          index === 0 ? csvAmount(money.shippingCents, currency) : '',
+          index === 0 ? csvAmount(money.totalCents, currency) : '',
           status,
           csvText(index === 0 ? deliveryText(order) : ''),
           ...taxCells(index === 0),

@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { endpoints } from '../../shared/api';
-import { brand } from '../../shared/brand';
 import type { AppEnv } from '../app-env';
 import type { Roles } from '../auth/roles';
 import type { Sessions } from '../auth/sessions';
@@ -12,6 +11,7 @@ import type { OrderStore } from '../orders/order-store';
 import { ordersTopic } from '../orders/order-topic';
 import { moveRefusal, orderNumberParam } from '../orders/routes';
 import type { CardPayments } from '../payments/card-payments';
+import type { SettingsStore } from '../settings/settings-store';
 import { ordersCsv, shopDays } from './csv';
 
 export interface AdminRouteParts {
@@ -23,13 +23,24 @@ export interface AdminRouteParts {
   streams: LiveStreams;
   /** EXPORT_BATCH_ORDERS: how many orders the CSV export reads from the database at a time. */
   exportBatch: number;
+  /** The shop's settings: the export's days are its time zone's. */
+  settings: Pick<SettingsStore, 'current'>;
 }
 
 /**
  * The back office (docs/product.md §11). Every route checks the owner's role on the server, for each request: a
  * visitor is answered 401, a rider 403 auth/forbidden.
  */
-export function adminRoutes({ sessions, roles, orders, outbox, payments, streams, exportBatch }: AdminRouteParts) {
+export function adminRoutes({
+  sessions,
+  roles,
+  orders,
+  outbox,
+  payments,
+  streams,
+  exportBatch,
+  settings,
+}: AdminRouteParts) {
   const owner = sessions.require({ owner: true });
   return (
     new Hono<AppEnv>()
@@ -56,8 +67,9 @@ export function adminRoutes({ sessions, roles, orders, outbox, payments, streams
 
       .get(endpoints.adminExport.path, owner, async (c) => {
         const { from, to } = readQuery(c, endpoints.adminExport.query);
-        const days = await orders.exportOf(...shopDays(from, to, brand.timeZone));
-        const csv = ordersCsv(days.taxNames, orders.exportBatches(days, exportBatch), brand);
+        const { timeZone } = (await settings.current()).format;
+        const days = await orders.exportOf(...shopDays(from, to, timeZone));
+        const csv = ordersCsv(days.taxNames, orders.exportBatches(days, exportBatch), { timeZone });
         return c.body(csv, 200, {
           'Content-Type': 'text/csv; charset=utf-8',
           'Content-Disposition': `attachment; filename="piaffe-orders-${from}-to-${to}.csv"`,

@@ -1,10 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { CatalogueProduct } from '../../shared/api';
-import { brand } from '../../shared/brand';
 import type { ProductPicture, SizeGuide } from '../../shared/finding';
 import { findingLimits } from '../../shared/limits';
-import { formatCents } from '../../shared/money';
+import { formatCents, type MoneyFormat } from '../../shared/money';
 import type { AdminProduct, NewProduct, ProductChange, ProductEdit, SizeEdit } from '../../shared/products';
 import { cartTopic } from '../cart/cart-store';
 import type { Db, UnitOfWork } from '../db/database';
@@ -172,12 +171,18 @@ function pairSizes(before: readonly SizeStock[], edit: readonly SizeEdit[]): Siz
 }
 
 /** The history's sentences for an edit: one for each thing it changes; none when it changes nothing. */
-function describeEdit(before: Product, sizes: readonly SizeStock[], edit: NewProduct, pairs: SizePair[]): string[] {
+function describeEdit(
+  before: Product,
+  sizes: readonly SizeStock[],
+  edit: NewProduct,
+  pairs: SizePair[],
+  format: MoneyFormat,
+): string[] {
   const what: string[] = [];
   if (edit.name !== before.name) what.push(`Name ${quoted(before.name)} → ${quoted(edit.name)}`);
   if (edit.details !== before.details) what.push('Details changed');
   if (edit.priceCents !== before.priceCents) {
-    what.push(`Price ${formatCents(before.priceCents, brand)} → ${formatCents(edit.priceCents, brand)}`);
+    what.push(`Price ${formatCents(before.priceCents, format)} → ${formatCents(edit.priceCents, format)}`);
   }
   if (edit.weightGrams !== undefined && edit.weightGrams !== before.weightGrams) {
     what.push(`Weight ${before.weightGrams} g → ${edit.weightGrams} g`);
@@ -218,7 +223,12 @@ export type CatalogueStore = ReturnType<typeof createCatalogueStore>;
  * Every server keeps the products in memory and drops them when the catalogue topic says they changed, on any server.
  * Each change of the owner's is one unit of work with the rows in carts it reprices, its history and its events.
  */
-export function createCatalogueStore(db: Db, stock: StockStore) {
+/** How the shop writes its amounts, as its settings say (src/server/settings/settings-store.ts). */
+export interface PriceFormats {
+  current(uow?: UnitOfWork): Promise<{ format: MoneyFormat }>;
+}
+
+export function createCatalogueStore(db: Db, stock: StockStore, settings: PriceFormats) {
   let generation = 0;
   let cached: { generation: number; products: Promise<Product[]> } | undefined;
   /** Changes of stock heard of, on any server: what `shownVersion` was made at. */
@@ -587,7 +597,7 @@ export function createCatalogueStore(db: Db, stock: StockStore) {
         const placing = edit.categories === undefined ? undefined : await categoriesFor(uow, itemid, edit.categories);
         if (placing && !placing.ok) return placing;
         const pairs = pairSizes(sizes, edit.sizes);
-        const what = describeEdit(before, sizes, edit, pairs);
+        const what = describeEdit(before, sizes, edit, pairs, (await settings.current(uow)).format);
         if (placing?.what) what.push(placing.what);
         if (what.length === 0) {
           return { ok: true, product: toAdmin(before, sizes, (await extrasOf(uow.trx, itemid)).get(itemid)) } as const;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { brand } from '../../shared/brand';
 import { formatTotal } from '../../shared/money';
 import { firstCatalogue as catalogue } from './first-catalogue';
 
@@ -31,7 +30,7 @@ describe('the first catalogue', () => {
     expect(
       formatTotal(
         catalogue.map((p) => p.priceCents),
-        brand,
+        { currency: 'USD', locale: 'en-US' },
       ),
     ).toBe('$7,593.46');
   });

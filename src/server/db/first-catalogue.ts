@@ -5,7 +5,7 @@
 export interface FirstProduct {
   itemid: string;
   name: string;
-  /** Price in integer cents of brand.currency. */
+  /** Price in integer cents of the shop's currency (a new shop's: USD). */
   priceCents: number;
   details: string;
   /** Thumbnail picture URL. */

@@ -3,6 +3,7 @@ import type {
   PaymentMethodId,
   ShippingSettings,
   ShopDetails,
+  ShopFormat,
   ShopSettings,
   TaxSettings,
 } from '../../shared/settings';
@@ -80,8 +81,15 @@ export const firstTax: TaxSettings = { pricesIncludeTax: true, taxShipping: true
 export const firstCancelUnpaid = true;
 
 /**
+ * How a shop's amounts and days read, as migration 0036 adds it to the stored document for a new shop and an upgraded
+ * one alike (docs/decisions/0053-an-orders-money-as-one-value.md): the values the code fixed until then, so that every
+ * shop reads as before. Part of that migration: never edit it.
+ */
+export const firstFormat: ShopFormat = { currency: 'USD', locale: 'en-US', timeZone: 'America/New_York' };
+
+/**
  * What a new shop's settings are once every migration has run: 0015's, the shop's address in the parts 0034 reads in
- * it, 0023's shipping, 0025's tax and 0035's 'Cancel unpaid orders'. For tests and the benches, which compare a new
+ * it, 0023's shipping, 0025's tax, 0035's 'Cancel unpaid orders' and 0036's currency, locale and time zone. For tests and the benches, which compare a new
  * shop with it.
  */
 export const newShopSettings: ShopSettings = {
@@ -97,6 +105,7 @@ export const newShopSettings: ShopSettings = {
       country: 'US',
     },
   },
+  format: firstFormat,
   bankTransfer: { ...firstSettings.bankTransfer, cancelUnpaid: firstCancelUnpaid },
   shipping: firstShipping,
   tax: firstTax,

@@ -3,7 +3,7 @@ import { createSearchTables, indexProduct } from '../catalogue/search-index';
 import { freeSlug, slugOf } from '../catalogue/slugs';
 import { firstCatalogue } from './first-catalogue';
 import { firstCategories } from './first-categories';
-import { firstCancelUnpaid, firstSettings, firstShipping, firstTax } from './first-settings';
+import { firstCancelUnpaid, firstFormat, firstSettings, firstShipping, firstTax } from './first-settings';
 import type { Dialect } from './open';
 import { sequences, type Tables } from './schema';
 import { shopAddressParts } from './shop-address-migration';
@@ -657,6 +657,38 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
         .set({ document: JSON.stringify(document) })
         .where('id', '=', 1)
         .execute();
+    },
+  },
+  '0036-shop-format': {
+    async up(db) {
+      // The shop's currency, locale and time zone become settings (docs/decisions/0053-an-orders-money-as-one-value.md),
+      // started from the values the code fixed: a shop saved since keeps every other section as the owner left it.
+      const row = await db.selectFrom('shop_settings').select('document').where('id', '=', 1).executeTakeFirst();
+      if (!row) return;
+      const document = { ...JSON.parse(row.document), format: firstFormat };
+      await db
+        .updateTable('shop_settings')
+        .set({ document: JSON.stringify(document) })
+        .where('id', '=', 1)
+        .execute();
+    },
+  },
+  '0037-money-in-64-bits': {
+    async up(db) {
+      // Amounts of money in 64-bit integers on PostgreSQL (docs/decisions/0053-an-orders-money-as-one-value.md), as
+      // SQLite's integers already are: a total in cents of a currency with many units to the dollar passes 2^31.
+      if (dialect !== 'postgres') return;
+      const columns: [string, string][] = [
+        ['product', 'price_cents'],
+        ['cart_item', 'price_cents'],
+        ['shop_order', 'total_cents'],
+        ['order_line', 'price_cents'],
+        ['discount_code', 'value'],
+        ['discount_code', 'min_subtotal_cents'],
+      ];
+      for (const [table, column] of columns) {
+        await sql`alter table ${sql.table(table)} alter column ${sql.ref(column)} type bigint`.execute(db);
+      }
     },
   },
 });

@@ -320,7 +320,7 @@ export interface DiscountCodeTable {
   /** The percentage, or the amount in cents; 0 for free shipping. */
   value: number;
   min_subtotal_cents: number | null;
-  /** Days of the shop's time zone (brand.timeZone), YYYY-MM-DD, both included. */
+  /** Days of the shop's time zone (the settings' `format.timeZone`), YYYY-MM-DD, both included. */
   first_day: string | null;
   last_day: string | null;
   max_uses: number | null;

@@ -13,7 +13,7 @@ describe("migration 0034's reading of the shop's address", () => {
   ])('%s', (text, line1, city, region, postalCode) => {
     const parts = shopAddressParts(text);
     expect(parts).toEqual({ line1, line2: '', city, region, postalCode, country: 'US' });
-    expect(shopAddressText(parts)).toBe(text);
+    expect(shopAddressText(parts, 'en-US')).toBe(text);
   });
 
   it('keeps an address longer than a line in two lines of at most 100, split at a comma', () => {

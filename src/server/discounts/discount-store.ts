@@ -3,25 +3,27 @@ import type { Selectable } from 'kysely';
 import {
   codeKey,
   type Discount,
-  type DiscountEffect,
   type DiscountGives,
   type DiscountRefusal,
-  discountEffect,
   type NewDiscount,
 } from '../../shared/discounts';
 import type { Db, UnitOfWork } from '../db/database';
 import { isConstraintViolation } from '../db/errors';
 import type { DiscountCodeTable } from '../db/schema';
+import type { SettingsStore } from '../settings/settings-store';
 
 type DiscountRow = Selectable<DiscountCodeTable>;
 
 export type DiscountStore = ReturnType<typeof createDiscountStore>;
 
-/** A code that may be used on an order now: its row's id, and what it does to the order's price. */
+/**
+ * A code that may be used on an order now: its row's id, and the code as the owner wrote it with what it gives, for the
+ * pricing to apply (src/server/pricing/pricing.ts).
+ */
 export interface Usable {
   id: string;
   oncePerRider: boolean;
-  effect: DiscountEffect;
+  discount: { code: string; gives: DiscountGives };
 }
 
 export type Check = { ok: true; usable: Usable } | { ok: false; reason: DiscountRefusal; minSubtotalCents: number };
@@ -68,7 +70,7 @@ export function shopDay(at: number, timeZone: string): string {
  * order's unit of work. The count lives in the database (docs/decisions/0039-discount-codes.md): a use is taken by a
  * conditional update (`uses < max_uses`), and 'Once per rider' is a unique index over the uses not given back.
  */
-export function createDiscountStore(db: Db, timeZone: string) {
+export function createDiscountStore(db: Db, settings: Pick<SettingsStore, 'current'>) {
   return {
     async all(): Promise<Discount[]> {
       const rows = await db.kysely.selectFrom('discount_code').selectAll().orderBy('created_at', 'desc').execute();
@@ -131,7 +133,7 @@ export function createDiscountStore(db: Db, timeZone: string) {
         .executeTakeFirst();
       const refuse = (reason: DiscountRefusal) =>
         ({ ok: false, reason, minSubtotalCents: Number(row?.min_subtotal_cents ?? 0) }) as const;
-      const today = shopDay(now, timeZone);
+      const today = shopDay(now, (await settings.current(uow)).format.timeZone);
       if (!row || Number(row.enabled) !== 1 || (row.first_day !== null && today < row.first_day)) {
         return refuse('invalid');
       }
@@ -152,7 +154,7 @@ export function createDiscountStore(db: Db, timeZone: string) {
       }
       return {
         ok: true,
-        usable: { id: row.id, oncePerRider, effect: discountEffect(row.code, givesOf(row), subtotalCents) },
+        usable: { id: row.id, oncePerRider, discount: { code: row.code, gives: givesOf(row) } },
       };
     },
 

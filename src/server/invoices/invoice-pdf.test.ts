@@ -100,7 +100,8 @@ describe('an invoice as a PDF', () => {
     const record = anInvoiceInEveryScript;
     const text = await pdfText(await invoicePdf(record));
     // A reader reads a no-break space (pl-PL's '302,99 zł') as a space.
-    const amount = (cents: number) => formatCents(cents, record.format).replace(/\s/g, ' ');
+    const amount = (cents: number) =>
+      formatCents(cents, { currency: record.money.currency, locale: record.format.locale }).replace(/\s/g, ' ');
     for (const expected of [
       // Czech
       'Sedlářství Kůň s.r.o.',

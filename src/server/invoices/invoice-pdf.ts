@@ -41,7 +41,7 @@ export function invoicePdf(record: InvoiceRecord): Promise<Buffer> {
 
   const width = doc.page.width - 2 * margin;
   const amountWidth = 110;
-  const money = { currency: record.format.currency, locale: record.format.locale };
+  const money = { currency: record.money.currency, locale: record.format.locale };
   const cents = (value: number) => formatCents(value, money);
   const date = formatDate(record.issuedAt, record.format.locale, record.format.timeZone);
 
@@ -105,7 +105,7 @@ export function invoicePdf(record: InvoiceRecord): Promise<Buffer> {
   rule();
   for (const line of record.lines) row(itemWithSize(line.name, line.size), cents(line.priceCents));
   rule();
-  for (const entry of moneyRows(record.money, money)) row(entry.label, entry.amount, entry.isTotal);
+  for (const entry of moneyRows(record.money, record.format.locale)) row(entry.label, entry.amount, entry.isTotal);
   doc.moveDown(1);
   pen.style('regular');
   doc.fillColor(quiet);

@@ -4,6 +4,7 @@ import { type DocumentKind, documentKinds } from '../../shared/invoices';
 import { type Order, type OrderLine, orderLineSchema, orderMoneySchema } from '../../shared/orders';
 import { findPaymentMethod } from '../../shared/payment/payment-methods';
 import type { OrderMoney } from '../../shared/pricing';
+import { moneyOf } from '../pricing/pricing';
 import type { LegalDetails } from './legal-details';
 
 /**
@@ -27,7 +28,7 @@ export interface InvoiceRecord {
   /** The payment method's name ('Card', 'Bank transfer'). */
   paymentMethod: string;
   /** How its amounts and dates read: the shop's currency, locale and time zone when it was issued. */
-  format: { currency: string; locale: string; timeZone: string };
+  format: { locale: string; timeZone: string };
 }
 
 const recordSchema = z.object({
@@ -57,14 +58,25 @@ const recordSchema = z.object({
     }),
   }),
   lines: z.array(orderLineSchema),
-  money: orderMoneySchema,
+  // A record issued before an order's money held its currency and sums kept the currency in `format`: both are read.
+  money: orderMoneySchema.partial({ currency: true, taxCents: true, netCents: true }),
   paymentMethod: z.string(),
-  format: z.object({ currency: z.string(), locale: z.string(), timeZone: z.string() }),
-}) satisfies z.ZodType<InvoiceRecord>;
+  format: z.object({ currency: z.string().optional(), locale: z.string(), timeZone: z.string() }),
+});
 
-/** A row's record; one that is not what this version wrote is a failure to read it, never a wrong figure. */
+/**
+ * A row's record; one that is not what this version wrote is a failure to read it, never a wrong figure. A record
+ * issued before an order's money held its currency and sums reads as one issued now: its currency was its format's,
+ * its sums are made as the pricing makes every order's (src/server/pricing/pricing.ts).
+ */
 export function readRecord(json: string): InvoiceRecord {
-  return recordSchema.parse(JSON.parse(json));
+  const { money, format, ...rest } = recordSchema.parse(JSON.parse(json));
+  const { taxCents: _tax, netCents: _net, currency = format.currency ?? 'USD', ...parts } = money;
+  return {
+    ...rest,
+    money: moneyOf({ ...parts, currency }),
+    format: { locale: format.locale, timeZone: format.timeZone },
+  };
 }
 
 /** Cents the other way round; zero stays a plain zero. */
@@ -88,6 +100,8 @@ function negated(money: OrderMoney): OrderMoney {
           })),
         }
       : {}),
+    taxCents: negative(money.taxCents),
+    netCents: negative(money.netCents),
     totalCents: negative(money.totalCents),
   };
 }
@@ -107,7 +121,7 @@ export function invoiceOf(
     buyer: { email: order.email, address: order.address },
     lines: order.lines,
     // The order's money whole, as the order's page and e-mails read it (its tax note among it).
-    money: orderMoneySchema.parse(order),
+    money: order.money,
     paymentMethod: findPaymentMethod(order.paymentMethod)?.label ?? order.paymentMethod,
     format,
   };

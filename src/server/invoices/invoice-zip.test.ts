@@ -1,6 +1,7 @@
 import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { anInvoice } from '../../../test/support/invoice-record';
+import { moneyOf } from '../pricing/pricing';
 import { invoicePdf } from './invoice-pdf';
 import type { InvoiceRecord } from './invoice-record';
 import { monthZip } from './invoice-zip';
@@ -16,22 +17,23 @@ async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
 describe("a month's ZIP", () => {
   const vat = anInvoice.money.taxLines?.[0];
   if (!vat) throw new Error('the invoice of the fixture has its VAT');
+  // Their money as the pricing makes it: the sums from the parts.
+  const { taxCents: _tax, netCents: _net, ...parts } = anInvoice.money;
   const twoTaxes: InvoiceRecord = {
     ...anInvoice,
     number: 'INV-2026-00043',
-    money: {
-      ...anInvoice.money,
+    money: moneyOf({
+      ...parts,
       taxLines: [
-        { ...vat, amountCents: 1000 },
-        { ...vat, amountCents: 500 },
+        { ...vat, amountCents: 1500 },
         { ...vat, name: 'Eco tax', amountCents: 250 },
       ],
-    },
+    }),
   };
   const untaxed: InvoiceRecord = {
     ...anInvoice,
     number: 'INV-2026-00044',
-    money: { ...anInvoice.money, taxLines: [] },
+    money: moneyOf({ ...parts, taxLines: [] }),
   };
 
   it('holds each PDF as made and a summary with a column for each tax by name, 0.00 where a document has none', async () => {

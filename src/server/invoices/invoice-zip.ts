@@ -1,7 +1,6 @@
 import { setImmediate } from 'node:timers/promises';
 import { makeZip } from 'client-zip';
 import { documentFileName } from '../../shared/invoices';
-import { sumCents } from '../../shared/money';
 import { csvAmount, csvFile, csvText, shopTime } from '../admin/csv';
 import { invoicePdf } from './invoice-pdf';
 import type { InvoiceRecord } from './invoice-record';
@@ -26,11 +25,8 @@ interface SummaryEntry {
 const noTaxes: SummaryEntry['taxes'] = [];
 
 function summaryEntry(record: InvoiceRecord): SummaryEntry {
-  const { currency, timeZone } = record.format;
-  const taxLines = record.money.taxLines ?? [];
-  const taxes = new Map<string, number>();
-  for (const line of taxLines) taxes.set(line.name, (taxes.get(line.name) ?? 0) + line.amountCents);
-  const netCents = record.money.totalCents - sumCents(taxLines.map((line) => line.amountCents));
+  const { timeZone } = record.format;
+  const { currency, taxLines = [], netCents, totalCents } = record.money;
   return {
     head: [
       csvText(record.number),
@@ -39,8 +35,9 @@ function summaryEntry(record: InvoiceRecord): SummaryEntry {
       csvText(record.buyer.address.fullName),
       csvAmount(netCents, currency),
     ].join(','),
-    taxes: taxes.size === 0 ? noTaxes : [...taxes],
-    tail: `${csvAmount(record.money.totalCents, currency)},${csvText(currency)}`,
+    // One line a tax name, as its money holds it.
+    taxes: taxLines.length === 0 ? noTaxes : taxLines.map((line) => [line.name, line.amountCents] as const),
+    tail: `${csvAmount(totalCents, currency)},${csvText(currency)}`,
     currency,
   };
 }

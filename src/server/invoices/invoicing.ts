@@ -1,6 +1,6 @@
-import { brand } from '../../shared/brand';
 import { type DocumentKind, type DocumentSummary, formatDocumentNumber } from '../../shared/invoices';
 import type { Order, OrderStatus } from '../../shared/orders';
+import type { ShopFormat } from '../../shared/settings';
 import { shopTime } from '../admin/csv';
 import type { Db, UnitOfWork } from '../db/database';
 import { yearlySequence } from '../db/schema';
@@ -45,32 +45,41 @@ async function store(uow: UnitOfWork, record: InvoiceRecord, orderNumber: number
     .execute();
 }
 
+/** Who issues a document and how its amounts and days read: the shop's settings as the move's unit reads them. */
+export interface Issuer {
+  seller: LegalDetails;
+  format: ShopFormat;
+}
+
 /**
  * The documents a move issues, in its unit of work (docs/product.md §20): an invoice when the order becomes paid, and
  * a credit note when an invoiced order is cancelled. A move happens once (order-moves.ts), so each is issued once;
- * the unique index on (order, kind) is the last guard. The order given is the order as just moved, at `at` (epoch ms).
+ * the unique index on (order, kind) is the last guard. The order given is the order as just moved, at `at` (epoch ms);
+ * its year is the shop's, in the shop's time zone.
  */
 export async function issueDocuments(
   uow: UnitOfWork,
   orderNumber: number,
   to: OrderStatus,
   order: Order,
-  seller: () => Promise<LegalDetails>,
+  issuer: () => Promise<Issuer>,
   at: number,
 ): Promise<OrderDocuments> {
   const issuedAt = new Date(at).toISOString();
-  const { timeZone } = brand;
   if (to === 'paid') {
-    const { number, month } = await nextDocumentNumber(uow, 'invoice', at, timeZone);
-    const format = { currency: brand.currency, locale: brand.locale, timeZone };
-    await store(uow, invoiceOf(order, { number, issuedAt, seller: await seller(), format }), orderNumber, at, month);
+    const { seller, format } = await issuer();
+    const { number, month } = await nextDocumentNumber(uow, 'invoice', at, format.timeZone);
+    // Its amounts in the order's own currency (its money's), written and dated as the shop does now.
+    const recordFormat = { locale: format.locale, timeZone: format.timeZone };
+    await store(uow, invoiceOf(order, { number, issuedAt, seller, format: recordFormat }), orderNumber, at, month);
     return { invoice: number };
   }
   if (to === 'cancelled' && order.invoice !== undefined) {
     const invoice = await readDocument(uow.trx, order.invoice);
     if (!invoice) throw new Error(`The invoice ${order.invoice} of order ${order.number} vanished.`);
-    const { number, month } = await nextDocumentNumber(uow, 'credit-note', at, timeZone);
-    await store(uow, creditNoteOf(invoice, { number, issuedAt, seller: await seller() }), orderNumber, at, month);
+    const { seller, format } = await issuer();
+    const { number, month } = await nextDocumentNumber(uow, 'credit-note', at, format.timeZone);
+    await store(uow, creditNoteOf(invoice, { number, issuedAt, seller }), orderNumber, at, month);
     return { creditNote: number };
   }
   return {};

@@ -15,7 +15,8 @@ export interface LegalDetails {
 }
 
 /** The seller's details an invoice states, from the shop's settings (docs/product.md §17) as the issuing unit reads them. */
-export function legalDetailsOf({ shop }: ShopSettings): LegalDetails {
+export function legalDetailsOf({ shop, format }: ShopSettings): LegalDetails {
   const { name, legalName, address, phone, taxId } = shop;
-  return { name, legalName, address: shopAddressText(address), phone, taxId: taxId === '' ? null : taxId };
+  const text = shopAddressText(address, format.locale);
+  return { name, legalName, address: text, phone, taxId: taxId === '' ? null : taxId };
 }

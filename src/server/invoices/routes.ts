@@ -1,13 +1,13 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { endpoints } from '../../shared/api';
-import { brand } from '../../shared/brand';
 import { type DocumentKind, documentFileName, documentNumberPattern } from '../../shared/invoices';
 import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
 import { HttpError } from '../http/errors';
 import { readQuery } from '../http/input';
 import { orderNumberParam } from '../orders/routes';
+import type { SettingsStore } from '../settings/settings-store';
 import { invoicePdf } from './invoice-pdf';
 import type { InvoiceRecord } from './invoice-record';
 import { monthZip } from './invoice-zip';
@@ -16,6 +16,8 @@ import { currentMonth, type Invoices } from './invoicing';
 export interface InvoiceRouteParts {
   sessions: Sessions;
   invoices: Invoices;
+  /** The shop's settings: the month shown first is the shop's, in its time zone. */
+  settings: Pick<SettingsStore, 'current'>;
 }
 
 /** A document as a PDF download; none is a 404 (another rider's too, as orders answer it). */
@@ -33,7 +35,7 @@ async function pdfReply(c: Context<AppEnv>, record: InvoiceRecord | undefined): 
  * session's user), and the owner's by month, one at a time or a month's as a ZIP (the owner's role checked on every
  * request, as the rest of the back office).
  */
-export function invoiceRoutes({ sessions, invoices }: InvoiceRouteParts) {
+export function invoiceRoutes({ sessions, invoices, settings }: InvoiceRouteParts) {
   const session = sessions.require();
   const owner = sessions.require({ owner: true });
   const ofOrder = (kind: DocumentKind) => async (c: Context<AppEnv>) => {
@@ -45,7 +47,8 @@ export function invoiceRoutes({ sessions, invoices }: InvoiceRouteParts) {
     .get(endpoints.orderCreditNote.path, session, ofOrder('credit-note'))
 
     .get(endpoints.adminInvoices.path, owner, async (c) => {
-      const month = readQuery(c, endpoints.adminInvoices.query).month ?? currentMonth(brand.timeZone);
+      const month =
+        readQuery(c, endpoints.adminInvoices.query).month ?? currentMonth((await settings.current()).format.timeZone);
       return c.json({ month, ...(await invoices.month(month)) });
     })
 

@@ -61,7 +61,10 @@ function htmlOf(block: Block): Html {
 export function compose(letter: Letter, site: Site): Message {
   const { shop } = site.shop;
   // The foot of every e-mail: who sent it and how to reach the shop.
-  const signature = [`${shop.name} · ${brand.tagline}`, `${shopAddressText(shop.address)} · ${shop.phone}`];
+  const signature = [
+    `${shop.name} · ${brand.tagline}`,
+    `${shopAddressText(shop.address, site.shop.format.locale)} · ${shop.phone}`,
+  ];
   const text = [letter.greeting, ...letter.blocks.map(textOf), signature.join('\n')].join('\n\n');
   const body = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${letter.subject}</title></head>

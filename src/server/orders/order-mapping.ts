@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { z } from 'zod';
 import type { Delivery } from '../../shared/delivery';
 import {
   type Actor,
@@ -14,31 +15,53 @@ import { deliveryOf } from '../../shared/payment/payment-methods';
 import type { OrderMoney } from '../../shared/pricing';
 import type { OrderEventTable, OrderLineTable, ShopOrderTable, Tables } from '../db/schema';
 import { documentsOf } from '../invoices/invoicing';
+import { moneyOf } from '../pricing/pricing';
 
 /** An order's rows and the API's shapes of it, both ways (docs/product.md §8). */
 
 export type OrderRow = Selectable<ShopOrderTable>;
 
-const storedMoneySchema = orderMoneySchema.omit({ totalCents: true });
+/**
+ * The parts of an order's money its row keeps as JSON: not the total (a column of its own, for SQL to read) nor the
+ * sums (the pricing makes them from the parts); the currency of every order placed before it was kept, USD.
+ */
+const storedMoneySchema = orderMoneySchema
+  .omit({ totalCents: true, taxCents: true, netCents: true })
+  .extend({ currency: z.string().default('USD') });
 
 /** An order's money as its row keeps it: the parts as JSON, the total in a column of its own for SQL to read. */
-export function moneyColumns({ totalCents, ...parts }: OrderMoney): Pick<ShopOrderTable, 'money' | 'total_cents'> {
+export function moneyColumns({
+  totalCents,
+  taxCents: _tax,
+  netCents: _net,
+  ...parts
+}: OrderMoney): Pick<ShopOrderTable, 'money' | 'total_cents'> {
   return { money: JSON.stringify(parts), total_cents: totalCents };
 }
 
-function moneyOfRow(row: Pick<OrderRow, 'money' | 'total_cents'>): OrderMoney {
-  return { ...storedMoneySchema.parse(JSON.parse(row.money)), totalCents: Number(row.total_cents) };
+/** The currency an order's row says it was priced in. */
+export function currencyOf(row: Pick<OrderRow, 'money'>): string {
+  return storedMoneySchema.shape.currency.parse(JSON.parse(row.money).currency);
 }
 
-export function toSummary(row: OrderRow): OrderSummary {
+function moneyOfRow(row: Pick<OrderRow, 'money' | 'total_cents'>): OrderMoney {
+  return moneyOf({ ...storedMoneySchema.parse(JSON.parse(row.money)), totalCents: Number(row.total_cents) });
+}
+
+/** What an order's row says of it without its lines, history or money. */
+function factsOf(row: OrderRow) {
   return {
     number: formatOrderNumber(Number(row.number)),
     placedAt: new Date(Number(row.placed_at)).toISOString(),
     status: row.status as OrderStatus,
     itemCount: Number(row.item_count),
-    totalCents: Number(row.total_cents),
     email: row.email,
   };
+}
+
+export function toSummary(row: OrderRow): OrderSummary {
+  const { totalCents, currency } = moneyOfRow(row);
+  return { ...factsOf(row), totalCents, currency };
 }
 
 export function toOrder(
@@ -49,14 +72,14 @@ export function toOrder(
   cardPaymentMs: number,
 ): Order {
   return {
-    ...toSummary(row),
+    ...factsOf(row),
     lines: lines.map((line) => ({
       itemid: line.itemid,
       name: line.name,
       priceCents: Number(line.price_cents),
       size: line.size,
     })),
-    ...moneyOfRow(row),
+    money: moneyOfRow(row),
     address: {
       fullName: row.full_name,
       line1: row.line1,

@@ -210,8 +210,11 @@ export function createMoves(parts: MovesParts) {
     const read = await readOrder(uow.trx, number, { forOwner: actor.role === 'owner', cardPaymentMs });
     if (!read) throw new Error(`Order ${number} vanished inside the transaction that moved it.`);
     // Its invoice (paid) or credit note (an invoiced order cancelled), before the steps that tell of the move.
-    const seller = async () => legalDetailsOf(await settings.current(uow));
-    const order = { ...read, ...(await issueDocuments(uow, number, to, read, seller, at)) };
+    const issuer = async () => {
+      const shop = await settings.current(uow);
+      return { seller: legalDetailsOf(shop), format: shop.format };
+    };
+    const order = { ...read, ...(await issueDocuments(uow, number, to, read, issuer, at)) };
     // Once only: of two moves at once, the second moved nothing above and never gets here.
     const move: Move = { number, to, order, actor, note, placedBy: row };
     for (const step of afterMove) await step(uow, move);

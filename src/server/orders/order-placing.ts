@@ -1,36 +1,26 @@
 import type { CartItem, Quote, QuoteQuery } from '../../shared/api';
-import type { Delivery } from '../../shared/delivery';
-import { type DiscountEffect, type DiscountRefusal, noDiscount } from '../../shared/discounts';
+import type { DiscountRefusal } from '../../shared/discounts';
 import { errorCatalogue } from '../../shared/errors';
 import { limits } from '../../shared/limits';
 import { sumCents } from '../../shared/money';
 import type { Order, PlaceOrder } from '../../shared/orders';
 import { card, cardMinimumCents } from '../../shared/payment/card';
 import { deliveryOf, nothingToPay } from '../../shared/payment/payment-methods';
-import { type Breakdown, moneyOf, type OrderMoney, priceOrder } from '../../shared/pricing';
-import type { ShopSettings, TaxSettings } from '../../shared/settings';
-import {
-  collectionOption,
-  notShippedMessage,
-  type ShippingOption,
-  type ShippingPlace,
-  shippingOptions,
-} from '../../shared/shipping';
-import { ratesFor, type TaxPlace } from '../../shared/tax';
+import { notShippedMessage, type ShippingOption } from '../../shared/shipping';
 import type { CartStore } from '../cart/cart-store';
 import type { Db, UnitOfWork } from '../db/database';
 import { isConstraintViolation } from '../db/errors';
 import { type OrderEventTable, type OrderLineTable, sequences } from '../db/schema';
 import type { Check, DiscountStore } from '../discounts/discount-store';
 import type { Outbox } from '../mail/outbox';
+import { priceCheckout } from '../pricing/pricing';
 import type { SettingsStore } from '../settings/settings-store';
 import { type StockStore, sizeKey, unitsOf } from '../stock/stock-store';
 import { moneyColumns, type OrderRow, readOrder, toOrder } from './order-mapping';
 import { type createMoves, shopActor } from './order-moves';
+import { ordersTopic } from './order-topic';
 
 type Moves = ReturnType<typeof createMoves>;
-
-import { ordersTopic } from './order-topic';
 
 export type PlaceResult =
   | { ok: true; created: boolean; order: Order }
@@ -59,66 +49,6 @@ class Refused extends Error {
   constructor(readonly result: Extract<PlaceResult, { ok: false }>) {
     super(result.reason);
   }
-}
-
-/** The methods for an address and the one chosen, with the order's breakdown at its price and what it keeps of it. */
-export type Priced =
-  | { ok: true; options: ShippingOption[]; chosen: ShippingOption; totals: Breakdown; money: OrderMoney }
-  | { ok: false; reason: 'not-shipped'; country: string }
-  | { ok: false; reason: 'no-such-method' };
-
-/**
- * Where an order goes, as the checkout's quote and the order name it: the region as its ISO 3166-2 code where the
- * country has subdivisions (the routes read it so, src/server/places/places.ts), else as given.
- */
-type Destination = ShippingPlace & { postalCode: string };
-
-/**
- * Where an order is taxed (docs/product.md §19): where it is delivered, or, collected at the yard, where the yard is (a
- * sale made there, docs/decisions/0051-a-sale-at-the-yard.md).
- */
-function taxPlace({ shop }: ShopSettings, delivery: Delivery, given: Destination): TaxPlace {
-  const { country, region, postalCode } = delivery === 'collection' ? shop.address : given;
-  const orNull = (text: string) => (text.trim() === '' ? null : text);
-  return { country, region: orNull(region), postalCode: orNull(postalCode) };
-}
-
-/** The rates of the shop's tax that apply to `place` (docs/product.md §19), with its choices: what `priceOrder` takes. */
-function taxFor({ pricesIncludeTax, taxShipping, rates }: TaxSettings, place: TaxPlace) {
-  return { pricesIncludeTax, taxShipping, rates: ratesFor(rates, place) };
-}
-
-/**
- * What the shop charges for these cart rows so delivered: the methods that deliver them to `place` (or collection),
- * the one chosen by id (the first when none is named), and the breakdown at its price with a discount code's effect
- * and the tax for the address. The checkout's quote, and the same again in `place` with the settings and the rows its
- * transaction reads.
- */
-function priceFor(
-  shop: ShopSettings,
-  { items, weightGrams }: { items: readonly CartItem[]; weightGrams: number },
-  delivery: Delivery,
-  place: Destination,
-  methodId: string | undefined,
-  discount: DiscountEffect,
-): Priced {
-  const { shipping, tax } = shop;
-  const lineCents = items.map((item) => item.priceCents);
-  const cart = { weightGrams, subtotalCents: sumCents(lineCents) };
-  const collected = collectionOption(shipping);
-  const options = delivery === 'collection' ? (collected ? [collected] : []) : shippingOptions(shipping, place, cart);
-  if (options === undefined) return { ok: false, reason: 'not-shipped', country: place.country };
-  const chosen = methodId === undefined ? options[0] : options.find((option) => option.id === methodId);
-  if (chosen === undefined) return { ok: false, reason: 'no-such-method' };
-  const taxed = taxFor(tax, taxPlace(shop, delivery, place));
-  const totals = priceOrder({
-    lineCents,
-    shippingCents: chosen.cents,
-    adjustments: discount.adjustments,
-    freeShipping: discount.freeShipping,
-    tax: taxed,
-  });
-  return { ok: true, options, chosen, totals, money: moneyOf(totals, taxed) };
 }
 
 const subtotalOf = (items: readonly CartItem[]) => sumCents(items.map((item) => item.priceCents));
@@ -257,20 +187,27 @@ export function createPlacing(parts: PlacingParts) {
       const delivery = deliveryOf(input.paymentMethod, input.delivery);
       // Shipping and tax as the settings and the rows' weights are in this transaction, never as the browser says.
       const shop = await settings.inside(uow);
-      const effect = checked?.usable.effect ?? noDiscount;
-      const priced = priceFor(shop, weighed, delivery, input.address, input.shippingMethod, effect);
-      if (!priced.ok) return priced;
-      const { chosen, totals, money } = priced;
+      const discount = checked?.usable.discount;
+      const priced = priceCheckout(shop, {
+        cart: weighed,
+        delivery,
+        place: input.address,
+        methodId: input.shippingMethod,
+        ...(discount ? { discount } : {}),
+      });
+      const { chosen, money } = priced;
+      if (priced.problem) return { ok: false, ...priced.problem } as const;
+      if (chosen === undefined) return { ok: false, reason: 'no-such-method' } as const;
       // The owner changed the method's price since the page showed it: the rider sees the new price first.
       if (input.shippingCents !== undefined && input.shippingCents !== chosen.cents) {
         return { ok: false, reason: 'shipping-changed', option: chosen } as const;
       }
       // The owner changed a price or a tax rate since the page showed its quote: the rider confirms the new total first.
-      if (input.totalCents !== totals.totalCents) {
+      if (input.totalCents !== money.totalCents) {
         return { ok: false, reason: 'cart-changed' } as const;
       }
       // Stripe takes no card payment below its minimum; an order that costs nothing needs none (below).
-      if (input.paymentMethod === card.id && totals.totalCents > 0 && totals.totalCents < cardMinimumCents) {
+      if (input.paymentMethod === card.id && money.totalCents > 0 && money.totalCents < cardMinimumCents) {
         return { ok: false, reason: 'card-minimum' } as const;
       }
       const unavailable = items.filter((item) => !item.available);
@@ -307,7 +244,7 @@ export function createPlacing(parts: PlacingParts) {
         postal_code: address.postalCode,
         country: address.country,
         phone: address.phone,
-        ...moneyColumns({ ...money, shippingMethod: { name: chosen.name, estimate: chosen.estimate } }),
+        ...moneyColumns(money),
         item_count: items.length,
         placed_at: now,
         payment_id: null,
@@ -348,7 +285,7 @@ export function createPlacing(parts: PlacingParts) {
       const order = toOrder(row, lines, [placed], false, cardPaymentMs);
       await outbox.enqueue(uow, 'order-confirmation', user.email, { order });
       uow.publish(ordersTopic, { type: 'placed', number, status: 'placed', uid });
-      if (totals.totalCents > 0) return { ok: true, created: true, order } as const;
+      if (money.totalCents > 0) return { ok: true, created: true, order } as const;
       // Nothing to pay (a code took it all): paid by the shop as it is placed, with its invoice, never sent to Stripe.
       const paid = await moveWithin(uow, number, 'paid', shopActor, { note: nothingToPay, from: 'placed' });
       if (!paid.ok) throw new Error(`Order ${number}, which costs nothing, could not be marked paid: ${paid.reason}.`);
@@ -391,31 +328,22 @@ export function createPlacing(parts: PlacingParts) {
           ? undefined
           : await discounts.check(discountCode, subtotalOf(items), rider.email, uow);
       if (checked && !checked.ok) return checked;
-      const effect = checked?.usable.effect ?? noDiscount;
-      const shop = await settings.current(uow);
-      const place = { country, region, postalCode };
-      let priced = priceFor(shop, weighed, delivery, place, method, effect);
-      if (!priced.ok && priced.reason === 'no-such-method')
-        priced = priceFor(shop, weighed, delivery, place, undefined, effect);
-      if (priced.ok) {
-        const { options, chosen, money } = priced;
-        return { ok: true, quote: { items, money, shipping: { options, chosen: chosen.id } } };
-      }
-      const taxed = taxFor(shop.tax, taxPlace(shop, delivery, place));
-      const goods = priceOrder({
-        lineCents: items.map((item) => item.priceCents),
-        shippingCents: 0,
-        adjustments: effect.adjustments,
-        tax: taxed,
+      const discount = checked?.usable.discount;
+      const priced = priceCheckout(await settings.current(uow), {
+        cart: weighed,
+        delivery,
+        place: { country, region, postalCode },
+        ...(method === undefined ? {} : { methodId: method }),
+        ...(discount ? { discount } : {}),
       });
+      // A method no longer offered gives way to the first that is; with none, the goods alone and why.
+      const { options, chosen, money, problem } = priced;
+      if (chosen) return { ok: true, quote: { items, money, shipping: { options, chosen: chosen.id } } };
       const refusal =
-        priced.reason === 'not-shipped'
+        problem?.reason === 'not-shipped'
           ? notShippedMessage(country)
           : errorCatalogue['order/invalid-shipping-method'].message;
-      return {
-        ok: true,
-        quote: { items, money: moneyOf(goods, taxed), shipping: { options: [], chosen: null, refusal } },
-      };
+      return { ok: true, quote: { items, money, shipping: { options: [], chosen: null, refusal } } };
     },
   };
 }

@@ -1,10 +1,10 @@
 import { type Context, Hono } from 'hono';
 import { endpoints } from '../../shared/api';
-import { brand } from '../../shared/brand';
 import { type DiscountRefusal, refusalText } from '../../shared/discounts';
 import type { ErrorCode } from '../../shared/errors';
+import type { MoneyFormat } from '../../shared/money';
 import { formatOrderNumber, type OrderStatus, parseOrderNumber, statusLabels } from '../../shared/orders';
-import { card } from '../../shared/payment/card';
+import { card, cardMinimumMessage } from '../../shared/payment/card';
 import { notShippedMessage, shippingChangedMessage } from '../../shared/shipping';
 import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
@@ -35,6 +35,7 @@ const placeRefusals: Record<
     | 'discount-unavailable'
     | 'not-shipped'
     | 'shipping-changed'
+    | 'card-minimum'
   >,
   ErrorCode
 > = {
@@ -43,7 +44,6 @@ const placeRefusals: Record<
   'cart-changed': 'order/cart-changed',
   'no-user': 'auth/unauthenticated',
   'email-not-confirmed': 'auth/email-not-confirmed',
-  'card-minimum': 'order/card-minimum',
 };
 
 /** Why a discount code cannot be used, as our error, in the words the rider reads (docs/product.md §16). */
@@ -55,11 +55,11 @@ const discountRefusals = {
   'already-used': 'discount/already-used',
 } as const satisfies Record<DiscountRefusal, ErrorCode>;
 
-const discountText = (why: DiscountRefusal, minSubtotalCents: number) => refusalText(why, minSubtotalCents, brand);
-
-function placeRefusal(result: Refusal): HttpError {
+/** Why an order was refused, as our error, its amounts written in the shop's currency and locale. */
+function placeRefusal(result: Refusal, format: MoneyFormat): HttpError {
   if (result.reason === 'discount-unavailable') {
-    const message = `${discountText(result.why, result.minSubtotalCents)} The order was not placed; your cart is as it was.`;
+    const why = refusalText(result.why, result.minSubtotalCents, format);
+    const message = `${why} The order was not placed; your cart is as it was.`;
     return new HttpError('order/discount-unavailable', message, {}, { reason: discountRefusals[result.why] });
   }
   if (result.reason === 'too-many') {
@@ -67,8 +67,9 @@ function placeRefusal(result: Refusal): HttpError {
   }
   if (result.reason === 'not-shipped') return new HttpError('order/not-shipped', notShippedMessage(result.country));
   if (result.reason === 'shipping-changed') {
-    return new HttpError('order/shipping-changed', shippingChangedMessage(result.option, brand));
+    return new HttpError('order/shipping-changed', shippingChangedMessage(result.option, format));
   }
+  if (result.reason === 'card-minimum') return new HttpError('order/card-minimum', cardMinimumMessage(format));
   if (result.reason === 'sold-out' || result.reason === 'size-missing' || result.reason === 'unavailable') {
     return new HttpError(`order/${result.reason}`, undefined, {}, { rows: result.rows });
   }
@@ -187,7 +188,9 @@ export function orderRoutes({ sessions, orders, payments, settings, streams, thr
           (quoted) => quoted.ok || quoted.reason !== 'invalid',
         );
         if (!result.ok) {
-          throw new HttpError(discountRefusals[result.reason], discountText(result.reason, result.minSubtotalCents));
+          const { format } = await settings.current();
+          const message = refusalText(result.reason, result.minSubtotalCents, format);
+          throw new HttpError(discountRefusals[result.reason], message);
         }
         return c.json(result.quote);
       })
@@ -208,7 +211,7 @@ export function orderRoutes({ sessions, orders, payments, settings, streams, thr
           () => orders.place(user, input),
           (placed) => placed.ok || placed.reason !== 'discount-unavailable' || placed.why !== 'invalid',
         );
-        if (!result.ok) throw placeRefusal(result);
+        if (!result.ok) throw placeRefusal(result, (await settings.current()).format);
         const { order } = result;
         // A repeated key answers the order it made the first time (and its session, if still waiting for payment).
         const status = result.created ? 201 : 200;

@@ -1,11 +1,11 @@
 import type Stripe from 'stripe';
-import { brand } from '../../shared/brand';
 import { formatOrderNumber } from '../../shared/orders';
 import { pages } from '../../shared/pages';
 import { fillPath } from '../../shared/paths';
 import { card } from '../../shared/payment/card';
 import type { Db } from '../db/database';
 import type { Logger } from '../log';
+import { currencyOf } from '../orders/order-mapping';
 import type { PaymentRefusal } from '../orders/order-moves';
 import type { SettingsStore } from '../settings/settings-store';
 import type { CardLease } from './card-lease';
@@ -73,7 +73,7 @@ export function createCardSessions({ db, stripe, lease, publicUrl, cardPaymentMs
   function orderRow(number: number) {
     return db.kysely
       .selectFrom('shop_order')
-      .select(['uid', 'email', 'status', 'payment_method', 'total_cents', 'placed_at'])
+      .select(['uid', 'email', 'status', 'payment_method', 'total_cents', 'money', 'placed_at'])
       .where('number', '=', number)
       .executeTakeFirst();
   }
@@ -119,7 +119,7 @@ export function createCardSessions({ db, stripe, lease, publicUrl, cardPaymentMs
           {
             quantity: 1,
             price_data: {
-              currency: brand.currency.toLowerCase(),
+              currency: currencyOf(row).toLowerCase(),
               unit_amount: Number(row.total_cents),
               product_data: { name: `${shopName} order ${orderNumber}` },
             },

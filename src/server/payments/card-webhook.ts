@@ -1,8 +1,8 @@
-import { brand } from '../../shared/brand';
 import { type OrderStatus, parseOrderNumber } from '../../shared/orders';
 import { card } from '../../shared/payment/card';
 import type { Db, UnitOfWork } from '../db/database';
 import type { Logger } from '../log';
+import { currencyOf } from '../orders/order-mapping';
 import type { ActingUser } from '../orders/order-moves';
 import type { OrderStore } from '../orders/order-store';
 import type { StripeAccount } from './stripe-client';
@@ -56,7 +56,7 @@ export function createCardWebhook({ db, orders, stripe, log }: CardWebhookParts)
         ? undefined
         : await uow.trx
             .selectFrom('shop_order')
-            .select(['status', 'payment_method', 'total_cents', 'payment_id'])
+            .select(['status', 'payment_method', 'total_cents', 'money', 'payment_id'])
             .where('number', '=', number)
             .executeTakeFirst();
     if (number === undefined || !row)
@@ -65,8 +65,9 @@ export function createCardWebhook({ db, orders, stripe, log }: CardWebhookParts)
     if (session.amount_total !== Number(row.total_cents)) {
       return problem(`Paid ${session.amount_total} cents for ${orderRef}, whose total is ${row.total_cents} cents.`);
     }
-    if (session.currency?.toUpperCase() !== brand.currency) {
-      return problem(`Paid in ${session.currency?.toUpperCase()} for ${orderRef}, which is in ${brand.currency}.`);
+    const currency = currencyOf(row);
+    if (session.currency?.toUpperCase() !== currency) {
+      return problem(`Paid in ${session.currency?.toUpperCase()} for ${orderRef}, which is in ${currency}.`);
     }
     const paymentId = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
     let status = row.status as OrderStatus;

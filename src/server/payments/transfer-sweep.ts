@@ -1,4 +1,3 @@
-import { brand } from '../../shared/brand';
 import { bankTransfer, lastDayToPay } from '../../shared/payment/bank-transfer';
 import { shopDays } from '../admin/csv';
 import type { Db } from '../db/database';
@@ -16,9 +15,9 @@ const sweepBatch = 100;
  * The last moment to pay that a reminder sent at `now` gives: the end of the shop's day `days` days later, so that
  * the rider has at least `days` whole days, and a day to pay is a day in the shop's time zone as the e-mail says it.
  */
-export function payByOf(now: number, days: number): number {
-  const lastDay = shopDay(now + days * dayMs, brand.timeZone);
-  return shopDays(lastDay, lastDay, brand.timeZone)[1];
+export function payByOf(now: number, days: number, timeZone: string): number {
+  const lastDay = shopDay(now + days * dayMs, timeZone);
+  return shopDays(lastDay, lastDay, timeZone)[1];
 }
 
 export interface TransferSweepParts {
@@ -38,7 +37,7 @@ export interface TransferSweepParts {
  */
 export function createTransferSweep({ db, orders, settings }: TransferSweepParts) {
   return async function sweep(now: number): Promise<number> {
-    const { bankTransfer: bank } = await settings.current();
+    const { bankTransfer: bank, format } = await settings.current();
     if (!bank.cancelUnpaid) return 0;
     const unpaid = db.kysely
       .selectFrom('shop_order')
@@ -49,7 +48,7 @@ export function createTransferSweep({ db, orders, settings }: TransferSweepParts
       .limit(sweepBatch);
     let acted = 0;
     for (const { number, pay_by } of await unpaid.where('pay_by', '<=', now).execute()) {
-      const lastDay = lastDayToPay(new Date(Number(pay_by)).toISOString());
+      const lastDay = lastDayToPay(new Date(Number(pay_by)).toISOString(), format);
       const note = `Not paid by ${lastDay}, the last day to pay that our reminder gave.`;
       const cancelled = await orders.cancel(Number(number), shopActor, { note, from: 'placed' });
       if (cancelled.ok) acted += 1;
@@ -58,7 +57,7 @@ export function createTransferSweep({ db, orders, settings }: TransferSweepParts
       .where('pay_by', 'is', null)
       .where('placed_at', '<=', now - bank.payWithinDays * dayMs)
       .execute();
-    const payBy = payByOf(now, bank.payWithinDays);
+    const payBy = payByOf(now, bank.payWithinDays, format.timeZone);
     for (const { number } of late) if (await orders.remindToPay(Number(number), payBy)) acted += 1;
     return acted;
   };

@@ -24,6 +24,7 @@ const historyShown = 200;
 /** Each text or number field's name in the history, by section (the bank transfer's switch has its own sentence). */
 const fieldNames = {
   shop: { name: 'Name', legalName: 'Legal name', address: 'Address', phone: 'Phone', email: 'E-mail', taxId: 'Tax id' },
+  format: { currency: 'Currency', locale: 'Language and region', timeZone: 'Time zone' },
   bankTransfer: {
     payWithinDays: 'Days to pay',
     accountName: 'Account name',
@@ -33,6 +34,7 @@ const fieldNames = {
   },
 } as const satisfies {
   shop: Record<keyof ShopSettings['shop'], string>;
+  format: Record<keyof ShopSettings['format'], string>;
   bankTransfer: Record<Exclude<keyof ShopSettings['bankTransfer'], 'cancelUnpaid'>, string>;
 };
 
@@ -90,11 +92,13 @@ function describeTax(before: TaxSettings, after: TaxSettings): string[] {
 /** The history's sentences for a save: one for each field it changes; none when it changes nothing. */
 function describeSave(before: ShopSettings, after: ShopSettings): string[] {
   const what: string[] = [];
-  for (const section of ['shop', 'bankTransfer'] as const) {
+  for (const section of ['shop', 'format', 'bankTransfer'] as const) {
     const names: Record<string, string> = fieldNames[section];
     // The address as it prints, in one block.
     const text = (settings: ShopSettings): Record<string, unknown> =>
-      section === 'shop' ? { ...settings.shop, address: shopAddressText(settings.shop.address) } : settings[section];
+      section === 'shop'
+        ? { ...settings.shop, address: shopAddressText(settings.shop.address, settings.format.locale) }
+        : settings[section];
     const old = text(before);
     const now = text(after);
     for (const [field, name] of Object.entries(names)) {

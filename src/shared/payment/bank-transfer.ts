@@ -1,7 +1,6 @@
-import { brand } from '../brand';
 import { formatDate } from '../dates';
-import { formatCents } from '../money';
-import type { PaymentMethod } from './payment-method';
+import type { ShopFormat } from '../settings';
+import { amountToPay, type PaymentMethod } from './payment-method';
 
 /** The rider transfers the total to the shop's account within a few days, with the order number as reference. */
 export const bankTransfer = {
@@ -9,9 +8,9 @@ export const bankTransfer = {
   label: 'Bank transfer',
   summary: ({ bankTransfer: bank }) =>
     `Pay within ${bank.payWithinDays} days by bank transfer. We show the bank details once you have ordered.`,
-  howToPay: ({ number, totalCents }, { bankTransfer: bank }) => ({
+  howToPay: ({ number, money }, { bankTransfer: bank, format }) => ({
     intro:
-      `Please transfer ${formatCents(totalCents, brand)} within ${bank.payWithinDays} days to the account below, ` +
+      `Please transfer ${amountToPay(money, format)} within ${bank.payWithinDays} days to the account below, ` +
       `with your order number as the reference. We send your order once the money has arrived.` +
       (bank.cancelUnpaid
         ? ` If it has not arrived after ${bank.payWithinDays} days, we remind you once, and cancel the order ` +
@@ -23,7 +22,7 @@ export const bankTransfer = {
       ['Routing number', bank.routingNumber],
       ['Account number', bank.accountNumber],
       ['Reference', number],
-      ['Amount', formatCents(totalCents, brand)],
+      ['Amount', amountToPay(money, format)],
     ],
   }),
 } as const satisfies PaymentMethod;
@@ -32,6 +31,6 @@ export const bankTransfer = {
  * The last day to pay that a reminder gave (`Nov 24, 2026`): the shop's day that ends at `payBy` (an order's
  * `reminder.payBy`, ISO 8601), in the shop's time zone, wherever it is read.
  */
-export function lastDayToPay(payBy: string): string {
-  return formatDate(new Date(Date.parse(payBy) - 1).toISOString(), brand.locale, brand.timeZone);
+export function lastDayToPay(payBy: string, { locale, timeZone }: ShopFormat): string {
+  return formatDate(new Date(Date.parse(payBy) - 1).toISOString(), locale, timeZone);
 }

@@ -1,7 +1,5 @@
 import { shopAddressText } from '../address';
-import { brand } from '../brand';
-import { formatCents } from '../money';
-import type { PaymentMethod } from './payment-method';
+import { amountToPay, type PaymentMethod } from './payment-method';
 
 /** The rider collects the order at the shop's yard and pays there. */
 export const collection = {
@@ -9,15 +7,15 @@ export const collection = {
   label: 'Pay on collection',
   summary: () => 'Collect your order at our yard and pay there.',
   delivery: 'collection',
-  howToPay: ({ number, totalCents }, { shop }) => ({
+  howToPay: ({ number, money }, { shop, format }) => ({
     intro:
-      `Collect your order at our yard and pay ${formatCents(totalCents, brand)} there. ` +
+      `Collect your order at our yard and pay ${amountToPay(money, format)} there. ` +
       `Please call us first to arrange a time, and bring your order number.`,
     details: [
-      ['Yard', shopAddressText(shop.address)],
+      ['Yard', shopAddressText(shop.address, format.locale)],
       ['Phone', shop.phone],
       ['Order number', number],
-      ['Amount to pay', formatCents(totalCents, brand)],
+      ['Amount to pay', amountToPay(money, format)],
     ],
   }),
 } as const satisfies PaymentMethod;

@@ -1,5 +1,7 @@
 import type { Delivery } from '../delivery';
-import type { PublicShop } from '../settings';
+import { formatCents } from '../money';
+import type { OrderMoney } from '../pricing';
+import type { PublicShop, ShopFormat } from '../settings';
 
 /** What the rider must do to pay for one order, shown after ordering and sent in the confirmation e-mail. */
 export interface HowToPay {
@@ -21,6 +23,14 @@ export interface PaymentMethod {
   summary(shop: PublicShop): string;
   /** The one delivery it goes with, if only one (Pay on collection: collection). */
   delivery?: Delivery;
-  /** From the shop's settings as they are when it is shown: the bank account, the yard's address and phone. */
-  howToPay(order: { number: string; totalCents: number }, shop: PublicShop): HowToPay;
+  /**
+   * From the shop's settings as they are when it is shown: the bank account, the yard's address and phone; the amount
+   * in the order's own currency.
+   */
+  howToPay(order: { number: string; money: Pick<OrderMoney, 'currency' | 'totalCents'> }, shop: PublicShop): HowToPay;
+}
+
+/** An order's total as 'How to pay' says it: in the order's own currency, in the shop's locale. */
+export function amountToPay(money: Pick<OrderMoney, 'currency' | 'totalCents'>, { locale }: ShopFormat): string {
+  return formatCents(money.totalCents, { currency: money.currency, locale });
 }

@@ -1,5 +1,4 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { brand } from '../../../shared/brand';
 import { formatDate } from '../../../shared/dates';
 import { hints } from '../../../shared/hints';
 import type { Passkey } from '../../../shared/passkeys';
@@ -8,6 +7,7 @@ import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
 import { ApiError, call, messageOf } from '../../lib/api';
 import { useSession } from '../../lib/session';
+import { useFormat } from '../../lib/shop';
 import { useForm } from '../../lib/use-form';
 
 const needsRecentLogin =
@@ -21,6 +21,7 @@ function failureOf(error: unknown): string {
 
 /** The rider's passkeys (docs/product.md §15): each listed with when it was added, removable; and a form to add one. */
 export function PasskeysSection() {
+  const format = useFormat();
   const { user } = useSession();
   const [passkeys, setPasskeys] = useState<Passkey[] | null>(null);
   const [message, setMessage] = useState<{ kind: 'status' | 'alert'; text: string } | null>(null);
@@ -85,7 +86,7 @@ export function PasskeysSection() {
           {passkeys.map((passkey) => (
             <li key={passkey.id}>
               <span>
-                <strong>{passkey.name}</strong>, added {formatDate(passkey.createdAt, brand.locale)}
+                <strong>{passkey.name}</strong>, added {formatDate(passkey.createdAt, format.locale)}
               </span>
               <button type="button" className="button button-quiet" disabled={busy} onClick={() => remove(passkey)}>
                 Remove<span className="visually-hidden"> {passkey.name}</span>

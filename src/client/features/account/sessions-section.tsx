@@ -1,13 +1,13 @@
 import { useId, useState } from 'react';
 import { useRevalidator } from 'react-router';
 import type { AccountSession } from '../../../shared/api';
-import { brand } from '../../../shared/brand';
 import { formatDateTime, formatLastUse } from '../../../shared/dates';
 import { lastUseStepMinutes } from '../../../shared/limits';
 import { deviceName } from '../../../shared/user-agent';
 import { Alert } from '../../components/alert';
 import { call, messageOf } from '../../lib/api';
 import { type Notice, signedOut } from '../../lib/session';
+import { useFormat } from '../../lib/shop';
 
 /** The list's whole state: the sessions it shows come from the page's loader, refreshed after each ending. */
 interface SessionsSectionProps {
@@ -21,6 +21,7 @@ const otherDevices = (count: number) => (count === 1 ? '1 other device' : `${cou
  * that logs it out, and 'Log out of all other devices'. Logging this device out here is a log-out like the header's.
  */
 export function SessionsSection({ sessions }: SessionsSectionProps) {
+  const format = useFormat();
   const titleId = useId();
   const revalidator = useRevalidator();
   const [busy, setBusy] = useState(false);
@@ -87,8 +88,8 @@ export function SessionsSection({ sessions }: SessionsSectionProps) {
                   ) : (
                     <>
                       Last used{' '}
-                      <time dateTime={session.lastUsedAt} title={formatDateTime(session.lastUsedAt, brand.locale)}>
-                        {formatLastUse(session.lastUsedAt, lastUseStepMinutes, brand.locale)}
+                      <time dateTime={session.lastUsedAt} title={formatDateTime(session.lastUsedAt, format.locale)}>
+                        {formatLastUse(session.lastUsedAt, lastUseStepMinutes, format.locale)}
                       </time>
                     </>
                   )}

@@ -1,6 +1,5 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { useLoaderData, useRevalidator } from 'react-router';
-import { brand } from '../../../shared/brand';
 import {
   type Discount,
   type DiscountGives,
@@ -9,13 +8,14 @@ import {
   discountKinds,
   type NewDiscount,
 } from '../../../shared/discounts';
-import { formatCents, parseCents } from '../../../shared/money';
+import { formatCents, type MoneyFormat, parseCents } from '../../../shared/money';
 import { pages } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
 import { DataTable } from '../../components/data-table';
 import { DocumentTitle } from '../../components/document-title';
 import { Field } from '../../components/field';
 import { ApiError, call, messageOf } from '../../lib/api';
+import { useFormat } from '../../lib/shop';
 import { AdminNav } from './admin-nav';
 import { useFocusAfterRender } from './use-focus-after-render';
 
@@ -62,9 +62,9 @@ const fieldOfPath: Readonly<Record<string, keyof Values>> = {
 };
 
 /** An amount typed in dollars as cents, null when left empty, NaN when not an amount (the field says so). */
-function centsOf(text: string): number | null {
+function centsOf(text: string, format: MoneyFormat): number | null {
   if (text.trim() === '') return null;
-  return parseCents(text, brand) ?? Number.NaN;
+  return parseCents(text, format) ?? Number.NaN;
 }
 
 function wholeOf(text: string): number | null {
@@ -73,11 +73,14 @@ function wholeOf(text: string): number | null {
 }
 
 /** What the owner typed, as the server takes it, or the problems the form finds itself. */
-function inputOf(values: Values): { input?: NewDiscount; problems: Partial<Record<keyof Values, string>> } {
+function inputOf(
+  values: Values,
+  format: MoneyFormat,
+): { input?: NewDiscount; problems: Partial<Record<keyof Values, string>> } {
   const problems: Partial<Record<keyof Values, string>> = {};
   const percent = wholeOf(values.percent);
-  const amount = centsOf(values.amount);
-  const minimum = centsOf(values.minimum);
+  const amount = centsOf(values.amount, format);
+  const minimum = centsOf(values.minimum, format);
   const maxUses = wholeOf(values.maxUses);
   if (values.kind === 'percent' && (percent === null || Number.isNaN(percent))) {
     problems.percent = 'Give a whole percentage from 1 to 100.';
@@ -109,16 +112,16 @@ function inputOf(values: Values): { input?: NewDiscount; problems: Partial<Recor
 }
 
 /** What a code gives, as the list says it. */
-function givesText(gives: DiscountGives): string {
+function givesText(gives: DiscountGives, format: MoneyFormat): string {
   if (gives.kind === 'percent') return `${gives.percent}% off the goods`;
-  if (gives.kind === 'amount') return `${formatCents(gives.amountCents, brand)} off the goods`;
+  if (gives.kind === 'amount') return `${formatCents(gives.amountCents, format)} off the goods`;
   return 'Free shipping';
 }
 
 /** A code's limits, as the list says them. */
-function limitsText(discount: Discount): string {
+function limitsText(discount: Discount, format: MoneyFormat): string {
   const parts = [
-    discount.minSubtotalCents !== null ? `From a subtotal of ${formatCents(discount.minSubtotalCents, brand)}` : '',
+    discount.minSubtotalCents !== null ? `From a subtotal of ${formatCents(discount.minSubtotalCents, format)}` : '',
     discount.firstDay !== null ? `From ${discount.firstDay}` : '',
     discount.lastDay !== null ? `Until ${discount.lastDay}` : '',
     discount.oncePerRider ? 'Once per rider' : '',
@@ -133,6 +136,7 @@ const kindOptions = discountKinds.map((kind) => [kind, discountKindLabels[kind]]
  * switch a code off or on. A code is never deleted: the orders that used it name it.
  */
 export default function AdminDiscountsPage() {
+  const format = useFormat();
   const { discounts } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const [values, setValues] = useState<Values>(empty);
@@ -144,7 +148,7 @@ export default function AdminDiscountsPage() {
   const focusNext = useFocusAfterRender();
   const onceId = useId();
 
-  const { input, problems } = inputOf(values);
+  const { input, problems } = inputOf(values, format);
   const problemAt = (field: keyof Values) =>
     (tried ? problems[field] : undefined) ?? (serverProblem?.field === field ? serverProblem.text : undefined);
 
@@ -235,7 +239,7 @@ export default function AdminDiscountsPage() {
         />
         <Field
           label="First day (optional)"
-          hint={`Like 2026-03-01, in the shop's time zone (${brand.timeZone}).`}
+          hint={`Like 2026-03-01, in the shop's time zone (${format.timeZone}).`}
           {...text('firstDay')}
         />
         <Field label="Last day (optional)" hint="Like 2026-05-31; the code works all that day." {...text('lastDay')} />
@@ -284,8 +288,8 @@ export default function AdminDiscountsPage() {
             {discounts.map((discount) => (
               <tr key={discount.id}>
                 <th scope="row">{discount.code}</th>
-                <td>{givesText(discount.gives)}</td>
-                <td>{limitsText(discount)}</td>
+                <td>{givesText(discount.gives, format)}</td>
+                <td>{limitsText(discount, format)}</td>
                 <td className="number">
                   {discount.maxUses === null ? discount.uses : `${discount.uses} of ${discount.maxUses}`}
                 </td>

@@ -1,6 +1,5 @@
 import { useId } from 'react';
 import { Form, Link, type LoaderFunctionArgs, useLoaderData } from 'react-router';
-import { brand } from '../../../shared/brand';
 import { formatDate } from '../../../shared/dates';
 import { documentFileName, documentLabels, documentPaths, monthLabel } from '../../../shared/invoices';
 import { formatCents } from '../../../shared/money';
@@ -9,6 +8,7 @@ import { fillPath } from '../../../shared/paths';
 import { DataTable } from '../../components/data-table';
 import { DocumentTitle } from '../../components/document-title';
 import { call } from '../../lib/api';
+import { useFormat } from '../../lib/shop';
 import { AdminNav } from './admin-nav';
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -21,9 +21,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * with a CSV summary, for the accountant.
  */
 export default function AdminInvoicesPage() {
+  const format = useFormat();
   const { month, months, documents } = useLoaderData<typeof loader>();
   const monthId = useId();
-  const label = monthLabel(month, brand.locale);
+  const label = monthLabel(month, format.locale);
   const choices = months.includes(month) ? months : [month, ...months];
   return (
     <section className="page admin-page" aria-labelledby="invoices-title">
@@ -36,7 +37,7 @@ export default function AdminInvoicesPage() {
           <select id={monthId} name="month" defaultValue={month} key={month}>
             {choices.map((choice) => (
               <option key={choice} value={choice}>
-                {monthLabel(choice, brand.locale)}
+                {monthLabel(choice, format.locale)}
               </option>
             ))}
           </select>
@@ -82,12 +83,12 @@ export default function AdminInvoicesPage() {
                     {documentLabels[document.kind]}
                     {document.cancels ? ` of ${document.cancels}` : ''}
                   </td>
-                  <td>{formatDate(document.issuedAt, brand.locale, brand.timeZone)}</td>
+                  <td>{formatDate(document.issuedAt, format.locale, format.timeZone)}</td>
                   <td>
                     <Link to={fillPath(pages.adminOrder.path, { number: document.order })}>{document.order}</Link>
                   </td>
                   <td>{document.rider}</td>
-                  <td className="number">{formatCents(document.totalCents, brand)}</td>
+                  <td className="number">{formatCents(document.totalCents, format)}</td>
                   <td>
                     <a
                       href={fillPath(documentPaths.adminInvoice, { number: document.number })}

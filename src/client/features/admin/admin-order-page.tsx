@@ -1,6 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator } from 'react-router';
-import { brand } from '../../../shared/brand';
 import { formatDateTime } from '../../../shared/dates';
 import { documentFileName, documentPaths } from '../../../shared/invoices';
 import { limits } from '../../../shared/limits';
@@ -13,6 +12,7 @@ import { DocumentTitle } from '../../components/document-title';
 import { OrderDetails } from '../../components/order-details';
 import { call, messageOf } from '../../lib/api';
 import { orNotFound } from '../../lib/not-found';
+import { useFormat } from '../../lib/shop';
 import { AdminNav } from './admin-nav';
 
 export function loader({ params }: LoaderFunctionArgs) {
@@ -85,6 +85,7 @@ function MoveForm({
 }
 
 export default function AdminOrderPage() {
+  const format = useFormat();
   const { order } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   const [message, setMessage] = useState<{ kind: 'status' | 'alert'; text: string } | null>(null);
@@ -151,7 +152,7 @@ export default function AdminOrderPage() {
               // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows at its end
               <tr key={index}>
                 <td>{statusLabels[entry.status]}</td>
-                <td>{formatDateTime(entry.at, brand.locale)}</td>
+                <td>{formatDateTime(entry.at, format.locale)}</td>
                 <td>
                   {actorLabels[entry.by]} {entry.who}
                 </td>

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Link, type LoaderFunctionArgs, useLoaderData, useRevalidator, useSearchParams } from 'react-router';
 import type { OutboxEmail } from '../../../shared/admin';
-import { brand } from '../../../shared/brand';
 import { formatDateTime } from '../../../shared/dates';
 import { mailKinds, type OutboxState, outboxStates } from '../../../shared/mail';
 import { pages } from '../../../shared/pages';
@@ -10,6 +9,7 @@ import { DataTable } from '../../components/data-table';
 import { DocumentTitle } from '../../components/document-title';
 import { Pagination } from '../../components/pagination';
 import { call, messageOf } from '../../lib/api';
+import { useFormat } from '../../lib/shop';
 import { AdminNav } from './admin-nav';
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -25,6 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const stateLabels: Record<OutboxState, string> = { waiting: 'Waiting', sent: 'Sent', failed: 'Failed' };
 
 export default function AdminOutboxPage() {
+  const format = useFormat();
   const { emails, page, pages: pageCount, counts } = useLoaderData<typeof loader>();
   const [search] = useSearchParams();
   const shown = search.get('state');
@@ -86,15 +87,15 @@ export default function AdminOutboxPage() {
           <tbody>
             {emails.map((email) => (
               <tr key={email.id}>
-                <td>{formatDateTime(email.createdAt, brand.locale)}</td>
+                <td>{formatDateTime(email.createdAt, format.locale)}</td>
                 <td>
                   {mailKinds[email.kind]}: {email.subject}
                 </td>
                 <td>{email.recipient}</td>
                 <td>
                   {stateLabels[email.state]}
-                  {email.sentAt && `, ${formatDateTime(email.sentAt, brand.locale)}`}
-                  {email.nextAttemptAt && `, next try ${formatDateTime(email.nextAttemptAt, brand.locale)}`}
+                  {email.sentAt && `, ${formatDateTime(email.sentAt, format.locale)}`}
+                  {email.nextAttemptAt && `, next try ${formatDateTime(email.nextAttemptAt, format.locale)}`}
                 </td>
                 <td className="number">{email.attempts}</td>
                 <td>{email.lastError}</td>

@@ -1,5 +1,4 @@
 import { type LoaderFunctionArgs, useLoaderData } from 'react-router';
-import { brand } from '../../../shared/brand';
 import { formatDateTime } from '../../../shared/dates';
 import { formatCents } from '../../../shared/money';
 import { pages } from '../../../shared/pages';
@@ -7,6 +6,7 @@ import { DataTable } from '../../components/data-table';
 import { DocumentTitle } from '../../components/document-title';
 import { Pagination } from '../../components/pagination';
 import { call } from '../../lib/api';
+import { useFormat } from '../../lib/shop';
 import { AdminNav } from './admin-nav';
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -16,6 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** Stripe's webhook events that did not match an order (docs/product.md §14): kept, never marking anything paid. */
 export default function AdminPaymentsPage() {
+  const format = useFormat();
   const { problems, page, pages: pageCount } = useLoaderData<typeof loader>();
   return (
     <section className="page admin-page" aria-labelledby="payments-title">
@@ -44,13 +45,13 @@ export default function AdminPaymentsPage() {
           <tbody>
             {problems.map((problem) => (
               <tr key={problem.id}>
-                <td>{formatDateTime(problem.receivedAt, brand.locale)}</td>
+                <td>{formatDateTime(problem.receivedAt, format.locale)}</td>
                 <td>{problem.orderRef ?? 'None named'}</td>
                 <td className="number">
                   {problem.amountCents === null
                     ? ''
-                    : problem.currency?.toUpperCase() === brand.currency
-                      ? formatCents(problem.amountCents, brand)
+                    : problem.currency?.toUpperCase() === format.currency
+                      ? formatCents(problem.amountCents, format)
                       : `${(problem.amountCents / 100).toFixed(2)} ${problem.currency?.toUpperCase() ?? ''}`}
                 </td>
                 <td>{problem.problem}</td>

@@ -1,6 +1,5 @@
 import { useRef, useState } from 'react';
 import { Link, useLoaderData } from 'react-router';
-import { brand } from '../../../shared/brand';
 import { formatCents } from '../../../shared/money';
 import { pages } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
@@ -9,6 +8,7 @@ import { Alert } from '../../components/alert';
 import { DataTable } from '../../components/data-table';
 import { DocumentTitle } from '../../components/document-title';
 import { call, messageOf } from '../../lib/api';
+import { useFormat } from '../../lib/shop';
 import { AdminNav } from './admin-nav';
 import { MoveButtons, moved } from './move-buttons';
 
@@ -21,6 +21,7 @@ export async function loader() {
  * picture, price, sizes and stock; 'Move up' and 'Move down' put the home page in a new order at once.
  */
 export default function AdminProductsPage() {
+  const format = useFormat();
   const loaded = useLoaderData<typeof loader>();
   const [products, setProducts] = useState(loaded.products);
   // A fresh list from the loader (a revalidation) replaces the one the moves left.
@@ -86,7 +87,7 @@ export default function AdminProductsPage() {
                 <Link to={fillPath(pages.adminProduct.path, { itemid: product.itemid })}>{product.name}</Link>
                 <span className="item-number">Item no. {product.itemid}</span>
               </td>
-              <td className="number">{formatCents(product.priceCents, brand)}</td>
+              <td className="number">{formatCents(product.priceCents, format)}</td>
               <td>
                 <ul className="size-stock">
                   {product.sizes.map(({ size, stock }) => (

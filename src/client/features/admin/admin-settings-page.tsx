@@ -1,8 +1,10 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { useLoaderData, useRevalidator } from 'react-router';
+import type { MoneyFormat } from '../../../shared/money';
 import { pages } from '../../../shared/pages';
 import { methodsOf } from '../../../shared/payment/payment-methods';
 import {
+  isCentCurrency,
   type PaymentMethodId,
   paymentMethodIds,
   type ShopSettings,
@@ -58,6 +60,24 @@ export default function AdminSettingsPage() {
   );
 }
 
+/** The currencies a shop's prices may be in (those with cents), by name: [code, 'US Dollar (USD)']. Made once. */
+let currencies: ReadonlyArray<readonly [string, string]> | undefined;
+function currencyOptions(): ReadonlyArray<readonly [string, string]> {
+  const names = new Intl.DisplayNames(['en'], { type: 'currency' });
+  currencies ??= Intl.supportedValuesOf('currency')
+    .filter(isCentCurrency)
+    .map((code) => [code, `${names.of(code) ?? code} (${code})`] as const)
+    .sort((a, b) => a[1].localeCompare(b[1], 'en'));
+  return currencies;
+}
+
+/** The IANA time zones, by name. Made once. */
+let timeZones: ReadonlyArray<readonly [string, string]> | undefined;
+function timeZoneOptions(): ReadonlyArray<readonly [string, string]> {
+  timeZones ??= Intl.supportedValuesOf('timeZone').map((zone) => [zone, zone.replaceAll('_', ' ')] as const);
+  return timeZones;
+}
+
 /** The form's text fields, by their path in the settings (as the server names a field it refuses). */
 const textFields = {
   'shop.name': { label: 'Name as shown', autoComplete: 'organization' },
@@ -71,6 +91,13 @@ const textFields = {
   'shop.phone': { label: 'Phone', autoComplete: 'tel', type: 'tel' },
   'shop.email': { label: 'E-mail', autoComplete: 'email', type: 'email' },
   'shop.taxId': { label: 'Tax id (optional)', autoComplete: 'off' },
+  'format.currency': { label: 'Currency', autoComplete: 'off' },
+  'format.locale': {
+    label: 'Language and region',
+    autoComplete: 'off',
+    hint: 'How amounts and dates are written, as a tag such as en-US or de-DE.',
+  },
+  'format.timeZone': { label: 'Time zone', autoComplete: 'off' },
   'bankTransfer.accountName': { label: 'Account name', autoComplete: 'off' },
   'bankTransfer.bankName': { label: 'Bank', autoComplete: 'off' },
   'bankTransfer.routingNumber': { label: 'Routing number', autoComplete: 'off' },
@@ -89,6 +116,8 @@ interface Values {
 }
 
 function valuesOf(settings: ShopSettings): Values {
+  // The shipping prices as the shop writes amounts, as saved.
+  const { format } = settings;
   const text = Object.fromEntries(
     Object.keys(textFields).map((path) => {
       const value = path.split('.').reduce<unknown>((at, name) => (at as Record<string, unknown>)[name], settings);
@@ -99,13 +128,19 @@ function valuesOf(settings: ShopSettings): Values {
     text,
     cancelUnpaid: settings.bankTransfer.cancelUnpaid,
     paymentMethods: [...settings.paymentMethods],
-    shipping: shippingDraft(settings.shipping),
+    shipping: shippingDraft(settings.shipping, format),
     tax: taxValuesOf(settings.tax),
   };
 }
 
-/** The settings the values make, and each field's problem by the rules the server applies too. */
-function check({ text, cancelUnpaid, paymentMethods, shipping, tax }: Values): {
+/**
+ * The settings the values make, and each field's problem by the rules the server applies too; prices read as the shop
+ * writes amounts (`format`, the settings' as loaded).
+ */
+function check(
+  { text, cancelUnpaid, paymentMethods, shipping, tax }: Values,
+  format: MoneyFormat,
+): {
   input?: ShopSettings;
   problems: Record<string, string>;
 } {
@@ -126,6 +161,11 @@ function check({ text, cancelUnpaid, paymentMethods, shipping, tax }: Values): {
       email: text['shop.email'],
       taxId: text['shop.taxId'],
     },
+    format: {
+      currency: text['format.currency'],
+      locale: text['format.locale'],
+      timeZone: text['format.timeZone'],
+    },
     bankTransfer: {
       payWithinDays: /^\d+$/.test(days) ? Number(days) : Number.NaN,
       accountName: text['bankTransfer.accountName'],
@@ -135,7 +175,7 @@ function check({ text, cancelUnpaid, paymentMethods, shipping, tax }: Values): {
       cancelUnpaid,
     },
     paymentMethods,
-    shipping: shippingOf(shipping),
+    shipping: shippingOf(shipping, format),
     tax: taxOf(tax),
   };
   const result = shopSettingsSchema.safeParse(document);
@@ -174,7 +214,7 @@ function SettingsForm({
   const focusNext = useFocusAfterRender();
   const methodsId = useId();
   const cancelUnpaidId = useId();
-  const { input, problems } = check(values);
+  const { input, problems } = check(values, settings.format);
 
   function problemAt(path: string): string | undefined {
     if (!tried && !touched.has(path)) return undefined;
@@ -197,6 +237,8 @@ function SettingsForm({
   const regions = useRegions(values.text['shop.address.country']);
   const choices: Partial<Record<TextPath, ReadonlyArray<readonly [string, string]>>> = {
     'shop.address.country': countryOptions,
+    'format.currency': currencyOptions(),
+    'format.timeZone': timeZoneOptions(),
     ...(regions?.length === 0
       ? {}
       : {
@@ -283,6 +325,14 @@ function SettingsForm({
             'shop.taxId',
           ] as const
         ).map(textField)}
+      </fieldset>
+      <fieldset>
+        <legend>Money and time</legend>
+        <p className="field-hint">
+          Prices are in the currency chosen; an order keeps the currency it was placed in. The shop's days (the books'
+          export, the invoices' year, the last day to pay) are the time zone's.
+        </p>
+        {(['format.currency', 'format.locale', 'format.timeZone'] as const).map(textField)}
       </fieldset>
       <fieldset>
         <legend>Bank account for transfers</legend>

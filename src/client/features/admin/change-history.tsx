@@ -1,11 +1,12 @@
 import { useId } from 'react';
-import { brand } from '../../../shared/brand';
 import { formatDateTime } from '../../../shared/dates';
 import type { ProductChange } from '../../../shared/products';
 import { DataTable } from '../../components/data-table';
+import { useFormat } from '../../lib/shop';
 
 /** What changed (in a product, in the settings), when and by whom, newest first; `empty` says there is nothing yet. */
 export function ChangeHistory({ history, empty }: { history: readonly ProductChange[]; empty: string }) {
+  const format = useFormat();
   const titleId = useId();
   return (
     <div className="card change-history">
@@ -25,7 +26,7 @@ export function ChangeHistory({ history, empty }: { history: readonly ProductCha
             {history.map((change, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows, at its top
               <tr key={history.length - index}>
-                <td>{formatDateTime(change.at, brand.locale)}</td>
+                <td>{formatDateTime(change.at, format.locale)}</td>
                 <td>{change.by}</td>
                 <td>{change.what}</td>
               </tr>

@@ -1,5 +1,4 @@
-import { brand } from '../../../shared/brand';
-import { formatAmount, parseCents } from '../../../shared/money';
+import { formatAmount, type MoneyFormat, parseCents } from '../../../shared/money';
 import { type AdminProduct, type NewProduct, newProductSchema } from '../../../shared/products';
 import { guideText, parseGuide } from './size-guide-text';
 
@@ -36,7 +35,7 @@ export function rowKey(): string {
 }
 
 /** The form's values for a product; a new product starts empty, hidden, with one size to fill in. */
-export function valuesOf(product: AdminProduct | undefined): ProductValues {
+export function valuesOf(product: AdminProduct | undefined, format: MoneyFormat): ProductValues {
   if (!product) {
     return {
       name: '',
@@ -52,7 +51,7 @@ export function valuesOf(product: AdminProduct | undefined): ProductValues {
   return {
     name: product.name,
     details: product.details,
-    price: formatAmount(product.priceCents, brand),
+    price: formatAmount(product.priceCents, format),
     weight: String(product.weightGrams),
     shown: product.shown,
     sizes: product.sizes.map(({ size, stock }) => ({
@@ -100,12 +99,13 @@ export function isShownField(key: string, rows: readonly SizeRow[]): boolean {
 export function checkProduct(
   values: ProductValues,
   withCategories: boolean,
+  format: MoneyFormat,
 ): { input?: NewProduct; problems: Record<string, string> } {
   const guide = parseGuide(values.guide);
   const result = newProductSchema.safeParse({
     name: values.name,
     details: values.details,
-    priceCents: parseCents(values.price, brand),
+    priceCents: parseCents(values.price, format),
     // The form always says a weight: an empty one is a problem, not one left out.
     weightGrams: countOf(values.weight) ?? Number.NaN,
     shown: values.shown,

@@ -4,6 +4,7 @@ import type { AdminProduct, NewProduct } from '../../../shared/products';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
 import { ApiError, messageOf } from '../../lib/api';
+import { useFormat } from '../../lib/shop';
 import { checkProduct, isShownField, type ProductValues, problemKey, rowKey, valuesOf } from './product-form-values';
 import { guideHint } from './size-guide-text';
 import { SizeRows } from './size-rows';
@@ -45,7 +46,8 @@ export function ProductForm({
   onReload,
   categories,
 }: ProductFormProps) {
-  const [values, setValues] = useState<ProductValues>(() => valuesOf(product));
+  const format = useFormat();
+  const [values, setValues] = useState<ProductValues>(() => valuesOf(product, format));
   // The fields typed in or left, whose problems show; all of them once the owner has tried to save.
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [tried, setTried] = useState(false);
@@ -59,7 +61,7 @@ export function ProductForm({
   const focusNext = useFocusAfterRender();
   const shownId = useId();
 
-  const { input, problems } = checkProduct(values, categories !== undefined);
+  const { input, problems } = checkProduct(values, categories !== undefined, format);
   const categoriesId = useId();
 
   function problemAt(key: string): string | undefined {
@@ -116,7 +118,7 @@ export function ProductForm({
     try {
       const saved = await save(input);
       if (saved) {
-        setValues(valuesOf(saved));
+        setValues(valuesOf(saved, format));
         setTouched(new Set());
         setTried(false);
         setServerProblem(null);

@@ -1,5 +1,4 @@
-import { brand } from '../../../shared/brand';
-import { formatAmount, parseCents } from '../../../shared/money';
+import { formatAmount, type MoneyFormat, parseCents } from '../../../shared/money';
 import {
   collectionMethodId,
   type ShippingMethod,
@@ -52,8 +51,6 @@ export function newKey(): string {
   return `k${made}`;
 }
 
-const amount = (cents: number) => formatAmount(cents, brand);
-
 export function newBand(): BandDraft {
   return { key: newKey(), upToGrams: '', price: '' };
 }
@@ -66,8 +63,9 @@ export function newZone(): ZoneDraft {
   return { key: newKey(), id: '', name: '', places: [], methods: [newMethod()] };
 }
 
-function methodDraft(method: ShippingMethod): MethodDraft {
+function methodDraft(method: ShippingMethod, format: MoneyFormat): MethodDraft {
   const { price } = method;
+  const amount = (cents: number) => formatAmount(cents, format);
   return {
     key: newKey(),
     id: method.id,
@@ -83,14 +81,15 @@ function methodDraft(method: ShippingMethod): MethodDraft {
   };
 }
 
-export function shippingDraft(shipping: ShippingSettings): ShippingDraft {
+/** The form's draft of the shipping section, its prices as the shop writes amounts (`format`). */
+export function shippingDraft(shipping: ShippingSettings, format: MoneyFormat): ShippingDraft {
   return {
     zones: shipping.zones.map((zone) => ({
       key: newKey(),
       id: zone.id,
       name: zone.name,
       places: zone.places.map((place) => ({ country: place.country, regions: [...place.regions] })),
-      methods: zone.methods.map(methodDraft),
+      methods: zone.methods.map((method) => methodDraft(method, format)),
     })),
     collection: { ...shipping.collection },
   };
@@ -113,8 +112,8 @@ export function idFrom(name: string, fallback: string, taken: Set<string>): stri
 }
 
 /** Cents as typed; NaN (which the schema calls 'must be an amount') for anything the parser refuses. */
-function centsOf(text: string): number {
-  return parseCents(text, brand) ?? Number.NaN;
+function centsOf(text: string, format: MoneyFormat): number {
+  return parseCents(text, format) ?? Number.NaN;
 }
 
 function gramsOf(text: string): number {
@@ -123,7 +122,7 @@ function gramsOf(text: string): number {
 }
 
 /** The shipping section the form makes, for the settings' schema to check (the server checks it again). */
-export function shippingOf(draft: ShippingDraft): ShippingSettings {
+export function shippingOf(draft: ShippingDraft, format: MoneyFormat): ShippingSettings {
   const zoneIds = new Set(draft.zones.map((zone) => zone.id).filter(Boolean));
   const methodIds = new Set([
     collectionMethodId,
@@ -138,12 +137,15 @@ export function shippingOf(draft: ShippingDraft): ShippingSettings {
       name: method.name,
       price:
         method.kind === 'flat'
-          ? { kind: 'flat', cents: centsOf(method.price) }
+          ? { kind: 'flat', cents: centsOf(method.price, format) }
           : {
               kind: 'bands',
-              bands: method.bands.map((band) => ({ upToGrams: gramsOf(band.upToGrams), cents: centsOf(band.price) })),
+              bands: method.bands.map((band) => ({
+                upToGrams: gramsOf(band.upToGrams),
+                cents: centsOf(band.price, format),
+              })),
             },
-      freeFromCents: method.freeFrom.trim() === '' ? null : centsOf(method.freeFrom),
+      freeFromCents: method.freeFrom.trim() === '' ? null : centsOf(method.freeFrom, format),
       estimate: method.estimate,
     })),
   }));

@@ -1,7 +1,7 @@
 import type { CartItem } from '../../../shared/api';
-import { brand } from '../../../shared/brand';
 import { formatCents, formatTotal } from '../../../shared/money';
 import { itemWithSize } from '../../../shared/sizes';
+import { useFormat } from '../../lib/shop';
 
 interface CartTableProps {
   /** The id of the heading that names the table. */
@@ -11,6 +11,7 @@ interface CartTableProps {
 }
 
 export function CartTable({ labelledBy, items, onDelete }: CartTableProps) {
+  const format = useFormat();
   return (
     <table className="cart-table" aria-labelledby={labelledBy}>
       <thead>
@@ -39,7 +40,7 @@ export function CartTable({ labelledBy, items, onDelete }: CartTableProps) {
               {!item.available && <span className="line-problem">No longer available</span>}
             </td>
             <td className="number">1</td>
-            <td className="number">{formatCents(item.priceCents, brand)}</td>
+            <td className="number">{formatCents(item.priceCents, format)}</td>
             <td className="action">
               <button
                 type="button"
@@ -62,7 +63,7 @@ export function CartTable({ labelledBy, items, onDelete }: CartTableProps) {
           <td className="number total">
             {formatTotal(
               items.map((item) => item.priceCents),
-              brand,
+              format,
             )}
           </td>
           <td />

@@ -1,11 +1,11 @@
 import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { CatalogueProduct } from '../../../shared/api';
-import { brand } from '../../../shared/brand';
 import { formatCents } from '../../../shared/money';
 import { pages } from '../../../shared/pages';
 import { fewLeft } from '../../../shared/sizes';
 import { Alert } from '../../components/alert';
+import { useFormat } from '../../lib/shop';
 
 interface ProductCardProps {
   product: CatalogueProduct;
@@ -103,6 +103,7 @@ export function Purchase({ product, onAdd, failure }: ProductCardProps) {
 }
 
 export function ProductCard({ product, onAdd, failure }: ProductCardProps) {
+  const format = useFormat();
   const titleId = `product-${product.itemid}`;
   return (
     <article className="product card" aria-labelledby={titleId}>
@@ -116,7 +117,7 @@ export function ProductCard({ product, onAdd, failure }: ProductCardProps) {
             {product.name}
           </a>
         </h2>
-        <p className="product-price">{formatCents(product.priceCents, brand)}</p>
+        <p className="product-price">{formatCents(product.priceCents, format)}</p>
         <p className="product-details">{product.details}</p>
         <p className="product-more">
           <Link to={productPath(product.slug)} aria-describedby={titleId}>

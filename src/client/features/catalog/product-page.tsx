@@ -1,12 +1,12 @@
 import { useRef } from 'react';
 import { type LoaderFunctionArgs, redirect, useLoaderData, useRevalidator } from 'react-router';
-import { brand } from '../../../shared/brand';
 import type { SizeGuide } from '../../../shared/finding';
 import { formatCents } from '../../../shared/money';
 import { DocumentTitle } from '../../components/document-title';
 import { call } from '../../lib/api';
 import { orNotFound } from '../../lib/not-found';
 import { takeFromPage } from '../../lib/page-data';
+import { useFormat } from '../../lib/shop';
 import { Purchase, productPath } from './product-card';
 import { useAddToCart } from './use-add-to-cart';
 import { useLiveCatalogue } from './use-live-catalogue';
@@ -76,6 +76,7 @@ function SizeGuideDialog({ name, guide }: { name: string; guide: SizeGuide }) {
 }
 
 export default function ProductPage() {
+  const format = useFormat();
   const data = useLoaderData<typeof loader>();
   const loaded = data.product;
   const { revalidate } = useRevalidator();
@@ -108,7 +109,7 @@ export default function ProductPage() {
         <div className="product product-page-body">
           <p className="product-number">Item no. {shown.itemid}</p>
           <h1 id="product-title">{shown.name}</h1>
-          <p className="product-price">{formatCents(shown.priceCents, brand)}</p>
+          <p className="product-price">{formatCents(shown.priceCents, format)}</p>
           <p className="product-details">{shown.details}</p>
           {loaded.sizeGuide && <SizeGuideDialog name={shown.name} guide={loaded.sizeGuide} />}
           <Purchase product={shown} onAdd={add} failure={failureOf(shown.itemid)} />

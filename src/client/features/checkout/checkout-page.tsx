@@ -9,10 +9,9 @@ import {
   useSearchParams,
 } from 'react-router';
 import { type AddressField, addressFields, emptyAddress } from '../../../shared/address';
-import { brand } from '../../../shared/brand';
 import { checkoutChoices } from '../../../shared/checkout';
 import { type Delivery, deliveries, deliveryLabels } from '../../../shared/delivery';
-import { formatCents } from '../../../shared/money';
+import { formatCents, type MoneyFormat } from '../../../shared/money';
 import { notices } from '../../../shared/notices';
 import { pages } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
@@ -87,8 +86,8 @@ const rowProblems: Readonly<Record<string, string>> = {
 };
 
 /** A delivery method's price ('Free' when none) and its estimate, as the choice shows them. */
-function priceAndEstimate(option: ShippingOption): string {
-  return [option.cents === 0 ? 'Free' : formatCents(option.cents, brand), option.estimate].filter(Boolean).join(' · ');
+function priceAndEstimate(option: ShippingOption, format: MoneyFormat): string {
+  return [option.cents === 0 ? 'Free' : formatCents(option.cents, format), option.estimate].filter(Boolean).join(' · ');
 }
 
 /** A key made once per checkout page: the same key never makes a second order (crypto.randomUUID needs https). */
@@ -100,6 +99,8 @@ export default function CheckoutPage() {
   const { items, money, shipping, place, delivery, discountProblem, methods, countryOptions } =
     useLoaderData<typeof loader>();
   const shop = useShop();
+  // The quote's amounts are in its own currency, written as the shop writes amounts.
+  const moneyFormat = { currency: money.currency, locale: shop.format.locale };
   const [, setSearchParams] = useSearchParams();
   const discountCode = discountOf(money)?.code;
   // A new delivery asks the server for a new quote; the order waits for it.
@@ -367,7 +368,7 @@ export default function CheckoutPage() {
             {shipping.options.length === 1 && chosenOption !== undefined ? (
               // One method: nothing to choose, it is said.
               <p>
-                {chosenOption.name}: {priceAndEstimate(chosenOption)}
+                {chosenOption.name}: {priceAndEstimate(chosenOption, moneyFormat)}
               </p>
             ) : (
               shipping.options.map((option) => (
@@ -383,7 +384,7 @@ export default function CheckoutPage() {
                   />
                   <label htmlFor={`shipping-${option.id}`}>{option.name}</label>
                   <p id={`shipping-${option.id}-price`} className="field-hint">
-                    {priceAndEstimate(option)}
+                    {priceAndEstimate(option, moneyFormat)}
                   </p>
                 </div>
               ))
@@ -411,7 +412,7 @@ export default function CheckoutPage() {
                     />
                     <label htmlFor={`payment-${offered.id}`}>{offered.label}</label>
                     <p id={`payment-${offered.id}-summary`} className="field-hint">
-                      {belowCard ? cardMinimumMessage : offered.summary(shop)}
+                      {belowCard ? cardMinimumMessage(moneyFormat) : offered.summary(shop)}
                     </p>
                   </div>
                 );

@@ -7,7 +7,6 @@ import {
   useRevalidator,
   useSearchParams,
 } from 'react-router';
-import { brand } from '../../../shared/brand';
 import { formatDateTime } from '../../../shared/dates';
 import { documentFileName, documentPaths } from '../../../shared/invoices';
 import { liveStreams } from '../../../shared/live-streams';
@@ -20,6 +19,7 @@ import { OrderDetails } from '../../components/order-details';
 import { call, loadContract, messageOf } from '../../lib/api';
 import { followEvents } from '../../lib/live-events';
 import { orNotFound } from '../../lib/not-found';
+import { useFormat } from '../../lib/shop';
 
 /** The order, if it is the rider's; any other number is the Snap! page, as a number that does not exist. */
 export function loader({ params }: LoaderFunctionArgs) {
@@ -29,6 +29,7 @@ export function loader({ params }: LoaderFunctionArgs) {
 const ordersStream = { ...liveStreams.orders, schemas: async () => (await loadContract()).orderEventSchemas };
 
 export default function OrderPage() {
+  const format = useFormat();
   const { order } = useLoaderData<typeof loader>();
   const state = useLocation().state as { placed?: boolean; payError?: string } | null;
   const placed = state?.placed === true;
@@ -101,7 +102,7 @@ export default function OrderPage() {
           <h2>Awaiting card payment</h2>
           {state?.payError && <Alert kind="alert">{state.payError}</Alert>}
           <p>
-            Please pay by {formatDateTime(order.card?.payBy ?? '', brand.locale)}; an order not paid by then is
+            Please pay by {formatDateTime(order.card?.payBy ?? '', format.locale)}; an order not paid by then is
             cancelled and its items go back on the shelf.
           </p>
           <p>
@@ -141,7 +142,7 @@ export default function OrderPage() {
           {order.history.map((entry, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the history only grows at its end
             <li key={index}>
-              {statusLabels[entry.status]}, {formatDateTime(entry.at, brand.locale)}
+              {statusLabels[entry.status]}, {formatDateTime(entry.at, format.locale)}
               {entry.by === 'rider' ? '' : ' by the shop'}
               {entry.note ? `: ${entry.note}` : ''}
             </li>

@@ -1,24 +1,32 @@
 import { addressLines } from '../../../shared/address';
-import { brand } from '../../../shared/brand';
 import { formatCents } from '../../../shared/money';
 import { deliveryText, type Order } from '../../../shared/orders';
 import { moneyRows, taxNoteOf } from '../../../shared/pricing';
 import { itemWithSize } from '../../../shared/sizes';
 import { regionName } from '../../places/places';
-import type { Block } from '../message';
+import type { Block, Site } from '../message';
 
-/** The parts of an order that several e-mails show: what was bought and what it costs, and where it goes. */
-export function orderBlocks(order: Order): Block[] {
+/**
+ * The parts of an order that several e-mails show: what was bought and what it costs (in its own currency, written as
+ * the shop writes amounts), and where it goes.
+ */
+export function orderBlocks(order: Order, { shop }: Site): Block[] {
+  const { money } = order;
+  const { locale } = shop.format;
   return [
     {
       facts: order.lines.map(
-        (line) => [itemWithSize(line.name, line.size), formatCents(line.priceCents, brand)] as const,
+        (line) =>
+          [
+            itemWithSize(line.name, line.size),
+            formatCents(line.priceCents, { currency: money.currency, locale }),
+          ] as const,
       ),
     },
     {
-      facts: moneyRows(order, brand).map((row) => [row.label, row.amount] as const),
+      facts: moneyRows(money, locale).map((row) => [row.label, row.amount] as const),
     },
-    ...(taxNoteOf(order) ? [taxNoteOf(order) as string] : []),
+    ...(taxNoteOf(money) ? [taxNoteOf(money) as string] : []),
     `Delivery: ${deliveryText(order)}`,
     `Delivery address: ${addressLines(order.address, regionName).join(', ')}`,
   ];

@@ -6,16 +6,13 @@ import { orderBlocks } from './order-blocks';
 
 /** Sent when an order is placed: the order, and what to do to pay for it. */
 export function orderConfirmation({ order }: { order: Order }, site: Site): Letter {
-  const pay = findPaymentMethod(order.paymentMethod)?.howToPay(
-    { number: order.number, totalCents: order.totalCents },
-    site.shop,
-  );
+  const pay = findPaymentMethod(order.paymentMethod)?.howToPay(order, site.shop);
   return {
     subject: `Your order ${order.number}`,
     greeting: 'Hello,',
     blocks: [
       `Thank you for your order ${order.number}. This is what you ordered:`,
-      ...orderBlocks(order),
+      ...orderBlocks(order, site),
       ...(pay ? ['How to pay', pay.intro, { facts: pay.details }] : []),
       { link: links.order(site, order.number), label: 'See your order' },
     ],

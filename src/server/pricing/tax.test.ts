@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sumCents } from './money';
-import { formatRate, noTax, postalKey, rateScale, ratesFor, shareRounded, type TaxRate, taxLines } from './tax';
+import { sumCents } from '../../shared/money';
+import { formatRate, rateScale, type TaxRate } from '../../shared/tax';
+import { noTax, postalKey, ratesFor, shareRounded, taxLines } from './tax';
 
 const cents = fc.integer({ min: 0, max: 100_000_000 });
 const rate = fc.integer({ min: 0, max: rateScale });
