@@ -3,10 +3,10 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { brotli, brotliSuffix, isCompressible } from './src/server/compression.ts';
+import { brotlied, brotliSuffix } from './src/server/compression.ts';
 
 /**
- * A Brotli copy beside every text file of the build (`assets/vendor-….js.br`), which the server sends to the browsers
+ * A Brotli copy beside every text file of the build that it makes smaller (`assets/vendor-….js.br`), which the server sends to the browsers
  * that take it (src/server/static-files.ts, ADR 0028): made once here, at the highest quality.
  */
 function brotliCopies(): Plugin {
@@ -23,8 +23,8 @@ function brotliCopies(): Plugin {
     },
     closeBundle() {
       for (const file of files(outDir)) {
-        const body = readFileSync(file);
-        if (isCompressible(file, body.length)) writeFileSync(`${file}${brotliSuffix}`, brotli(body));
+        const copy = brotlied(file, readFileSync(file));
+        if (copy) writeFileSync(`${file}${brotliSuffix}`, copy);
       }
     },
   };

@@ -10,13 +10,18 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 /** Text files; pictures are compressed already. */
 const compressibleExtensions = new Set(['.html', '.js', '.css', '.svg', '.json', '.txt', '.webmanifest']);
 
-/** Below this a compressed copy saves less than its framing and the header costs. */
-const smallestCompressed = 1024;
+/** What the answer's `Content-Encoding` line costs: a compressed copy is sent only when it saves more than that. */
+const encodingHeaderBytes = Buffer.byteLength('Content-Encoding: gzip\r\n');
 
 export const brotliSuffix = '.br';
 
-export function isCompressible(path: string, size: number): boolean {
-  return compressibleExtensions.has(extname(path)) && size > smallestCompressed;
+export function isCompressible(path: string): boolean {
+  return compressibleExtensions.has(extname(path));
+}
+
+/** The compressed copy when it is smaller than the body by more than its header costs; otherwise none. */
+function worthSending(body: Uint8Array, compressed: Buffer): Buffer | undefined {
+  return compressed.length + encodingHeaderBytes < body.length ? compressed : undefined;
 }
 
 /** Brotli at `quality` (11, the highest, for files compressed once at build; lower for what is made per request). */
@@ -31,9 +36,14 @@ export function gzip(body: Uint8Array): Buffer {
   return gzipSync(body, { level: constants.Z_BEST_COMPRESSION });
 }
 
-/** The gzip copy the server sends of a built file to a browser that takes no Brotli; none when it sends it as it is. */
+/** The gzip copy the server sends of a file to a browser that takes no Brotli; none when it sends it as it is. */
 export function gzipped(path: string, body: Uint8Array): Buffer | undefined {
-  return isCompressible(path, body.length) ? gzip(body) : undefined;
+  return isCompressible(path) ? worthSending(body, gzip(body)) : undefined;
+}
+
+/** The Brotli copy of a file (the build's, or a page's made per request at a lower quality); none when it sends it as it is. */
+export function brotlied(path: string, body: Uint8Array, quality?: number): Buffer | undefined {
+  return isCompressible(path) ? worthSending(body, brotli(body, quality)) : undefined;
 }
 
 /**

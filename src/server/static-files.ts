@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import type { PageData } from '../shared/page-data';
 import { findPage, type Page, startPage } from '../shared/pages';
 import type { AppEnv } from './app-env';
-import { acceptedEncodings, brotli, brotliSuffix, gzip, gzipped, isCompressible } from './compression';
+import { acceptedEncodings, brotlied, brotliSuffix, gzipped } from './compression';
 import { pageHtml } from './page-data';
 import { pageModulePreloads } from './page-modules';
 
@@ -46,7 +46,7 @@ function load(root: string, path: string): StaticFile {
   return {
     body,
     gzipped: gzipped(path, body),
-    brotli: isCompressible(path, body.length) && existsSync(brotliCopy) ? readFileSync(brotliCopy) : undefined,
+    brotli: existsSync(brotliCopy) ? readFileSync(brotliCopy) : undefined,
     type: types[ext] ?? 'application/octet-stream',
     // Vite puts a content hash in every name under assets/, so those never change.
     cacheControl: hashed
@@ -87,14 +87,12 @@ export function staticFiles(root: string, pageData: (c: Context<AppEnv>, page: P
     });
     const body = Buffer.from(pageHtml(html, data, (page && preloads.get(page.path)) ?? []));
     // Made per request: only in the encoding this browser takes.
-    const compressible = isCompressible('index.html', body.length);
     const accepted = acceptedEncodings(c.req.header('accept-encoding'));
-    const compressed =
-      compressible && accepted.br
-        ? { brotli: brotli(body, pageBrotliQuality) }
-        : compressible && accepted.gzip
-          ? { gzipped: gzip(body) }
-          : {};
+    const compressed = accepted.br
+      ? { brotli: brotlied('index.html', body, pageBrotliQuality) }
+      : accepted.gzip
+        ? { gzipped: gzipped('index.html', body) }
+        : {};
     return send(
       c,
       { body, type: types['.html'] as string, cacheControl: 'private, no-cache', ...compressed },
