@@ -4,6 +4,7 @@ import type { Accounts } from './account/accounts';
 import { accountRoutes } from './account/routes';
 import { adminRoutes } from './admin/routes';
 import type { AppEnv } from './app-env';
+import { accessGate } from './auth/access-gate';
 import type { Auth } from './auth/auth';
 import { confirmationRoutes } from './auth/confirmation-routes';
 import type { DeviceCookies } from './auth/device-cookie';
@@ -18,6 +19,7 @@ import type { Sessions } from './auth/sessions';
 import type { LoginThrottle } from './auth/throttle';
 import type { CartStore } from './cart/cart-store';
 import { cartRoutes } from './cart/routes';
+import type { VisitorCarts } from './cart/visitor-carts';
 import { productRoutes } from './catalogue/admin-routes';
 import type { CatalogueStore } from './catalogue/catalogue-store';
 import { createCategoryStore } from './catalogue/category-store';
@@ -59,6 +61,7 @@ export interface AppParts {
   resets: PasswordResets;
   confirmations: EmailConfirmations;
   cart: CartStore;
+  visitorCarts: VisitorCarts;
   catalogue: CatalogueStore;
   settings: SettingsStore;
   stock: StockStore;
@@ -76,7 +79,7 @@ export interface AppParts {
 export function buildApp(parts: AppParts) {
   const { config, log, auth, db, sessions, devices, throttle, roles, accounts, resets, cart, stock, orders, outbox } =
     parts;
-  const { catalogue, settings, discounts, invoices, payments, streams, confirmations, isClosing } = parts;
+  const { catalogue, settings, discounts, invoices, payments, streams, confirmations, visitorCarts, isClosing } = parts;
   const hashPassword = async (password: string) => (await auth.$context).password.hash(password);
 
   const app = new Hono<AppEnv>();
@@ -109,15 +112,21 @@ export function buildApp(parts: AppParts) {
     '/api/*',
     sameOriginOnly(config.publicUrlIsSet ? config.publicUrl : undefined, [endpoints.stripeWebhook.path]),
   );
+  // Who may reach each route: a request for none is 404, a visitor passes only where the shop lets them.
+  app.use('/api/*', accessGate(sessions, settings));
   const { trustProxy } = config;
-  app.route('/', authRoutes({ auth, db, sessions, throttle, devices, roles, confirmations, trustProxy }));
-  app.route('/', passkeyRoutes({ auth, db, sessions, devices, roles, throttle, trustProxy }));
+  const takeVisitorCart = visitorCarts.join;
+  app.route(
+    '/',
+    authRoutes({ auth, db, sessions, throttle, devices, roles, confirmations, takeVisitorCart, trustProxy }),
+  );
+  app.route('/', passkeyRoutes({ auth, db, sessions, devices, roles, throttle, takeVisitorCart, trustProxy }));
   app.route('/', resetRoutes({ resets, throttle, hashPassword, trustProxy }));
   app.route('/', confirmationRoutes({ confirmations, sessions, throttle, trustProxy }));
   app.route('/', accountRoutes({ accounts, sessions, devices, streams, throttle, trustProxy, hashPassword }));
   app.route('/', sessionRoutes({ db, sessions }));
   app.route('/', catalogueRoutes({ sessions, catalogue, streams }));
-  app.route('/', cartRoutes({ sessions, cart, catalogue, stock, streams }));
+  app.route('/', cartRoutes({ sessions, cart, visitorCarts, catalogue, stock, streams }));
   app.route('/', orderRoutes({ sessions, orders, payments, settings, streams, throttle, trustProxy }));
   app.route(
     '/',
@@ -138,7 +147,7 @@ export function buildApp(parts: AppParts) {
   app.route('/', discountRoutes({ sessions, discounts }));
   app.all('/api/*', (c) => errorResponse(c, 'request/not-found'));
 
-  const pageParts = { sessions, roles, catalogue, cart, orders, settings, takesCards: payments.offered };
+  const pageParts = { sessions, roles, catalogue, cart, visitorCarts, orders, settings, takesCards: payments.offered };
   app.get('*', staticFiles(config.distDir, pageData(pageParts)));
   app.all('*', (c) => errorResponse(c, 'request/not-found'));
 

@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { mayReach } from '../shared/access';
 import { defaultCountry } from '../shared/address';
 import { quoteQuery } from '../shared/api';
 import { checkoutChoices } from '../shared/checkout';
@@ -10,7 +11,8 @@ import type { AppEnv } from './app-env';
 import type { Roles } from './auth/roles';
 import { sessionReply } from './auth/routes';
 import type { Sessions } from './auth/sessions';
-import type { CartStore } from './cart/cart-store';
+import type { CartOwner, CartStore } from './cart/cart-store';
+import type { VisitorCarts } from './cart/visitor-carts';
 import type { CatalogueStore } from './catalogue/catalogue-store';
 import { versionOf } from './http/live-streams';
 import type { OrderStore } from './orders/order-store';
@@ -23,6 +25,7 @@ export interface PageDataParts {
   roles: Roles;
   catalogue: CatalogueStore;
   cart: CartStore;
+  visitorCarts: VisitorCarts;
   orders: OrderStore;
   settings: SettingsStore;
   /** Whether this server offers cards (it has Stripe's keys). */
@@ -30,12 +33,14 @@ export interface PageDataParts {
 }
 
 /** What the page at `page` (undefined: the Snap! page) shows first, for the browser that asks (src/shared/page-data.ts). */
-export function pageData({ sessions, roles, catalogue, cart, orders, settings, takesCards }: PageDataParts) {
+export function pageData(parts: PageDataParts) {
+  const { sessions, roles, catalogue, cart, visitorCarts, orders, settings, takesCards } = parts;
   return async (c: Context<AppEnv>, page: Page | undefined): Promise<PageData> => {
     const shop = publicShopOf(await settings.current());
     const session = await sessions.find(c);
-    if (!session) return { session: null, shop };
-    const data: PageData = { session: await sessionReply(roles, session.user), shop };
+    // A visitor gets the data of the pages the shop shows them (docs/product.md §23), and no other.
+    if (!session && !(page && mayReach(page.access, 'visitor', shop.access.openTo))) return { session: null, shop };
+    const data: PageData = { session: session ? await sessionReply(roles, session.user) : null, shop };
     if (page === pages.home) {
       // An address the list refuses gets no data: the page asks, and shows why.
       const query = productQuery.safeParse(c.req.query());
@@ -50,10 +55,12 @@ export function pageData({ sessions, roles, catalogue, cart, orders, settings, t
       if (product) data.product = { product, version: await catalogue.shownVersion() };
     }
     if (page === pages.cart) {
-      const items = await cart.list(session.user.uid);
+      const visitor = session ? undefined : await visitorCarts.find(c);
+      const owner: CartOwner | undefined = session ? { uid: session.user.uid } : visitor ? { visitor } : undefined;
+      const items = owner ? await cart.list(owner) : [];
       data.cart = { items, version: versionOf(items) };
     }
-    if (page === pages.checkout) {
+    if (session && page === pages.checkout) {
       // The address form starts in defaultCountry (emptyAddress's), with its subdivisions to choose from.
       data.places = { countries: countryPlaces, regions: { [defaultCountry]: regionsOf(defaultCountry) ?? [] } };
       // The quote the page's query asks for, read as the page reads it. A query the quote refuses gets none, nor does

@@ -15,6 +15,7 @@ import { createRoles } from './auth/roles';
 import { createSessions } from './auth/sessions';
 import { createLoginThrottle } from './auth/throttle';
 import { createCartStore } from './cart/cart-store';
+import { createVisitorCarts } from './cart/visitor-carts';
 import { createCatalogueStore } from './catalogue/catalogue-store';
 import { deleteUnusedPictures } from './catalogue/unused-pictures';
 import type { Config } from './config';
@@ -79,6 +80,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const sessions = await createSessions(auth, db, roles, log, { trustProxy: config.trustProxy });
   const devices = createDeviceCookies(config.authSecret, isHttps(config.publicUrl), db);
   const cart = createCartStore(db);
+  const visitorCarts = createVisitorCarts(db, cart, {
+    secure: isHttps(config.publicUrl),
+    trustProxy: config.trustProxy,
+  });
   const throttle = createLoginThrottle(createLoginAttemptStore(db));
   const settings = createSettingsStore(db);
   const shop = async (uow: UnitOfWork) => publicShopOf(await settings.current(uow));
@@ -120,6 +125,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       'expired passkey challenges': (now) => deleteExpiredChallenges(db, now),
       'unused pictures': (now) => deleteUnusedPictures(db, now),
       'unpaid bank transfers': transferSweep,
+      "visitors' carts unchanged for 30 days": (now) => visitorCarts.sweep(now),
     },
     log,
   );
@@ -146,6 +152,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     resets,
     confirmations,
     cart,
+    visitorCarts,
     catalogue,
     settings,
     stock,

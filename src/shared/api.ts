@@ -87,7 +87,8 @@ export { type CatalogueProduct, catalogueProductSchema };
 
 export const cartItemSchema = z.object({
   id: z.string(),
-  uid: z.string(),
+  /** The rider whose row it is; null in a visitor's cart (docs/product.md §23). */
+  uid: z.string().nullable(),
   itemid: z.string(),
   name: z.string(),
   /** Integer cents. */

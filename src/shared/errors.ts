@@ -74,6 +74,10 @@ export const errorCatalogue = {
   'cart/unavailable': { status: 409, message: 'Sorry, this product is no longer available.' },
   'cart/full': { status: 409, message: `Your cart is full: it holds at most ${limits.cartMaxRows} items.` },
   'cart/not-found': { status: 404, message: 'There is no such item in your cart.' },
+  'cart/too-many-carts': {
+    status: 429,
+    message: 'Too many new carts were started from your network. Please try again later, or log in.',
+  },
   'order/cart-empty': { status: 409, message: 'Your cart is empty, so there is nothing to order.' },
   'order/cart-changed': {
     status: 409,

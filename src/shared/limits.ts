@@ -8,6 +8,8 @@ export const limits = {
   passwordMin: 6,
   passwordMax: 16,
   cartMaxRows: 100,
+  /** Visitors' carts one client address may make in an hour (docs/product.md §23): a household or a yard's visitors. */
+  visitorCartsPerHour: 30,
   /** Orders that may be placed in an hour for one e-mail address, over every account that had it. */
   ordersPerHour: 20,
   /** Rows to a page of a list: the rider's orders, the back office's orders and e-mails. */

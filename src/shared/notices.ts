@@ -7,4 +7,6 @@ export const notices = {
   unreachable: 'The shop could not be reached. Check your connection and try again.',
   addFailed: 'Error adding document.',
   deleteFailed: 'Error deleting document',
+  /** Signup-login, to a visitor who chose 'Checkout' in a shop open to everyone (docs/product.md §23). */
+  checkOutSignedIn: 'Sign up or log in to check out. Your cart is kept.',
 } as const;

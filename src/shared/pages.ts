@@ -1,15 +1,15 @@
-/**
- * Who may see a page: everyone; only a signed-in rider (others are sent to signup-login); or only an owner
- * (a visitor is sent to signup-login, a rider sees the Snap! page).
- */
-export type PageAccess = 'open' | 'session' | 'owner';
+import type { Access } from './access';
 
 export interface Page {
   /** The URL path; a segment `:name` matches any one segment (e.g. an order number). */
   path: string;
   /** The page's own part of the document title; see `pageTitle`. */
   title: string;
-  access: PageAccess;
+  /**
+   * Who may see it (src/shared/access.ts): a visitor the page may not show is sent to signup-login, a rider on an
+   * owner's page sees the Snap! page.
+   */
+  access: Access;
   /**
    * The page follows a live stream of its own, which carries the session's events too; every other page a signed-in
    * rider opens follows the account stream for them (src/client/app/use-account-stream.ts).
@@ -22,16 +22,16 @@ export interface Page {
  * server answers every other path with the Snap! page and HTTP 404.
  */
 export const pages = {
-  home: { path: '/home', title: 'Shop', access: 'session', stream: true },
-  product: { path: '/products/:slug', title: 'Product', access: 'session', stream: true },
-  cart: { path: '/cart', title: 'Your cart', access: 'session', stream: true },
-  signupLogin: { path: '/signup-login', title: 'Sign up or log in', access: 'open' },
-  manageAccount: { path: '/manage-account', title: 'Your account', access: 'session' },
-  checkout: { path: '/checkout', title: 'Checkout', access: 'session' },
-  orders: { path: '/orders', title: 'Your orders', access: 'session' },
-  order: { path: '/orders/:number', title: 'Your order', access: 'session' },
-  resetPassword: { path: '/reset-password', title: 'Reset your password', access: 'open' },
-  confirmEmail: { path: '/confirm-email', title: 'Confirm your e-mail address', access: 'open' },
+  home: { path: '/home', title: 'Shop', access: 'shop', stream: true },
+  product: { path: '/products/:slug', title: 'Product', access: 'shop', stream: true },
+  cart: { path: '/cart', title: 'Your cart', access: 'shop', stream: true },
+  signupLogin: { path: '/signup-login', title: 'Sign up or log in', access: 'anyone' },
+  manageAccount: { path: '/manage-account', title: 'Your account', access: 'rider' },
+  checkout: { path: '/checkout', title: 'Checkout', access: 'rider' },
+  orders: { path: '/orders', title: 'Your orders', access: 'rider' },
+  order: { path: '/orders/:number', title: 'Your order', access: 'rider' },
+  resetPassword: { path: '/reset-password', title: 'Reset your password', access: 'anyone' },
+  confirmEmail: { path: '/confirm-email', title: 'Confirm your e-mail address', access: 'anyone' },
   admin: { path: '/admin', title: 'Orders · Back office', access: 'owner', stream: true },
   adminOrder: { path: '/admin/orders/:number', title: 'Order · Back office', access: 'owner' },
   adminOutbox: { path: '/admin/outbox', title: 'Outbox · Back office', access: 'owner' },
@@ -46,6 +46,20 @@ export const pages = {
 } as const satisfies Record<string, Page>;
 
 export type PageName = keyof typeof pages;
+
+/** The query of signup-login that names the page to go to once signed in (docs/product.md §23). */
+export const nextParam = 'next';
+
+/** Signup-login, then the page at `path`. */
+export function signInThen(path: string): string {
+  return `${pages.signupLogin.path}?${nextParam}=${encodeURIComponent(path)}`;
+}
+
+/** Where signing in leads: the page `next` names, when it is one of the shop's or a rider's pages; else home. */
+export function pageAfterSignIn(next: string | null): string {
+  const page = next === null ? undefined : findPage(next);
+  return next !== null && (page?.access === 'shop' || page?.access === 'rider') ? next : pages.home.path;
+}
 
 /** The page `/` redirects to. */
 export const startPage = pages.home;

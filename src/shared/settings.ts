@@ -407,9 +407,22 @@ export const shopFormatSchema = z.strictObject({
 });
 export type ShopFormat = z.infer<typeof shopFormatSchema>;
 
+/**
+ * Who can see the shop (docs/product.md §23): its members only, as every shop starts (a visitor sees signup-login and
+ * the 404 page), or everyone (a visitor browses and fills a cart, and signs up to check out).
+ */
+export const openToChoices = ['members', 'everyone'] as const;
+export type OpenTo = (typeof openToChoices)[number];
+export const openToLabels: Readonly<Record<OpenTo, string>> = { members: 'Members only', everyone: 'Everyone' };
+export const shopAccessSchema = z.strictObject({
+  openTo: z.enum(openToChoices, { error: 'Choose who can see the shop.' }),
+});
+export type ShopAccess = z.infer<typeof shopAccessSchema>;
+
 /** The whole document, section by section. */
 export const shopSettingsSchema = z.strictObject({
   shop: shopDetailsSchema,
+  access: shopAccessSchema,
   format: shopFormatSchema,
   bankTransfer: bankTransferSchema,
   paymentMethods: offeredPaymentMethodsSchema,
@@ -434,12 +447,12 @@ export type SettingsChange = z.infer<typeof settingsChangeSchema>;
 
 /**
  * What every page may show of the settings (the footer, the header, every amount and date, the order page's 'How to
- * pay'): the shop's details, how its amounts and days read, and its bank account, which every rider who orders by
- * transfer is shown anyway.
+ * pay', whether a visitor may browse): the shop's details, who can see it, how its amounts and days read, and its bank
+ * account, which every rider who orders by transfer is shown anyway.
  */
-export const publicShopSchema = shopSettingsSchema.pick({ shop: true, format: true, bankTransfer: true });
+export const publicShopSchema = shopSettingsSchema.pick({ shop: true, access: true, format: true, bankTransfer: true });
 export type PublicShop = z.infer<typeof publicShopSchema>;
 
-export function publicShopOf({ shop, format, bankTransfer }: PublicShop): PublicShop {
-  return { shop, format, bankTransfer };
+export function publicShopOf({ shop, access, format, bankTransfer }: PublicShop): PublicShop {
+  return { shop, access, format, bankTransfer };
 }

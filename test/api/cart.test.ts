@@ -132,7 +132,7 @@ describe('list', () => {
     const cart = createCartStore(server.db);
     const added: string[] = [];
     for (let i = 0; i < 20; i++) {
-      const result = await cart.add(uid, '1', 'Cob', limits.cartMaxRows);
+      const result = await cart.add({ uid }, '1', 'Cob', limits.cartMaxRows);
       if (!result.ok) throw new Error(`add refused: ${result.reason}`);
       added.push(result.item.id);
     }

@@ -22,6 +22,7 @@ import { closedUrl, FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../supp
 import { pngPicture } from '../support/pictures';
 import { rowWithoutSize, startTestServer, type TestServer } from '../support/server';
 import { requestsDuringShutdown } from '../support/shutdown';
+import { setOpenTo } from '../support/visitors';
 import { SoftAuthenticator } from '../support/webauthn';
 
 /**
@@ -230,6 +231,26 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     const client = await signedIn();
     for (let row = 0; row < limits.cartMaxRows; row++) await client.add('1');
     return client.json('POST', '/api/cart', withSize('1'));
+  },
+  'cart/too-many-carts': async () => {
+    // A shop of its own, open to everyone: every new visitor's first add from one address makes a cart.
+    const open = await startTestServer();
+    const network = '127.0.7.1';
+    try {
+      const owner = new Client(open.url);
+      const { email } = await owner.signupConfirmed();
+      await createRoles(open.db).grant(email);
+      await setOpenTo(owner, 'everyone');
+      for (let cart = 0; cart < limits.visitorCartsPerHour; cart++) {
+        const made = await new Client(open.url, network).json('POST', '/api/cart', withSize('1'));
+        expect(made.status).toBe(201);
+      }
+      const refused = await new Client(open.url, network).json('POST', '/api/cart', withSize('1'));
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(3500);
+      return refused;
+    } finally {
+      await open.stop();
+    }
   },
   'cart/invalid-size': async () => (await signedIn()).json('POST', '/api/cart', { itemid: '1', size: 'XXL' }),
   'cart/sold-out': async () => {

@@ -66,6 +66,7 @@ function largestSettings(version: number): SettingsEdit {
   }));
   const bankText = longest(settingsLimits.bankTextMax);
   return {
+    access: { openTo: 'everyone' },
     shop: {
       name: longest(settingsLimits.nameMax),
       legalName: longest(settingsLimits.legalNameMax),

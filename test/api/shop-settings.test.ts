@@ -94,10 +94,13 @@ describe("the shop's settings", () => {
       const shopNow = { ...todays.shop, address };
       const bankTransfer = { ...todays.bankTransfer, cancelUnpaid: true };
       const format = { currency: 'USD', locale: 'en-US', timeZone: 'America/New_York' };
+      // Members only, as every shop was before it could open to visitors (docs/product.md §23).
+      const access = { openTo: 'members' };
       expect(reply.body).toEqual({
         settings: {
           ...todays,
           shop: shopNow,
+          access,
           format,
           bankTransfer,
           shipping: firstShipping,
@@ -109,13 +112,14 @@ describe("the shop's settings", () => {
       expect(newShopSettings).toEqual({
         ...todays,
         shop: shopNow,
+        access,
         format,
         bankTransfer,
         shipping: firstShipping,
         tax: firstTax,
       });
       const shop = await new Client(fresh.url).json('GET', '/api/shop');
-      expect(shop.body).toEqual({ shop: shopNow, format, bankTransfer });
+      expect(shop.body).toEqual({ shop: shopNow, access, format, bankTransfer });
       // Card only with Stripe's keys, as before.
       expect((await admin.json('GET', '/api/payment-methods')).body).toEqual({
         methods: ['bank-transfer', 'collection'],

@@ -226,6 +226,7 @@ export async function rowWithoutSize(server: RunningServer, uid: string, itemid 
     .values({
       id,
       uid,
+      visitor_cart_id: null,
       itemid,
       name: product.name,
       price_cents: product.priceCents,

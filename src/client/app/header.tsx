@@ -12,7 +12,7 @@ function pageLink(pathname: string) {
 
 export function Header() {
   const { user, role } = useSession();
-  const { shop } = useShop();
+  const { shop, access } = useShop();
   const { pathname } = useLocation();
   const navigate = useNavigate();
 
@@ -58,6 +58,14 @@ export function Header() {
           </ul>
         ) : (
           <ul className="nav-list">
+            {access.openTo === 'everyone' && (
+              // A shop open to everyone: a visitor browses and fills a cart (docs/product.md §23).
+              <li>
+                <Link className="nav-link" to={link.to}>
+                  {link.label}
+                </Link>
+              </li>
+            )}
             <li>
               <Link className="nav-link" to={pages.signupLogin.path}>
                 Log in

@@ -6,10 +6,12 @@ import {
   type RouteObject,
   redirect,
 } from 'react-router';
-import { type PageAccess, type PageName, pages, startPage } from '../../shared/pages';
+import type { Access } from '../../shared/access';
+import { type PageName, pages, startPage } from '../../shared/pages';
 import { ApiError } from '../lib/api';
 import { notFound } from '../lib/not-found';
 import { checkSession, currentRole, currentUser, subscribeToSession } from '../lib/session';
+import { currentShop, refreshShop } from '../lib/shop';
 import { Layout } from './layout';
 import { type PageModule, type PageModules, pageModuleFile } from './page-module';
 import { RouteError } from './route-error';
@@ -34,13 +36,16 @@ function pageModule(name: PageName): () => Promise<PageModule> {
 }
 
 /**
- * The guard of a page for signed-in riders. With a stored hint the page renders at once (the server's check
- * runs meanwhile and signs out on a 401, which runs the guards again); without one it waits for the server's
- * answer, so a rider whose session cookie is valid reaches the page asked for.
+ * The guard of a page for signed-in riders, and of the shop's pages (`shop`), which a visitor sees too when the shop
+ * is open to everyone (docs/product.md §23). With a stored hint the page renders at once (the server's check runs
+ * meanwhile and signs out on a 401, which runs the guards again); without one it waits for the server's answer, so a
+ * rider whose session cookie is valid reaches the page asked for.
  */
-async function requireSession(): Promise<void> {
+async function requireSession(access: Access = 'rider'): Promise<void> {
   if (!currentUser()) await checkSession();
-  if (!currentUser()) throw redirect(pages.signupLogin.path);
+  if (currentUser()) return;
+  if (access === 'shop' && (await currentShop()).access.openTo === 'everyone') return;
+  throw redirect(pages.signupLogin.path);
 }
 
 /**
@@ -57,9 +62,9 @@ async function requireOwner(): Promise<void> {
  * A page's loader: its guard first, then the module's own loader. A 401 on the way means the session ended: the
  * rider goes to signup-login, as the guard would have sent them; a 403 (a role taken away meanwhile), the Snap! page.
  */
-function pageLoader(access: PageAccess, load: () => Promise<PageModule>): LoaderFunction {
+function pageLoader(access: Access, load: () => Promise<PageModule>): LoaderFunction {
   return async (args: LoaderFunctionArgs) => {
-    if (access === 'session') await requireSession();
+    if (access === 'shop' || access === 'rider') await requireSession(access);
     else if (access === 'owner') await requireOwner();
     const { loader } = await load();
     if (!loader) return null;
@@ -109,9 +114,9 @@ export function createAppRouter(): DataRouter {
     },
   ]);
   // A sign-out from anywhere (log-out, a 401, the live cart's signed-out event) runs the guards again: a guarded
-  // page goes to signup-login as the header changes.
+  // page goes to signup-login as the header changes; a visitor's page too when the shop has just closed to visitors.
   subscribeToSession(() => {
-    if (!currentUser()) void router.revalidate();
+    if (!currentUser()) void refreshShop().then(() => router.revalidate());
   });
   return router;
 }

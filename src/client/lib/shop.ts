@@ -18,6 +18,8 @@ const unknownShop: PublicShop = {
     email: '',
     taxId: '',
   },
+  // Members only until the server says otherwise: a visitor is never shown a page the shop may keep for riders.
+  access: { openTo: 'members' },
   // No currency ('XXX', ISO 4217's code for none) until the shop is known.
   format: { currency: 'XXX', locale: 'en-US', timeZone: 'UTC' },
   bankTransfer: {
@@ -49,6 +51,20 @@ function subscribe(listener: () => void): () => void {
     });
   }
   return () => listeners.delete(listener);
+}
+
+/**
+ * The shop as the server last said, asked now if no page or stream has said yet (a router guard's question: may a
+ * visitor see this page?); the members-only shop when the server cannot be asked.
+ */
+export async function currentShop(): Promise<PublicShop> {
+  if (state === unknownShop) setShop(await call('shop').catch(() => unknownShop));
+  return state;
+}
+
+/** Asks the server for the shop now: a sign-out may come of the owner's closing it to visitors. */
+export async function refreshShop(): Promise<void> {
+  setShop(await call('shop').catch(() => state));
 }
 
 export function useShop(): PublicShop {

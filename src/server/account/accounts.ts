@@ -109,7 +109,7 @@ export function createAccounts(parts: AccountParts) {
         // After any checkout or cart change of the user under way (PostgreSQL would otherwise deadlock them).
         await uow.lock('cart', uid);
         const user = await uow.trx.selectFrom('user').select('email').where('id', '=', uid).executeTakeFirst();
-        await cart.empty(uow, uid);
+        await cart.empty(uow, { uid });
         await sessions.end(uow, { uid });
         await uow.trx.deleteFrom('account').where('userId', '=', uid).execute();
         if (user) {

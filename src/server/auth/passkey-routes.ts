@@ -9,7 +9,7 @@ import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
 import { type Auth, rowIdPattern } from './auth';
 import type { DeviceCookies } from './device-cookie';
-import { finishLogIn } from './log-in';
+import { finishLogIn, type TakeVisitorCart } from './log-in';
 import { passkeyRows } from './passkeys';
 import { refusalsOf } from './refusals';
 import type { Roles } from './roles';
@@ -43,6 +43,7 @@ export interface PasskeyRouteParts {
   devices: DeviceCookies;
   roles: Roles;
   throttle: LoginThrottle;
+  takeVisitorCart: TakeVisitorCart;
   trustProxy: boolean;
 }
 
@@ -66,7 +67,16 @@ const confirmed: MiddlewareHandler<AppEnv> = async (c, next) => {
  * Better Auth's passkey plugin keeps the challenges and verifies the answers; the challenge of each ceremony rides in
  * its signed cookie.
  */
-export function passkeyRoutes({ auth, db, sessions, devices, roles, throttle, trustProxy }: PasskeyRouteParts) {
+export function passkeyRoutes({
+  auth,
+  db,
+  sessions,
+  devices,
+  roles,
+  throttle,
+  takeVisitorCart,
+  trustProxy,
+}: PasskeyRouteParts) {
   const recent = sessions.require({ recent: true });
   const signedIn = sessions.require();
   const fromBrowser = (c: Context) => ({ headers: c.req.raw.headers, returnHeaders: true as const });
@@ -90,7 +100,11 @@ export function passkeyRoutes({ auth, db, sessions, devices, roles, throttle, tr
           .catch((error) => Promise.reject(translate(error)));
         const { session, user } = response;
         const device = await devices.verify(c, user.email);
-        return finishLogIn(c, { sessions, devices, roles }, { headers, token: session.token, user, device });
+        return finishLogIn(
+          c,
+          { sessions, devices, roles, takeVisitorCart },
+          { headers, token: session.token, user, device },
+        );
       })
 
       .get(endpoints.passkeys.path, signedIn, async (c) => {

@@ -10,7 +10,7 @@ import { readJson } from '../http/input';
 import type { Auth } from './auth';
 import type { DeviceCookies } from './device-cookie';
 import type { EmailConfirmations } from './email-confirmations';
-import { finishLogIn } from './log-in';
+import { finishLogIn, type TakeVisitorCart } from './log-in';
 import { refusalsOf } from './refusals';
 import type { Roles } from './roles';
 import { forwardCookies, type Sessions, sessionUser } from './sessions';
@@ -37,6 +37,7 @@ export interface AuthRouteParts {
   devices: DeviceCookies;
   roles: Roles;
   confirmations: EmailConfirmations;
+  takeVisitorCart: TakeVisitorCart;
   trustProxy: boolean;
 }
 
@@ -57,6 +58,7 @@ export function authRoutes({
   devices,
   roles,
   confirmations,
+  takeVisitorCart,
   trustProxy,
 }: AuthRouteParts) {
   /** Better Auth's sign-up, whose failure when a parallel sign-up took the address first is that address's 409. */
@@ -90,6 +92,7 @@ export function authRoutes({
       if (response.token) await sessions.started(c, response.token);
       forwardCookies(c, headers);
       await devices.issue(c, response.user.id);
+      await takeVisitorCart(c, response.user.id);
       // The rider is logged in at once; the link that confirms the address goes out through the outbox (§15).
       await db.run((uow) => confirmations.send(uow, response.user.id, response.user.email));
       return c.json({ user: sessionUser(response.user), role: 'rider' }, 201);
@@ -110,7 +113,7 @@ export function authRoutes({
       await attempt.succeeded();
       return finishLogIn(
         c,
-        { sessions, devices, roles },
+        { sessions, devices, roles, takeVisitorCart },
         { headers, token: response.token, user: response.user, device },
       );
     })

@@ -1,22 +1,22 @@
 import type { CartEvent } from '../../shared/api';
 import { type StreamSource, sseFrame, versionOf } from '../http/live-streams';
-import { type CartChange, type CartStore, cartTopic } from './cart-store';
+import { type CartChange, type CartOwner, type CartStore, cartTopic } from './cart-store';
 
 function frame({ type, ...data }: CartEvent): string {
   return sseFrame(type, data);
 }
 
 /**
- * A rider's live cart (docs/API.md, "The live stream"): the whole cart first, then each change; the whole cart
+ * A rider's or a visitor's live cart (docs/API.md, "The live stream"): the whole cart first, then each change; the whole cart
  * again whenever changes may have been missed. An emptied cart (an order was placed) is an empty snapshot. A page that
  * shows the cart as it is now (`known`: the version its HTML came with) gets no first snapshot.
  */
-export function cartStream(cart: CartStore, uid: string, known: string | undefined): StreamSource<CartChange> {
-  const snapshot = async () => frame({ type: 'snapshot', items: await cart.list(uid) });
+export function cartStream(cart: CartStore, owner: CartOwner, known: string | undefined): StreamSource<CartChange> {
+  const snapshot = async () => frame({ type: 'snapshot', items: await cart.list(owner) });
   return {
-    topic: cartTopic(uid),
+    topic: cartTopic(owner),
     start: async () => {
-      const items = await cart.list(uid);
+      const items = await cart.list(owner);
       return known !== undefined && versionOf(items) === known ? '' : frame({ type: 'snapshot', items });
     },
     frame(change) {

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { endpoints } from '../../shared/api';
 import type { ErrorCode } from '../../shared/errors';
 import { limits } from '../../shared/limits';
@@ -10,8 +10,9 @@ import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
 import type { LiveStreams } from '../http/live-streams';
 import type { StockStore } from '../stock/stock-store';
-import type { AddResult, CartStore } from './cart-store';
+import type { AddResult, CartOwner, CartStore } from './cart-store';
 import { cartStream } from './cart-stream';
+import type { VisitorCarts } from './visitor-carts';
 
 const idPattern = /^[0-9a-f-]{1,64}$/i;
 
@@ -23,21 +24,38 @@ const addRefusals: Record<Extract<AddResult, { ok: false }>['reason'], ErrorCode
   'no-user': 'auth/unauthenticated',
 };
 
-/** The cart of the session's user; no route takes a user id from the browser. */
+/**
+ * The cart of the session's user, or of the visitor's cart cookie when the shop is open to everyone (the access gate
+ * has checked that, src/server/auth/access-gate.ts); no route takes a user id or a cart id from the browser.
+ */
 export interface CartRouteParts {
   sessions: Sessions;
   cart: CartStore;
+  visitorCarts: VisitorCarts;
   catalogue: CatalogueStore;
   stock: StockStore;
   streams: LiveStreams;
 }
 
-export function cartRoutes({ sessions, cart, catalogue, stock, streams }: CartRouteParts) {
-  const session = sessions.require();
-  return new Hono<AppEnv>()
-    .get(endpoints.cart.path, session, async (c) => c.json({ items: await cart.list(c.get('session').user.uid) }))
+export function cartRoutes({ sessions, cart, visitorCarts, catalogue, stock, streams }: CartRouteParts) {
+  /**
+   * Whose cart the request is for: the rider's, or the visitor's; a visitor without one gets one made (`make`: an add,
+   * a stream) or none (a read, a removal: an empty cart).
+   */
+  async function ownerOf(c: Context<AppEnv>, make: boolean): Promise<CartOwner | undefined> {
+    const session = await sessions.find(c);
+    if (session) return { uid: session.user.uid };
+    const visitor = make ? await visitorCarts.findOrMake(c) : await visitorCarts.find(c);
+    return visitor === undefined ? undefined : { visitor };
+  }
 
-    .post(endpoints.addToCart.path, session, async (c) => {
+  return new Hono<AppEnv>()
+    .get(endpoints.cart.path, async (c) => {
+      const owner = await ownerOf(c, false);
+      return c.json({ items: owner ? await cart.list(owner) : [] });
+    })
+
+    .post(endpoints.addToCart.path, async (c) => {
       const { itemid, size } = await readJson(c, endpoints.addToCart.body);
       const product = await catalogue.find(itemid);
       if (!product) throw new HttpError('cart/unknown-item');
@@ -50,19 +68,26 @@ export function cartRoutes({ sessions, cart, catalogue, stock, streams }: CartRo
       if (!chosen) throw new HttpError('cart/invalid-size');
       // A cart holds no stock: this only turns away what cannot be ordered now (a page showing old stock).
       if (chosen.stock <= 0) throw new HttpError('cart/sold-out');
-      const result = await cart.add(c.get('session').user.uid, product.itemid, chosen.size, limits.cartMaxRows);
+      const owner = await ownerOf(c, true);
+      if (!owner) throw new HttpError('auth/unauthenticated');
+      const result = await cart.add(owner, product.itemid, chosen.size, limits.cartMaxRows);
       if (!result.ok) throw new HttpError(addRefusals[result.reason]);
       return c.json({ item: result.item }, 201);
     })
 
-    .get(endpoints.cartStream.path, session, (c) => {
-      const { user } = c.get('session');
-      return streams.open(c, c.get('session'), () => cartStream(cart, user.uid, c.req.query(knownParam)));
+    .get(endpoints.cartStream.path, async (c) => {
+      const session = (await sessions.find(c)) ?? undefined;
+      if (c.req.method === 'HEAD') return streams.open(c, session, () => ({ start: async () => '' }));
+      // A visitor's first tab gets its cart made now, so that an add in another tab reaches this one.
+      const owner = await ownerOf(c, true);
+      if (!owner) throw new HttpError('auth/unauthenticated');
+      return streams.open(c, session, () => cartStream(cart, owner, c.req.query(knownParam)));
     })
 
-    .delete(endpoints.removeFromCart.path, session, async (c) => {
+    .delete(endpoints.removeFromCart.path, async (c) => {
       const id = c.req.param('id');
-      if (!idPattern.test(id) || !(await cart.remove(c.get('session').user.uid, id))) {
+      const owner = await ownerOf(c, false);
+      if (!idPattern.test(id) || !owner || !(await cart.remove(owner, id))) {
         throw new HttpError('cart/not-found');
       }
       return c.body(null, 204);

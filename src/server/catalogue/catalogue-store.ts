@@ -326,13 +326,16 @@ export function createCatalogueStore(db: Db, stock: StockStore, settings: PriceF
 
   /** Tells every open cart holding the product to read itself again (a new price, a size renamed, hidden). */
   async function nudgeCarts(uow: UnitOfWork, itemid: string): Promise<void> {
-    const riders = await uow.trx
+    const carts = await uow.trx
       .selectFrom('cart_item')
-      .select('uid')
+      .select(['uid', 'visitor_cart_id'])
       .distinct()
       .where('itemid', '=', itemid)
       .execute();
-    for (const { uid } of riders) uow.publish(cartTopic(uid), { type: 'changed' });
+    for (const { uid, visitor_cart_id: visitor } of carts) {
+      const owner = uid !== null ? { uid } : visitor !== null ? { visitor } : undefined;
+      if (owner) uow.publish(cartTopic(owner), { type: 'changed' });
+    }
   }
 
   /**

@@ -82,31 +82,35 @@ export interface CatalogueRouteParts {
  * changes; and the uploaded pictures, under URLs that change with their content.
  */
 export function catalogueRoutes({ sessions, catalogue, streams }: CatalogueRouteParts) {
-  const session = sessions.require();
   const productsAfter = productsFrames(catalogue);
-  return new Hono<AppEnv>()
-    .get(endpoints.catalogue.path, async (c) => c.json({ products: await catalogue.shown() }))
+  return (
+    new Hono<AppEnv>()
+      .get(endpoints.catalogue.path, async (c) => c.json({ products: await catalogue.shown() }))
 
-    .get(endpoints.products.path, async (c) => c.json(await catalogue.list(readQuery(c, endpoints.products.query))))
+      .get(endpoints.products.path, async (c) => c.json(await catalogue.list(readQuery(c, endpoints.products.query))))
 
-    .get(endpoints.product.path, async (c) => {
-      const product = await catalogue.details(c.req.param('slug'));
-      if (!product) throw new HttpError('product/no-page');
-      return c.json({ product });
-    })
+      .get(endpoints.product.path, async (c) => {
+        const product = await catalogue.details(c.req.param('slug'));
+        if (!product) throw new HttpError('product/no-page');
+        return c.json({ product });
+      })
 
-    .get(endpoints.catalogueStream.path, session, (c) =>
-      streams.open(c, c.get('session'), () => catalogueStream(catalogue, productsAfter, c.req.query(knownParam))),
-    )
+      // A rider's, or a visitor's of a shop open to everyone (the access gate decides, src/server/auth/access-gate.ts).
+      .get(endpoints.catalogueStream.path, async (c) =>
+        streams.open(c, (await sessions.find(c)) ?? undefined, () =>
+          catalogueStream(catalogue, productsAfter, c.req.query(knownParam)),
+        ),
+      )
 
-    .get('/media/:file', async (c) => {
-      const id = pictureFile.exec(c.req.param('file'))?.[1];
-      const picture = id === undefined ? undefined : await catalogue.picture(id);
-      if (!picture) return c.body('Not found', 404, { 'Content-Type': 'text/plain; charset=utf-8' });
-      // The type the server made it in, never what an upload claimed; the URL changes with the bytes.
-      return c.body(new Uint8Array(picture.bytes), 200, {
-        'Content-Type': picture.contentType,
-        'Cache-Control': 'public, max-age=31536000, immutable',
-      });
-    });
+      .get('/media/:file', async (c) => {
+        const id = pictureFile.exec(c.req.param('file'))?.[1];
+        const picture = id === undefined ? undefined : await catalogue.picture(id);
+        if (!picture) return c.body('Not found', 404, { 'Content-Type': 'text/plain; charset=utf-8' });
+        // The type the server made it in, never what an upload claimed; the URL changes with the bytes.
+        return c.body(new Uint8Array(picture.bytes), 200, {
+          'Content-Type': picture.contentType,
+          'Cache-Control': 'public, max-age=31536000, immutable',
+        });
+      })
+  );
 }

@@ -2,6 +2,7 @@ import type {
   BankTransfer,
   PaymentMethodId,
   ShippingSettings,
+  ShopAccess,
   ShopDetails,
   ShopFormat,
   ShopSettings,
@@ -88,9 +89,16 @@ export const firstCancelUnpaid = true;
 export const firstFormat: ShopFormat = { currency: 'USD', locale: 'en-US', timeZone: 'America/New_York' };
 
 /**
+ * Who can see a shop, as migration 0038 adds it to the stored document for a new shop and an upgraded one alike
+ * (docs/decisions/0055-open-to-visitors.md): its members only, as every shop was until then. Part of that migration:
+ * never edit it.
+ */
+export const firstAccess: ShopAccess = { openTo: 'members' };
+
+/**
  * What a new shop's settings are once every migration has run: 0015's, the shop's address in the parts 0034 reads in
- * it, 0023's shipping, 0025's tax, 0035's 'Cancel unpaid orders' and 0036's currency, locale and time zone. For tests and the benches, which compare a new
- * shop with it.
+ * it, 0023's shipping, 0025's tax, 0035's 'Cancel unpaid orders', 0036's currency, locale and time zone and 0038's 'Members only'. For tests and the
+ * benches, which compare a new shop with it.
  */
 export const newShopSettings: ShopSettings = {
   ...firstSettings,
@@ -105,6 +113,7 @@ export const newShopSettings: ShopSettings = {
       country: 'US',
     },
   },
+  access: firstAccess,
   format: firstFormat,
   bankTransfer: { ...firstSettings.bankTransfer, cancelUnpaid: firstCancelUnpaid },
   shipping: firstShipping,

@@ -3,7 +3,7 @@ import { createSearchTables, indexProduct } from '../catalogue/search-index';
 import { freeSlug, slugOf } from '../catalogue/slugs';
 import { firstCatalogue } from './first-catalogue';
 import { firstCategories } from './first-categories';
-import { firstCancelUnpaid, firstFormat, firstSettings, firstShipping, firstTax } from './first-settings';
+import { firstAccess, firstCancelUnpaid, firstFormat, firstSettings, firstShipping, firstTax } from './first-settings';
 import type { Dialect } from './open';
 import { sequences, type Tables } from './schema';
 import { shopAddressParts } from './shop-address-migration';
@@ -689,6 +689,76 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
       for (const [table, column] of columns) {
         await sql`alter table ${sql.table(table)} alter column ${sql.ref(column)} type bigint`.execute(db);
       }
+    },
+  },
+  '0038-open-to-visitors': {
+    async up(db) {
+      // Open to visitors if the owner wants (docs/decisions/0055-open-to-visitors.md). The settings gain 'Who can see
+      // the shop', 'Members only' as every shop was; a visitor's cart is a row of its own (its id the SHA-256 of its
+      // cookie), and a cart's row belongs to a rider or to a visitor's cart: never both, never neither.
+      const row = await db.selectFrom('shop_settings').select('document').where('id', '=', 1).executeTakeFirst();
+      if (row) {
+        const document = { ...JSON.parse(row.document), access: firstAccess };
+        await db
+          .updateTable('shop_settings')
+          .set({ document: JSON.stringify(document) })
+          .where('id', '=', 1)
+          .execute();
+      }
+      await db.schema
+        .createTable('visitor_cart')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('address', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('changed_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('visitor_cart_address')
+        .on('visitor_cart')
+        .columns(['address', 'created_at'])
+        .execute();
+      await db.schema.createIndex('visitor_cart_changed_at').on('visitor_cart').column('changed_at').execute();
+      if (dialect === 'postgres') {
+        await db.schema
+          .alterTable('cart_item')
+          .alterColumn('uid', (c) => c.dropNotNull())
+          .execute();
+        await db.schema
+          .alterTable('cart_item')
+          .addColumn('visitor_cart_id', 'text', (c) => c.references('visitor_cart.id').onDelete('cascade'))
+          .execute();
+        await sql`alter table cart_item add constraint cart_item_one_owner check ((uid is null) <> (visitor_cart_id is null))`.execute(
+          db,
+        );
+      } else {
+        // SQLite changes a column's constraints by making the table anew.
+        await sql`create table cart_item_new (
+          id text primary key,
+          uid text references user(id) on delete cascade,
+          visitor_cart_id text references visitor_cart(id) on delete cascade,
+          itemid text not null,
+          name text not null,
+          price_cents integer not null,
+          details text not null,
+          created_at bigint not null,
+          size text,
+          check ((uid is null) <> (visitor_cart_id is null))
+        )`.execute(db);
+        await sql`insert into cart_item_new (id, uid, itemid, name, price_cents, details, created_at, size)
+          select id, uid, itemid, name, price_cents, details, created_at, size from cart_item`.execute(db);
+        await sql`drop table cart_item`.execute(db);
+        await sql`alter table cart_item_new rename to cart_item`.execute(db);
+        await db.schema
+          .createIndex('cart_item_uid_created_at')
+          .on('cart_item')
+          .columns(['uid', 'created_at'])
+          .execute();
+      }
+      await db.schema
+        .createIndex('cart_item_visitor_cart_created_at')
+        .on('cart_item')
+        .columns(['visitor_cart_id', 'created_at'])
+        .execute();
     },
   },
 });

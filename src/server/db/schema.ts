@@ -1,9 +1,11 @@
 import type { Generated } from 'kysely';
 
 /** Our own tables. Better Auth's tables (user, session, account, verification) are its own business. */
+/** One row of a rider's cart (`uid`) or of a visitor's (`visitor_cart_id`): never both, never neither. */
 export interface CartItemTable {
   id: string;
-  uid: string;
+  uid: string | null;
+  visitor_cart_id: string | null;
   itemid: string;
   name: string;
   price_cents: number;
@@ -11,6 +13,17 @@ export interface CartItemTable {
   /** The size chosen; null for rows added before the shop had sizes (migration 0007). */
   size: string | null;
   created_at: number;
+}
+
+/**
+ * A visitor's cart (docs/product.md §23): its id is the SHA-256 of the random value of its cookie; `address` the
+ * client address group it was made from (new carts are capped per address per hour); swept 30 days after `changed_at`.
+ */
+export interface VisitorCartTable {
+  id: string;
+  address: string;
+  created_at: number;
+  changed_at: number;
 }
 
 export interface LoginAttemptTable {
@@ -345,6 +358,7 @@ export interface DiscountUseTable {
 
 export interface Tables {
   cart_item: CartItemTable;
+  visitor_cart: VisitorCartTable;
   login_attempt: LoginAttemptTable;
   device_epoch: DeviceEpochTable;
   shop_order: ShopOrderTable;

@@ -177,7 +177,7 @@ export async function runPlan(
     for (const { count, ...size } of restock) sizeOf(size).left += count;
     const cartItemIds: string[] = [];
     for (const line of order.lines) {
-      const added = await cart.add(rider.uid, line.itemid, line.size, limits.cartMaxRows);
+      const added = await cart.add({ uid: rider.uid }, line.itemid, line.size, limits.cartMaxRows);
       if (!added.ok) throw new Error(`A line of order ${number + 1} could not go into the cart: ${added.reason}.`);
       cartItemIds.push(added.item.id);
     }

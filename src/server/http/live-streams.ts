@@ -19,6 +19,8 @@ const streamLimits = {
   perAccount: 20,
   /** Per client address (an IPv6 /64): a yard or a household behind one router, several riders each. */
   perAddress: 40,
+  /** Visitors' streams per client address (docs/product.md §23): half of what the address may open in all. */
+  perVisitorAddress: 20,
   /** The share of MAX_LIVE_STREAMS that only owners' streams may take, so riders never starve the back office. */
   ownerShare: 0.1,
   /** Unsent data beyond this means the reader is gone or too slow: the stream is cut, the page reconnects. */
@@ -87,7 +89,8 @@ class LiveStream<Event> {
     private readonly streams: LiveStreams,
     private readonly parts: LiveStreamParts,
     private readonly res: ServerResponse,
-    readonly session: Session,
+    /** The stream's log-in; none for a visitor of a shop open to everyone. */
+    readonly session: Session | undefined,
     /** What the stream counts against: its log-in, account and address (`LiveStreams.open`). */
     readonly keys: readonly string[],
     private readonly source: StreamSource<Event>,
@@ -107,27 +110,36 @@ class LiveStream<Event> {
         ),
       );
     }
-    this.#stops.push(
-      sessions.watch(this.session, {
-        ended: () => {
-          this.write(sseFrame('signed-out'));
-          this.end();
-        },
-        // The database could not say (it is unreachable): the page reconnects and its session is checked then.
-        uncertain: () => this.end(),
-        // In turn with the stream's own frames, so that the page hears of it after what came before.
-        changed: () => this.#then(async () => this.write(sseFrame('account'))),
-      }),
-    );
-    // A save of the settings, on any server (or changes that may have been missed): the shop as it now is.
+    if (this.session) {
+      this.#stops.push(
+        sessions.watch(this.session, {
+          ended: () => this.signedOut(),
+          // The database could not say (it is unreachable): the page reconnects and its session is checked then.
+          uncertain: () => this.end(),
+          // In turn with the stream's own frames, so that the page hears of it after what came before.
+          changed: () => this.#then(async () => this.write(sseFrame('account'))),
+        }),
+      );
+    }
+    // A save of the settings, on any server (or changes that may have been missed): the shop as it now is. A visitor's
+    // stream ends with it when the shop is no longer open to everyone, as a rider's does when the log-in ends.
     this.#stops.push(
       feed.subscribe(settingsTopic, () =>
-        this.#then(async () => this.write(sseFrame('shop', await this.parts.shop()))),
+        this.#then(async () => {
+          const shop = await this.parts.shop();
+          this.write(sseFrame('shop', shop));
+          if (!this.session && shop.access.openTo !== 'everyone') this.signedOut();
+        }),
       ),
     );
     this.res.once('close', () => this.end());
     this.write('retry: 1000\n\n');
     this.#then(async () => this.write(await this.source.start()));
+  }
+
+  signedOut(): void {
+    this.write(sseFrame('signed-out'));
+    this.end();
   }
 
   #then(task: () => Promise<void>): void {
@@ -167,7 +179,7 @@ type AnyStream = LiveStream<unknown>;
  */
 export class LiveStreams {
   readonly #all = new Set<AnyStream>();
-  /** How many open streams count against each key: `session:<id>`, `account:<uid>`, `address:<group>`. */
+  /** How many open streams count against each key: `session:<id>`, `account:<uid>`, `visitors:<group>`, `address:<group>`. */
   readonly #counts = new Map<string, number>();
   readonly #heartbeat: NodeJS.Timeout;
   /** Streams riders' pages may take: MAX_LIVE_STREAMS less the owners' share. */
@@ -195,22 +207,28 @@ export class LiveStreams {
 
   /**
    * Answers GET on a stream route with a new stream of `source`; HEAD with the headers alone, building nothing.
-   * `forOwner`: the route has checked the owner's role, and the stream may take the owners' share.
+   * `session`: the log-in it counts against, or none for a visitor (the access gate let the visitor through, so the
+   * shop is open to everyone). `forOwner`: the route has checked the owner's role, and the stream may take the owners'
+   * share.
    */
   open<Event>(
     c: Context<AppEnv>,
-    session: Session,
+    session: Session | undefined,
     source: () => StreamSource<Event>,
     { forOwner = false }: { forOwner?: boolean } = {},
   ): Response {
     if (c.req.method === 'HEAD') return new Response(null, { headers: eventStreamHeaders });
     if (this.#closing) throw new HttpError('server/unavailable');
     const address = addressGroup(clientAddress(c, this.parts.trustProxy));
-    const counted = [
-      [`session:${session.id}`, streamLimits.perSession, 'this log-in'],
-      [`account:${session.user.uid}`, streamLimits.perAccount, 'this account'],
+    const counted: ReadonlyArray<readonly [string, number, string]> = [
+      ...(session
+        ? ([
+            [`session:${session.id}`, streamLimits.perSession, 'this log-in'],
+            [`account:${session.user.uid}`, streamLimits.perAccount, 'this account'],
+          ] as const)
+        : ([[`visitors:${address}`, streamLimits.perVisitorAddress, 'visitors of your network']] as const)),
       [`address:${address}`, streamLimits.perAddress, 'your network'],
-    ] as const;
+    ];
     for (const [key, cap, whose] of counted) {
       if ((this.#counts.get(key) ?? 0) >= cap) {
         const message = `Too many live pages are open for ${whose}. Close some and try again.`;

@@ -168,7 +168,7 @@ export function createPlacing(parts: PlacingParts) {
         return { ok: false, reason: 'too-many', retryAfter } as const;
       }
 
-      const weighed = await cart.weighed(uid, uow);
+      const weighed = await cart.weighed({ uid }, uow);
       const { items } = weighed;
       if (items.length === 0) return { ok: false, reason: 'cart-empty' } as const;
       const seen = new Set(input.cartItemIds);
@@ -280,7 +280,7 @@ export function createPlacing(parts: PlacingParts) {
       }
       for (const line of lines) await insertLine(uow.trx, line);
       await insertEvent(uow.trx, placed);
-      await cart.empty(uow, uid);
+      await cart.empty(uow, { uid });
       // The order as a read would give it, from the rows just written.
       const order = toOrder(row, lines, [placed], false, cardPaymentMs);
       await outbox.enqueue(uow, 'order-confirmation', user.email, { order });
@@ -321,7 +321,7 @@ export function createPlacing(parts: PlacingParts) {
       { delivery, country, region, postalCode, method, discountCode }: QuoteQuery,
       uow?: UnitOfWork,
     ): Promise<QuoteResult> {
-      const weighed = await cart.weighed(rider.uid, uow);
+      const weighed = await cart.weighed({ uid: rider.uid }, uow);
       const { items } = weighed;
       const checked =
         discountCode === undefined

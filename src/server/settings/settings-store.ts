@@ -1,5 +1,6 @@
 import { shopAddressText } from '../../shared/address';
 import {
+  openToLabels,
   percentOfRate,
   type SettingsChange,
   type SettingsEdit,
@@ -92,6 +93,11 @@ function describeTax(before: TaxSettings, after: TaxSettings): string[] {
 /** The history's sentences for a save: one for each field it changes; none when it changes nothing. */
 function describeSave(before: ShopSettings, after: ShopSettings): string[] {
   const what: string[] = [];
+  if (before.access.openTo !== after.access.openTo) {
+    what.push(
+      `Who can see the shop ${quoted(openToLabels[before.access.openTo])} → ${quoted(openToLabels[after.access.openTo])}`,
+    );
+  }
   for (const section of ['shop', 'format', 'bankTransfer'] as const) {
     const names: Record<string, string> = fieldNames[section];
     // The address as it prints, in one block.

@@ -5,6 +5,9 @@ import { pages } from '../../../shared/pages';
 import { methodsOf } from '../../../shared/payment/payment-methods';
 import {
   isCentCurrency,
+  type OpenTo,
+  openToChoices,
+  openToLabels,
   type PaymentMethodId,
   paymentMethodIds,
   type ShopSettings,
@@ -108,6 +111,8 @@ type TextPath = keyof typeof textFields;
 
 interface Values {
   text: Record<TextPath, string>;
+  /** 'Who can see the shop'. */
+  openTo: OpenTo;
   /** 'Cancel unpaid orders'. */
   cancelUnpaid: boolean;
   paymentMethods: PaymentMethodId[];
@@ -126,6 +131,7 @@ function valuesOf(settings: ShopSettings): Values {
   ) as Record<TextPath, string>;
   return {
     text,
+    openTo: settings.access.openTo,
     cancelUnpaid: settings.bankTransfer.cancelUnpaid,
     paymentMethods: [...settings.paymentMethods],
     shipping: shippingDraft(settings.shipping, format),
@@ -138,7 +144,7 @@ function valuesOf(settings: ShopSettings): Values {
  * writes amounts (`format`, the settings' as loaded).
  */
 function check(
-  { text, cancelUnpaid, paymentMethods, shipping, tax }: Values,
+  { text, openTo, cancelUnpaid, paymentMethods, shipping, tax }: Values,
   format: MoneyFormat,
 ): {
   input?: ShopSettings;
@@ -161,6 +167,7 @@ function check(
       email: text['shop.email'],
       taxId: text['shop.taxId'],
     },
+    access: { openTo },
     format: {
       currency: text['format.currency'],
       locale: text['format.locale'],
@@ -214,6 +221,7 @@ function SettingsForm({
   const focusNext = useFocusAfterRender();
   const methodsId = useId();
   const cancelUnpaidId = useId();
+  const openToId = useId();
   const { input, problems } = check(values, settings.format);
 
   function problemAt(path: string): string | undefined {
@@ -325,6 +333,25 @@ function SettingsForm({
             'shop.taxId',
           ] as const
         ).map(textField)}
+      </fieldset>
+      <fieldset aria-describedby={`${openToId}-hint`}>
+        <legend>Who can see the shop</legend>
+        <p id={`${openToId}-hint`} className="field-hint">
+          Members only: a visitor is asked to sign up or log in first. Everyone: a visitor browses the products and
+          fills a cart, and signs up to check out.
+        </p>
+        {openToChoices.map((choice) => (
+          <div className="choice" key={choice}>
+            <input
+              type="radio"
+              name="openTo"
+              id={`${openToId}-${choice}`}
+              checked={values.openTo === choice}
+              onChange={() => edited('access.openTo', (current) => ({ ...current, openTo: choice }))}
+            />
+            <label htmlFor={`${openToId}-${choice}`}>{openToLabels[choice]}</label>
+          </div>
+        ))}
       </fieldset>
       <fieldset>
         <legend>Money and time</legend>

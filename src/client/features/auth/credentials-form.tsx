@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Link, type NavigateFunction, useNavigate } from 'react-router';
 import type { SessionUser } from '../../../shared/api';
 import { hints } from '../../../shared/hints';
-import { pages } from '../../../shared/pages';
+import { pageAfterSignIn, pages } from '../../../shared/pages';
 import type { Role } from '../../../shared/roles';
 import { Alert } from '../../components/alert';
 import { Field } from '../../components/field';
@@ -25,13 +25,16 @@ const rules = () => import('../../../shared/validation');
 
 type SignedIn = { user: SessionUser; role: Role };
 
-/** Every way in ends here: with a password or a passkey, the rider is signed in and goes home. */
-function enter(navigate: NavigateFunction, { user, role }: SignedIn) {
+/**
+ * Every way in ends here: with a password or a passkey, the rider is signed in and goes home, or to the page `next`
+ * names (a visitor's checkout).
+ */
+function enter(navigate: NavigateFunction, { user, role }: SignedIn, next: string | null) {
   signedIn(user, role);
-  navigate(pages.home.path);
+  navigate(pageAfterSignIn(next));
 }
 
-export function CredentialsForm({ mode }: { mode: AuthMode }) {
+export function CredentialsForm({ mode, next }: { mode: AuthMode; next: string | null }) {
   const titleId = useId();
   const navigate = useNavigate();
   const form = useForm(async () => (await rules()).credentialsSchema, { email: '', password: '' });
@@ -44,7 +47,7 @@ export function CredentialsForm({ mode }: { mode: AuthMode }) {
     setFailure(null);
     try {
       const answer = await signIn();
-      if (answer) return enter(navigate, answer);
+      if (answer) return enter(navigate, answer, next);
     } catch (error) {
       await endSession();
       setFailure(messageOf(error));
@@ -65,7 +68,7 @@ export function CredentialsForm({ mode }: { mode: AuthMode }) {
     passkeys()
       .then(({ logInWithPasskey }) => logInWithPasskey({ wanted: () => wanted }))
       .then((answer) => {
-        if (answer && wanted) enter(navigate, answer);
+        if (answer && wanted) enter(navigate, answer, next);
       })
       .catch((error) => {
         if (wanted) setFailure(messageOf(error));
@@ -74,7 +77,7 @@ export function CredentialsForm({ mode }: { mode: AuthMode }) {
       wanted = false;
       void passkeys().then(({ cancelPasskey }) => cancelPasskey());
     };
-  }, [mode, navigate]);
+  }, [mode, navigate, next]);
 
   const text = copy[mode];
   return (

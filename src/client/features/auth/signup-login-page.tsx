@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { useLocation } from 'react-router';
-import { pages } from '../../../shared/pages';
+import { useLocation, useSearchParams } from 'react-router';
+import { notices } from '../../../shared/notices';
+import { nextParam, pages } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
 import { DocumentTitle } from '../../components/document-title';
 import { useSession } from '../../lib/session';
@@ -12,6 +13,8 @@ export default function SignupLoginPage() {
   const asked = (useLocation().state as { form?: AuthMode } | null)?.form;
   const [mode, setMode] = useState<AuthMode>(asked === 'login' ? 'login' : 'signup');
   const { notice } = useSession();
+  // A visitor on the way to checkout (docs/product.md §23) comes back to it once signed in.
+  const next = useSearchParams()[0].get(nextParam);
   const { shop } = useShop();
 
   return (
@@ -19,6 +22,7 @@ export default function SignupLoginPage() {
       <DocumentTitle page={pages.signupLogin.title} />
       <h1 id="auth-title">Welcome to {shop.name}</h1>
       {notice && <Alert kind={notice.kind}>{notice.text}</Alert>}
+      {next === pages.checkout.path && <Alert kind="status">{notices.checkOutSignedIn}</Alert>}
       <fieldset className="toggle">
         <legend className="visually-hidden">Choose a form</legend>
         <button type="button" aria-pressed={mode === 'login'} onClick={() => setMode('login')}>
@@ -28,7 +32,7 @@ export default function SignupLoginPage() {
           Sign up
         </button>
       </fieldset>
-      <CredentialsForm key={mode} mode={mode} />
+      <CredentialsForm key={mode} mode={mode} next={next} />
     </section>
   );
 }

@@ -2,15 +2,17 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { CartItem } from '../../../shared/api';
 import { notices } from '../../../shared/notices';
-import { pages } from '../../../shared/pages';
+import { pages, signInThen } from '../../../shared/pages';
 import { Alert } from '../../components/alert';
 import { DocumentTitle } from '../../components/document-title';
 import { ApiError, call } from '../../lib/api';
+import { useSession } from '../../lib/session';
 import { CartTable } from './cart-table';
 import { useLiveCart } from './use-live-cart';
 
 export default function CartPage() {
   const { items, removeLocally } = useLiveCart();
+  const { user } = useSession();
   const [failed, setFailed] = useState(false);
 
   async function remove(item: CartItem) {
@@ -40,7 +42,8 @@ export default function CartPage() {
               Continue Shopping
             </Link>
             {items.length > 0 && (
-              <Link className="button" to={pages.checkout.path}>
+              // A visitor signs up or logs in first, and comes back to checkout (docs/product.md §23).
+              <Link className="button" to={user ? pages.checkout.path : signInThen(pages.checkout.path)}>
                 Checkout
               </Link>
             )}
