@@ -20,7 +20,7 @@ import { migrationNames } from '../../src/server/db/migrations';
 import { Client } from '../support/client';
 import { runCommand } from '../support/command-line';
 import { startTestServer } from '../support/server';
-import { createDatabase, serverOnOwnDatabase } from '../support/test-database';
+import { createDatabase, serverOnOwnDatabase, undoOpenToVisitorsOnSqlite } from '../support/test-database';
 
 /** `npm run backup` and `npm run restore` (src/server/backup-cli.ts) as child processes; SQLite only. */
 describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', () => {
@@ -296,13 +296,14 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
       // '0031-search-index-without-pending-list' (nothing on SQLite but its row), '0033-orders-by-number' (the
       // orders without their index of numbers), '0034-shop-address-in-parts' (the shop's address one line of text) and
       // '0035-unpaid-bank-transfers' (orders without their last day to pay, settings without 'Cancel unpaid orders'),
-      // '0036-shop-format' (settings without their currency, locale and time zone) and '0037-money-in-64-bits'
-      // (nothing on SQLite but its row). (A new migration changes what this takes back.)
+      // '0036-shop-format' (settings without their currency, locale and time zone), '0037-money-in-64-bits'
+      // (nothing on SQLite but its row) and '0038-open-to-visitors' (no visitors' carts, settings without 'Who can see
+      // the shop'). (A new migration changes what this takes back.)
       const last = migrationNames.at(-1);
-      expect(last).toBe('0037-money-in-64-bits');
+      expect(last).toBe('0038-open-to-visitors');
       const older = changedBackup(
         'older.db',
-        `update shop_settings set document = json_set(json_remove(document, '$.tax', '$.bankTransfer.cancelUnpaid', '$.format'), '$.shop.address', '12 Arena Lane, Wellington, FL 33414'); alter table shop_order drop column pay_by; drop index shop_order_number; delete from piaffe_migration where name in ('0025-tax-settings', '0031-search-index-without-pending-list', '0033-orders-by-number', '0034-shop-address-in-parts', '0035-unpaid-bank-transfers', '0036-shop-format', '${last}')`,
+        `${undoOpenToVisitorsOnSqlite.join('; ')}; update shop_settings set document = json_set(json_remove(document, '$.tax', '$.bankTransfer.cancelUnpaid', '$.format'), '$.shop.address', '12 Arena Lane, Wellington, FL 33414'); alter table shop_order drop column pay_by; drop index shop_order_number; delete from piaffe_migration where name in ('0025-tax-settings', '0031-search-index-without-pending-list', '0033-orders-by-number', '0034-shop-address-in-parts', '0035-unpaid-bank-transfers', '0036-shop-format', '0037-money-in-64-bits')`,
       );
 
       const url = target();
@@ -322,6 +323,7 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
         expect(JSON.parse(document).bankTransfer.cancelUnpaid).toBe(firstCancelUnpaid);
         expect(JSON.parse(document).shop.address).toEqual(newShopSettings.shop.address);
         expect(JSON.parse(document).format).toEqual(newShopSettings.format);
+        expect(JSON.parse(document).access).toEqual(newShopSettings.access);
         expect(shop.prepare("select name from pragma_table_info('shop_order') where name = 'pay_by'").get()).toEqual({
           name: 'pay_by',
         });

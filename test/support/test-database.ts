@@ -163,8 +163,43 @@ export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
   return parts;
 }
 
-/** Takes a stopped shop back to before migration 0037: on PostgreSQL, its amounts of money in 32-bit integers again. */
+/**
+ * The statements that take a SQLite shop back to before migration 0038: no visitors' carts (their rows go), `cart_item`
+ * as it was, the settings without 'Who can see the shop'. (The backup tests run them on a file of their own.)
+ */
+export const undoOpenToVisitorsOnSqlite = [
+  `create table cart_item_old (id text primary key, uid text not null references user(id) on delete cascade,
+    itemid text not null, name text not null, price_cents integer not null, details text not null,
+    created_at bigint not null, size text)`,
+  `insert into cart_item_old select id, uid, itemid, name, price_cents, details, created_at, size from cart_item
+    where uid is not null`,
+  'drop table cart_item',
+  'alter table cart_item_old rename to cart_item',
+  'create index cart_item_uid_created_at on cart_item (uid, created_at)',
+  'drop table visitor_cart',
+  "update shop_settings set document = json_remove(document, '$.access')",
+  "delete from piaffe_migration where name = '0038-open-to-visitors'",
+];
+
+/** Takes a stopped shop back to before migration 0038 (open to visitors): see `undoOpenToVisitorsOnSqlite`. */
+export async function undoOpenToVisitors(database: TestDatabase): Promise<void> {
+  if (database.backend === 'sqlite') {
+    for (const statement of undoOpenToVisitorsOnSqlite) await database.query(statement);
+    return;
+  }
+  await database.query('delete from cart_item where uid is null');
+  await database.query('alter table cart_item drop column visitor_cart_id');
+  await database.query('alter table cart_item alter column uid set not null');
+  await database.query('drop table visitor_cart');
+  const [row] = await database.query<{ document: string }>('select document from shop_settings where id = 1');
+  const { access: _, ...document } = JSON.parse(row?.document ?? '{}');
+  await database.query('update shop_settings set document = $1 where id = 1', [JSON.stringify(document)]);
+  await database.query("delete from piaffe_migration where name = '0038-open-to-visitors'");
+}
+
+/** Takes a stopped shop back to before migration 0037, and so before 0038: on PostgreSQL, its amounts of money in 32-bit integers again. */
 export async function undoMoneyIn64Bits(database: TestDatabase): Promise<void> {
+  await undoOpenToVisitors(database);
   if (database.backend === 'postgres') {
     for (const [table, column] of [
       ['product', 'price_cents'],
