@@ -32,6 +32,30 @@ describe('who may reach each API route (one rule, src/shared/access.ts)', () => 
 
   it('names every route of the contract, and a path that is none is 404 for everyone', async () => {
     expect(Object.keys(endpointAccess).sort()).toEqual([...names].sort());
+    // What a visitor reaches, written out here as docs/API.md says it: a route that joins either list does so on
+    // purpose, never because the table above was changed alone.
+    const reached = (access: readonly Access[]) => names.filter((name) => access.includes(endpointAccess[name]));
+    expect(reached(['anyone'])).toEqual([
+      'signUp',
+      'logIn',
+      'logOut',
+      'passkeyLogInOptions',
+      'passkeyLogIn',
+      'requestPasswordReset',
+      'checkResetLink',
+      'resetPassword',
+      'confirmEmail',
+      'catalogue',
+      'products',
+      'product',
+      'paymentMethods',
+      'countries',
+      'regions',
+      'shop',
+      'stripeWebhook',
+    ]);
+    expect(reached(['shop'])).toEqual(['catalogueStream', 'cart', 'addToCart', 'removeFromCart', 'cartStream']);
+    expect(names.filter((name) => name.startsWith('admin'))).toEqual(reached(['owner']));
     for (const client of [visitor(), shop.owner]) {
       expectError(await client.json('GET', '/api/nope'), 404, 'request/not-found');
       expectError(await client.json('PATCH', '/api/cart'), 404, 'request/not-found');
