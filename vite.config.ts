@@ -70,6 +70,9 @@ export default defineConfig(({ command }) => ({
               name: 'shared',
               test: /[\\/]src[\\/](shared[\\/](money|brand|notices|paths)\.ts|client[\\/](components[\\/]alert\.tsx|lib[\\/]live-events\.ts))$/,
             },
+            // The same for the pieces of a form (its fields and its state), which the sign-up, reset, checkout and
+            // account pages share.
+            { name: 'forms', test: /[\\/]src[\\/]client[\\/](components[\\/]field\.tsx|lib[\\/]use-form\.ts)$/ },
           ],
         },
       },

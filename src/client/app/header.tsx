@@ -31,48 +31,43 @@ export function Header() {
         <p className="brand-tagline">{brand.tagline}</p>
       </div>
       <nav aria-label="Main">
-        {user ? (
-          <ul className="nav-list">
+        <ul className="nav-list">
+          {(user || access.openTo === 'everyone') && (
+            // A visitor of a shop open to everyone browses and fills a cart too (docs/product.md §23).
             <li>
               <Link className="nav-link" to={link.to}>
                 {link.label}
               </Link>
             </li>
-            <li>
-              <Link className="nav-link" to={pages.manageAccount.path}>
-                Account
-              </Link>
-            </li>
-            {role === 'owner' && (
+          )}
+          {user ? (
+            <>
               <li>
-                <Link className="nav-link" to={pages.admin.path}>
-                  Admin
+                <Link className="nav-link" to={pages.manageAccount.path}>
+                  Account
                 </Link>
               </li>
-            )}
-            <li>
-              <button type="button" className="nav-link" onClick={logOut}>
-                Log out
-              </button>
-            </li>
-          </ul>
-        ) : (
-          <ul className="nav-list">
-            {access.openTo === 'everyone' && (
-              // A shop open to everyone: a visitor browses and fills a cart (docs/product.md §23).
+              {role === 'owner' && (
+                <li>
+                  <Link className="nav-link" to={pages.admin.path}>
+                    Admin
+                  </Link>
+                </li>
+              )}
               <li>
-                <Link className="nav-link" to={link.to}>
-                  {link.label}
-                </Link>
+                <button type="button" className="nav-link" onClick={logOut}>
+                  Log out
+                </button>
               </li>
-            )}
+            </>
+          ) : (
             <li>
               <Link className="nav-link" to={pages.signupLogin.path}>
                 Log in
               </Link>
             </li>
-          </ul>
-        )}
+          )}
+        </ul>
       </nav>
     </header>
   );

@@ -11,7 +11,7 @@ import { type PageName, pages, startPage } from '../../shared/pages';
 import { ApiError } from '../lib/api';
 import { notFound } from '../lib/not-found';
 import { checkSession, currentRole, currentUser, subscribeToSession } from '../lib/session';
-import { currentShop, refreshShop } from '../lib/shop';
+import { openToVisitors } from '../lib/shop';
 import { Layout } from './layout';
 import { type PageModule, type PageModules, pageModuleFile } from './page-module';
 import { RouteError } from './route-error';
@@ -44,7 +44,7 @@ function pageModule(name: PageName): () => Promise<PageModule> {
 async function requireSession(access: Access = 'rider'): Promise<void> {
   if (!currentUser()) await checkSession();
   if (currentUser()) return;
-  if (access === 'shop' && (await currentShop()).access.openTo === 'everyone') return;
+  if (access === 'shop' && openToVisitors()) return;
   throw redirect(pages.signupLogin.path);
 }
 
@@ -116,7 +116,7 @@ export function createAppRouter(): DataRouter {
   // A sign-out from anywhere (log-out, a 401, the live cart's signed-out event) runs the guards again: a guarded
   // page goes to signup-login as the header changes; a visitor's page too when the shop has just closed to visitors.
   subscribeToSession(() => {
-    if (!currentUser()) void refreshShop().then(() => router.revalidate());
+    if (!currentUser()) void router.revalidate();
   });
   return router;
 }

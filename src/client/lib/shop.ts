@@ -54,17 +54,11 @@ function subscribe(listener: () => void): () => void {
 }
 
 /**
- * The shop as the server last said, asked now if no page or stream has said yet (a router guard's question: may a
- * visitor see this page?); the members-only shop when the server cannot be asked.
+ * Whether a visitor may browse the shop (docs/product.md §23), as the page's HTML and every live stream since have
+ * said; not until the server has said so.
  */
-export async function currentShop(): Promise<PublicShop> {
-  if (state === unknownShop) setShop(await call('shop').catch(() => unknownShop));
-  return state;
-}
-
-/** Asks the server for the shop now: a sign-out may come of the owner's closing it to visitors. */
-export async function refreshShop(): Promise<void> {
-  setShop(await call('shop').catch(() => state));
+export function openToVisitors(): boolean {
+  return state.access.openTo === 'everyone';
 }
 
 export function useShop(): PublicShop {
