@@ -8,7 +8,7 @@ import { createCartStore } from './cart/cart-store';
 import { createCatalogueStore, type Owner } from './catalogue/catalogue-store';
 import { fail, runOnShopDatabase } from './cli';
 import { batchingDb } from './db/database';
-import { firstCatalogue } from './db/first-catalogue';
+import { firstCatalogue } from './db/migrations/0009-owners-catalogue';
 import { dayMs, planOrders, runPlan, type ShelfProduct, spanMs } from './demo/orders';
 import { makeProducts } from './demo/products';
 import { random } from './demo/random';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pageDataElementId } from '../shared/page-data';
 import { publicShopOf } from '../shared/settings';
-import { newShopSettings } from './db/first-settings';
+import { newShopSettings } from './db/new-shop-settings';
 import { versionOf } from './http/live-streams';
 import { pageHtml } from './page-data';
 
