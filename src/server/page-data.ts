@@ -12,7 +12,7 @@ import { sessionReply } from './auth/routes';
 import type { Sessions } from './auth/sessions';
 import type { CartStore } from './cart/cart-store';
 import type { CatalogueStore } from './catalogue/catalogue-store';
-import { versionOf } from './http/live-streams';
+import { versionOf } from './live/live-streams';
 import type { OrderStore } from './orders/order-store';
 import { offeredPaymentMethods } from './orders/payment-offer';
 import { countryPlaces, regionsOf } from './places/places';

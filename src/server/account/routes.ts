@@ -7,7 +7,7 @@ import { type LoginThrottle, tooManyLinks, tooManyRequests } from '../auth/throt
 import { clientAddress } from '../http/client-address';
 import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
-import { type LiveStreams, sseFrame } from '../http/live-streams';
+import { type LiveStreams, sseFrame } from '../live/live-streams';
 import type { Accounts } from './accounts';
 
 export interface AccountRouteParts {

@@ -5,40 +5,17 @@ import type { ProductPicture, SizeGuide } from '../../shared/finding';
 import { findingLimits } from '../../shared/limits';
 import { formatCents, type MoneyFormat } from '../../shared/money';
 import type { AdminProduct, NewProduct, ProductChange, ProductEdit, SizeEdit } from '../../shared/products';
-import { cartTopic } from '../cart/cart-store';
+import type { Owner } from '../auth/owner';
 import type { Db, UnitOfWork } from '../db/database';
 import type { ProductTable } from '../db/schema';
-import { versionOf } from '../http/live-streams';
+import { versionOf } from '../live/live-streams';
+import { catalogueTopic } from '../stock/catalogue-changes';
 import type { SizeStock, StockStore } from '../stock/stock-store';
-import { catalogueTopic } from './changes';
 import { createFinding } from './finding';
 import type { PictureFile } from './pictures';
+import type { Product } from './product';
 import { indexProduct } from './search-index';
 import { freeSlug, slugOf } from './slugs';
-
-/** A product as the shop sells it (its sizes and their stock are the stock store's). */
-export interface Product {
-  itemid: string;
-  /** Its page's address: `/products/<slug>`. */
-  slug: string;
-  name: string;
-  details: string;
-  priceCents: number;
-  weightGrams: number;
-  pic: string;
-  largepic: string;
-  shown: boolean;
-  position: number;
-  version: number;
-  /** Its own size guide; null: its first category's. */
-  sizeGuide: SizeGuide | null;
-}
-
-/** The owner making a change, as the product's history keeps them; `uid` null for the shop's own command line. */
-export interface Owner {
-  uid: string | null;
-  email: string;
-}
 
 export type ChangeResult =
   | { ok: true; product: AdminProduct }
@@ -228,7 +205,19 @@ export interface PriceFormats {
   current(uow?: UnitOfWork): Promise<{ format: MoneyFormat }>;
 }
 
-export function createCatalogueStore(db: Db, stock: StockStore, settings: PriceFormats) {
+/**
+ * Told, in the change's unit of work, that a product changed as those holding it see it (a new price, a size renamed,
+ * hidden): the riders' carts (`nudgeCarts`, src/server/cart/cart-nudge.ts). Given, not imported: the cart reads the
+ * catalogue, and the catalogue knows no cart (docs/decisions/0057-boundaries-that-hold.md).
+ */
+export type ProductChanged = (uow: UnitOfWork, itemid: string) => Promise<void>;
+
+export function createCatalogueStore(
+  db: Db,
+  stock: StockStore,
+  settings: PriceFormats,
+  productChanged: ProductChanged,
+) {
   let generation = 0;
   let cached: { generation: number; products: Promise<Product[]> } | undefined;
   /** Changes of stock heard of, on any server: what `shownVersion` was made at. */
@@ -322,17 +311,6 @@ export function createCatalogueStore(db: Db, stock: StockStore, settings: PriceF
       .expression((eb) => eb.selectFrom('product').select(['slug', 'itemid']).where('itemid', '=', itemid))
       .onConflict((oc) => oc.column('slug').doNothing())
       .execute();
-  }
-
-  /** Tells every open cart holding the product to read itself again (a new price, a size renamed, hidden). */
-  async function nudgeCarts(uow: UnitOfWork, itemid: string): Promise<void> {
-    const riders = await uow.trx
-      .selectFrom('cart_item')
-      .select('uid')
-      .distinct()
-      .where('itemid', '=', itemid)
-      .execute();
-    for (const { uid } of riders) uow.publish(cartTopic(uid), { type: 'changed' });
   }
 
   /**
@@ -631,7 +609,7 @@ export function createCatalogueStore(db: Db, stock: StockStore, settings: PriceF
             .where('itemid', '=', itemid)
             .execute();
         }
-        await nudgeCarts(uow, itemid);
+        await productChanged(uow, itemid);
         await recordChange(uow, owner, itemid, what);
         uow.publish(catalogueTopic, { type: 'products' });
         return { ok: true, product: await productNow(uow, itemid) } as const;
