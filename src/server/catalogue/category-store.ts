@@ -6,7 +6,7 @@ import type { Owner } from '../auth/owner';
 import type { Db, UnitOfWork } from '../db/database';
 import type { CategoryTable } from '../db/schema';
 import { catalogueTopic } from '../stock/catalogue-changes';
-import { guideText, recordChange } from './catalogue-store';
+import { guideText, recordChange } from './product-history';
 import { indexProduct } from './search-index';
 import { freeSlug, slugOf } from './slugs';
 
