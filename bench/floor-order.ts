@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import type SQLite from 'better-sqlite3';
-import { firstSettings, firstShipping } from '../src/server/db/first-settings';
+import { firstSettings } from '../src/server/db/migrations/0015-shop-settings';
+import { firstShipping } from '../src/server/db/migrations/0023-shipping-zones';
 import { countryCodes } from '../src/server/places/places';
 import { methodCents } from '../src/server/pricing/shipping';
 import { brand } from '../src/shared/brand';

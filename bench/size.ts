@@ -8,7 +8,7 @@
 // bench/README.md, "The shop at 100 times its size".
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { firstOrderNumber } from '../src/server/db/migrations';
+import { firstOrderNumber } from '../src/server/db/migrations/0003-orders';
 import { maxExportDays } from '../src/shared/admin';
 import type { ProductPage } from '../src/shared/finding';
 import { formatOrderNumber, parseOrderNumber } from '../src/shared/orders';

@@ -1,4 +1,4 @@
-import { firstCatalogue as catalogue } from '../src/server/db/first-catalogue';
+import { firstCatalogue as catalogue } from '../src/server/db/migrations/0009-owners-catalogue';
 import { expect, itemText, productCard, signUp, test } from './support';
 
 test('the header shows the brand, the tagline and the banner', async ({ page }) => {

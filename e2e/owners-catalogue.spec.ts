@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { firstCatalogue as catalogue } from '../src/server/db/first-catalogue';
+import { firstCatalogue as catalogue } from '../src/server/db/migrations/0009-owners-catalogue';
 import { jpegPicture, pngPicture, textNamedJpg } from '../test/support/pictures';
 import type { FreshShop } from './shops';
 import {

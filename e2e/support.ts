@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContextOptions, test as base, expect, type Page } from '@playwright/test';
-import { firstCatalogue as catalogue } from '../src/server/db/first-catalogue';
+import { firstCatalogue as catalogue } from '../src/server/db/migrations/0009-owners-catalogue';
 import { type DemoCounts, type FreshShop, startFreshShop } from './shops';
 
 export { expect };

@@ -21,6 +21,9 @@ step chromium bash scripts/ensure-chromium.sh
 step postgres bash scripts/ensure-postgres.sh
 step typecheck npx tsc --noEmit
 step lint npx biome check .
+# The boundaries of src/: no import cycle, infrastructure that knows no feature, frozen migrations, shared code that
+# imports neither side (.dependency-cruiser.cjs, docs/decisions/0057-boundaries-that-hold.md).
+step boundaries npm run --silent lint:boundaries
 step build npm run build
 step budget node --import tsx scripts/check-budget.ts
 step vitest npx vitest run

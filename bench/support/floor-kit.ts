@@ -10,12 +10,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { firstCatalogue } from '../../src/server/db/first-catalogue';
-import { firstSizes } from '../../src/server/db/migrations';
+import { firstSizes } from '../../src/server/db/migrations/0007-sizes-and-stock';
+import { firstCatalogue } from '../../src/server/db/migrations/0009-owners-catalogue';
 import { securityHeaders } from '../../src/server/http/security';
 
 /**
- * Piaffe's tables, as its migrations create them on SQLite (src/server/db/migrations.ts; `user` as Better Auth
+ * Piaffe's tables, as its migrations create them on SQLite (src/server/db/migrations/; `user` as Better Auth
  * creates it): the same columns, keys, foreign keys and indexes, so every insert maintains the same B-trees.
  */
 const schema = `

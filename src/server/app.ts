@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
 import { endpoints } from '../shared/api';
 import type { Accounts } from './account/accounts';
+import type { PasswordResets } from './account/password-resets';
+import { resetRoutes } from './account/reset-routes';
 import { accountRoutes } from './account/routes';
 import { adminRoutes } from './admin/routes';
 import type { AppEnv } from './app-env';
@@ -10,8 +12,6 @@ import { confirmationRoutes } from './auth/confirmation-routes';
 import type { DeviceCookies } from './auth/device-cookie';
 import type { EmailConfirmations } from './auth/email-confirmations';
 import { passkeyRoutes } from './auth/passkey-routes';
-import type { PasswordResets } from './auth/password-resets';
-import { resetRoutes } from './auth/reset-routes';
 import type { Roles } from './auth/roles';
 import { authRoutes } from './auth/routes';
 import { sessionRoutes } from './auth/session-routes';
@@ -31,12 +31,12 @@ import { DatabaseBusyError, isBusy } from './db/sqlite-driver';
 import type { DiscountStore } from './discounts/discount-store';
 import { discountRoutes } from './discounts/routes';
 import { clientClosedRequest, clientHungUp, errorResponse, HttpError } from './http/errors';
-import type { LiveStreams } from './http/live-streams';
 import { createMetrics } from './http/metrics';
 import { requestLog } from './http/request-log';
 import { sameOriginOnly } from './http/security';
 import type { Invoices } from './invoices/invoicing';
 import { invoiceRoutes } from './invoices/routes';
+import type { LiveStreams } from './live/live-streams';
 import type { Logger } from './log';
 import type { Outbox } from './mail/outbox';
 import type { OrderStore } from './orders/order-store';
@@ -113,7 +113,7 @@ export function buildApp(parts: AppParts) {
     sameOriginOnly(config.publicUrlIsSet ? config.publicUrl : undefined, [endpoints.stripeWebhook.path]),
   );
   // Who may reach each route: a request for none is 404, a visitor passes only where the shop lets them.
-  app.use('/api/*', accessGate(sessions, settings));
+  app.use('/api/*', accessGate(sessions, async () => (await settings.current()).access.openTo));
   const { trustProxy } = config;
   const takeVisitorCart = visitorCarts.join;
   app.route(

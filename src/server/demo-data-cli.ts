@@ -4,11 +4,13 @@
 // For the benches (bench/finding.ts) and for trying the shop at a size; DATABASE_URL names the database.
 import { sql } from 'kysely';
 import { createAuth } from './auth/auth';
+import type { Owner } from './auth/owner';
+import { nudgeCarts } from './cart/cart-nudge';
 import { createCartStore } from './cart/cart-store';
-import { createCatalogueStore, type Owner } from './catalogue/catalogue-store';
+import { createCatalogueStore } from './catalogue/catalogue-store';
 import { fail, runOnShopDatabase } from './cli';
 import { batchingDb } from './db/database';
-import { firstCatalogue } from './db/first-catalogue';
+import { firstCatalogue } from './db/migrations/0009-owners-catalogue';
 import { dayMs, planOrders, runPlan, type ShelfProduct, spanMs } from './demo/orders';
 import { makeProducts } from './demo/products';
 import { random } from './demo/random';
@@ -80,7 +82,7 @@ await runOnShopDatabase(
     const db = batchingDb(plain);
     const stock = createStockStore(db);
     const settings = createSettingsStore(db);
-    const catalogue = createCatalogueStore(db, stock, settings);
+    const catalogue = createCatalogueStore(db, stock, settings, nudgeCarts);
     const have = (await catalogue.products()).length;
     const [orders, accounts] = [await count('shop_order'), await count('user')];
     if (orders > 0 || accounts > 0 || have !== firstCatalogue.length) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { pageDataElementId } from '../shared/page-data';
 import { publicShopOf } from '../shared/settings';
-import { newShopSettings } from './db/first-settings';
-import { versionOf } from './http/live-streams';
+import { newShopSettings } from './db/new-shop-settings';
+import { versionOf } from './live/live-streams';
 import { pageHtml } from './page-data';
 
 const html = '<!doctype html><html><head><title>Piaffe</title></head><body><div id="root"></div></body></html>';

@@ -14,7 +14,7 @@ import type { Sessions } from './auth/sessions';
 import type { CartOwner, CartStore } from './cart/cart-store';
 import type { VisitorCarts } from './cart/visitor-carts';
 import type { CatalogueStore } from './catalogue/catalogue-store';
-import { versionOf } from './http/live-streams';
+import { versionOf } from './live/live-streams';
 import type { OrderStore } from './orders/order-store';
 import { offeredPaymentMethods } from './orders/payment-offer';
 import { countryPlaces, regionsOf } from './places/places';

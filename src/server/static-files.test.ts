@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { pageDataElementId } from '../shared/page-data';
 import { publicShopOf } from '../shared/settings';
 import type { AppEnv } from './app-env';
-import { newShopSettings } from './db/first-settings';
+import { newShopSettings } from './db/new-shop-settings';
 import { staticFiles } from './static-files';
 
 const html = '<!doctype html><html><head><title>Piaffe</title></head><body><div id="root"></div></body></html>';

@@ -3,6 +3,7 @@
 // the whole shop at once (the back office sets one product's). On PostgreSQL every server's open pages follow a change
 // at once; on SQLite, at their next load.
 import { productLimits } from '../shared/limits';
+import { nudgeCarts } from './cart/cart-nudge';
 import { createCatalogueStore } from './catalogue/catalogue-store';
 import { fail, runOnShopDatabase } from './cli';
 import { createSettingsStore } from './settings/settings-store';
@@ -22,7 +23,7 @@ if (command === 'set') {
 
 await runOnShopDatabase(async (db) => {
   const store = createStockStore(db);
-  const products = await createCatalogueStore(db, store, createSettingsStore(db)).products();
+  const products = await createCatalogueStore(db, store, createSettingsStore(db), nudgeCarts).products();
   const findProduct = (id: string) => products.find((p) => p.itemid === id);
   if (command === 'set' && itemid !== 'all' && !findProduct(itemid)) {
     fail(`There is no product with the item number ${itemid}.`);

@@ -4,7 +4,7 @@
  */
 import './zod-config';
 import { z } from 'zod';
-import { type AddressField, addressFields, countryCodePattern, postalCodePattern } from './address';
+import { type AddressField, addressFields, countryCodePattern, postalCodePattern } from './address-fields';
 import { noControlCharacters } from './text';
 
 /** The name of a field in messages: its label without "(optional)". */

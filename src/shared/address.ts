@@ -6,17 +6,11 @@
 import type { z } from 'zod';
 import type { addressSchema } from './address-rules';
 
-/**
- * A country as an address holds it: an ISO 3166-1 alpha-2 code. Which codes exist is the server's to say (GET
- * /api/places, from the `iso-3166` package), so that the list never weighs on a page's script.
- */
-export const countryCodePattern = /^[A-Z]{2}$/;
+// The fields and patterns both this file and the rules (address-rules.ts) read, shown here too for their importers.
+export { type AddressField, addressFields, countryCodePattern, postalCodePattern } from './address-fields';
 
 /** A region given as an ISO 3166-2 subdivision's code ('US-FL'), as the address form's list stores it. */
 export const regionCodePattern = /^[A-Z]{2}-[A-Z0-9]{1,3}$/;
-
-/** A postal code as an address gives it: letters, digits, spaces and hyphens; may be empty. */
-export const postalCodePattern = /^[\p{L}\p{N}][\p{L}\p{N} -]*$|^$/u;
 
 export const defaultCountry = 'US';
 
@@ -31,19 +25,6 @@ export function countryName(code: string): string {
   }
   return name;
 }
-
-/** Each field of the delivery address: its label, whether it is required, and its longest value. */
-export const addressFields = {
-  fullName: { label: 'Full name', required: true, max: 100 },
-  line1: { label: 'Address line 1', required: true, max: 100 },
-  line2: { label: 'Address line 2 (optional)', required: false, max: 100 },
-  city: { label: 'City', required: true, max: 60 },
-  region: { label: 'State or region', required: true, max: 60 },
-  postalCode: { label: 'Postal code', required: true, max: 16 },
-  country: { label: 'Country', required: true, max: 2 },
-  phone: { label: 'Phone (optional)', required: false, max: 30 },
-} as const;
-export type AddressField = keyof typeof addressFields;
 
 /** An address as the rules (address-rules.ts) read it. */
 export type Address = z.infer<typeof addressSchema>;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCartStore } from '../../src/server/cart/cart-store';
-import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
+import { firstCatalogue as catalogue } from '../../src/server/db/migrations/0009-owners-catalogue';
 import type { CartItem } from '../../src/shared/api';
 import { limits } from '../../src/shared/limits';
 import { Client, withSize } from '../support/client';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
+import { firstCatalogue as catalogue } from '../../src/server/db/migrations/0009-owners-catalogue';
 import { Client, todaysShipping as shopShipping } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { atTheYard, untaxed } from '../support/money';

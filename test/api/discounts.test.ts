@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
-import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
-import { newShopSettings } from '../../src/server/db/first-settings';
+import { firstCatalogue as catalogue } from '../../src/server/db/migrations/0009-owners-catalogue';
+import { newShopSettings } from '../../src/server/db/new-shop-settings';
 import { shopDay } from '../../src/server/discounts/discount-store';
 import { discountLimits } from '../../src/shared/discounts';
 import { formatCents } from '../../src/shared/money';

@@ -1,7 +1,7 @@
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
-import { newShopSettings } from '../../src/server/db/first-settings';
+import { newShopSettings } from '../../src/server/db/new-shop-settings';
 import { currentMonth, nextDocumentNumber } from '../../src/server/invoices/invoicing';
 import { shopAddressText } from '../../src/shared/address';
 import { formatCents } from '../../src/shared/money';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
-import { firstOrderNumber } from '../../src/server/db/migrations';
+import { firstOrderNumber } from '../../src/server/db/migrations/0003-orders';
+import { firstCatalogue as catalogue } from '../../src/server/db/migrations/0009-owners-catalogue';
 import { limits } from '../../src/shared/limits';
 import { type Order, parseOrderNumber } from '../../src/shared/orders';
 import { address, Client, orderKey, todaysShipping as shopShipping } from '../support/client';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
-import { firstWeights } from '../../src/server/db/migrations';
+import { firstWeights } from '../../src/server/db/migrations/0016-product-weights';
 import type { AdminProduct } from '../../src/shared/products';
 import { Client } from '../support/client';
 import { expectError } from '../support/expect-error';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
-import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
-import { firstShipping } from '../../src/server/db/first-settings';
-import { firstWeights } from '../../src/server/db/migrations';
+import { firstCatalogue as catalogue } from '../../src/server/db/migrations/0009-owners-catalogue';
+import { firstWeights } from '../../src/server/db/migrations/0016-product-weights';
+import { firstShipping } from '../../src/server/db/migrations/0023-shipping-zones';
 import type { ShippingMethod, ShippingSettings, ShippingZone, VersionedSettings } from '../../src/shared/settings';
 import { address, Client, todaysShipping } from '../support/client';
 import { expectError } from '../support/expect-error';

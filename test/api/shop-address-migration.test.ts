@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
-import { newShopSettings } from '../../src/server/db/first-settings';
+import { newShopSettings } from '../../src/server/db/new-shop-settings';
 import { shopAddressText } from '../../src/shared/address';
 import { Client } from '../support/client';
 import { startTestServer } from '../support/server';

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
-import { firstSettings, firstShipping, firstTax, newShopSettings } from '../../src/server/db/first-settings';
+import { firstSettings } from '../../src/server/db/migrations/0015-shop-settings';
+import { firstShipping } from '../../src/server/db/migrations/0023-shipping-zones';
+import { firstTax } from '../../src/server/db/migrations/0025-tax-settings';
+import { newShopSettings } from '../../src/server/db/new-shop-settings';
 import { type ShopAddress, shopAddressText } from '../../src/shared/address';
 import type { PublicShop, ShopSettings, VersionedSettings } from '../../src/shared/settings';
 import { Client } from '../support/client';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
-import { firstShipping, firstTax } from '../../src/server/db/first-settings';
+import { firstShipping } from '../../src/server/db/migrations/0023-shipping-zones';
+import { firstTax } from '../../src/server/db/migrations/0025-tax-settings';
 import type { Order } from '../../src/shared/orders';
 import { moneyRows, type OrderMoney, taxNote, taxNoteOf } from '../../src/shared/pricing';
 import type { TaxSettings, VersionedSettings } from '../../src/shared/settings';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
-import { newShopSettings } from '../../src/server/db/first-settings';
+import { newShopSettings } from '../../src/server/db/new-shop-settings';
 import { payByOf } from '../../src/server/payments/transfer-sweep';
 import { formatCents } from '../../src/shared/money';
 import type { Order } from '../../src/shared/orders';

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
-import { newShopSettings } from '../../src/server/db/first-settings';
+import { newShopSettings } from '../../src/server/db/new-shop-settings';
 import { currentMonth, nextDocumentNumber } from '../../src/server/invoices/invoicing';
 import { limits } from '../../src/shared/limits';
 import type { Order } from '../../src/shared/orders';

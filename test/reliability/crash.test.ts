@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
+import { firstCatalogue as catalogue } from '../../src/server/db/migrations/0009-owners-catalogue';
 import type { CartItem } from '../../src/shared/api';
 import { limits } from '../../src/shared/limits';
 import { type ChildServer, startChild } from '../support/child-server';

@@ -7,7 +7,7 @@ import type { Mailbox } from '../../scripts/mailbox';
 import { sessionsTopic } from '../../src/server/auth/sessions';
 import { type Config, loadConfig } from '../../src/server/config';
 import type { UnitOfWork } from '../../src/server/db/database';
-import { firstCatalogue as catalogue } from '../../src/server/db/first-catalogue';
+import { firstCatalogue as catalogue } from '../../src/server/db/migrations/0009-owners-catalogue';
 import { createLogger, type Logger } from '../../src/server/log';
 import { createOutbox, type Outbox } from '../../src/server/mail/outbox';
 import { createSeal } from '../../src/server/mail/seal';

@@ -1,7 +1,6 @@
 import type { DeviceCookies } from '../auth/device-cookie';
 import type { EmailConfirmations } from '../auth/email-confirmations';
 import { passkeyRows } from '../auth/passkeys';
-import type { ResetLinks } from '../auth/password-resets';
 import type { Sessions } from '../auth/sessions';
 import type { LoginThrottle } from '../auth/throttle';
 import type { CartStore } from '../cart/cart-store';
@@ -16,7 +15,8 @@ export interface AccountParts {
   cart: CartStore;
   throttle: LoginThrottle;
   outbox: Outbox;
-  resetLinks: ResetLinks;
+  /** Spends the open password-reset links of an account (`resetLinks` in password-resets.ts, which uses these accounts). */
+  resetLinks: { spendAll(uow: UnitOfWork, uid: string): Promise<void> };
   confirmations: EmailConfirmations;
 }
 

@@ -7,7 +7,7 @@ import { type LoginThrottle, tooManyLinks, tooManyRequests } from '../auth/throt
 import { clientAddress } from '../http/client-address';
 import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
-import { type LiveStreams, sseFrame } from '../http/live-streams';
+import { type LiveStreams, sseFrame } from '../live/live-streams';
 import type { Accounts } from './accounts';
 
 export interface AccountRouteParts {
@@ -23,7 +23,7 @@ export interface AccountRouteParts {
 /**
  * E-mail, password and deletion: each needs a recent log-in, and each ends every session of the user. And the account
  * stream, for the pages that follow no stream of their own: it carries only the session's events (`signed-out`,
- * `account`), which every live stream sends (http/live-streams.ts).
+ * `account`), which every live stream sends (live/live-streams.ts).
  */
 export function accountRoutes(parts: AccountRouteParts) {
   const { accounts, sessions, devices, streams, throttle, trustProxy, hashPassword } = parts;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../shared/orders';
-import { type CsvShop, ordersCsv as ordersCsvStream, shopDays, startOfShopDay } from './csv';
+import { shopDays, startOfShopDay } from '../books/shop-time';
+import { type CsvShop, ordersCsv as ordersCsvStream } from './csv';
 
 const order: Order = {
   number: 'PF-10001',

@@ -3,16 +3,17 @@ import { endpoints } from '../../shared/api';
 import type { AppEnv } from '../app-env';
 import type { Roles } from '../auth/roles';
 import type { Sessions } from '../auth/sessions';
+import { shopDays } from '../books/shop-time';
 import { HttpError } from '../http/errors';
-import { readJson, readQuery } from '../http/input';
-import { type LiveStreams, sseFrame } from '../http/live-streams';
+import { orderNumberParam, readJson, readQuery } from '../http/input';
+import { type LiveStreams, sseFrame } from '../live/live-streams';
 import type { Outbox } from '../mail/outbox';
 import type { OrderStore } from '../orders/order-store';
 import { ordersTopic } from '../orders/order-topic';
-import { moveRefusal, orderNumberParam } from '../orders/routes';
+import { moveRefusal } from '../orders/routes';
 import type { CardPayments } from '../payments/card-payments';
 import type { SettingsStore } from '../settings/settings-store';
-import { ordersCsv, shopDays } from './csv';
+import { ordersCsv } from './csv';
 
 export interface AdminRouteParts {
   sessions: Sessions;

@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
 import { type Access, mayReach } from '../../shared/access';
 import { endpoints } from '../../shared/api';
+import type { OpenTo } from '../../shared/settings';
 import type { AppEnv } from '../app-env';
 import { HttpError } from '../http/errors';
-import type { SettingsStore } from '../settings/settings-store';
 import type { Sessions } from './sessions';
 
 type EndpointName = keyof typeof endpoints;
@@ -109,15 +109,17 @@ export function endpointOf(method: string, path: string): EndpointName | undefin
   return matchers.find((m) => m.method === asked && m.pattern.test(path))?.name;
 }
 
-/** The gate in front of every API route: a request for no endpoint is 404; a visitor may pass where `mayReach` says. */
-export function accessGate(sessions: Sessions, settings: SettingsStore): MiddlewareHandler<AppEnv> {
+/**
+ * The gate in front of every API route: a request for no endpoint is 404; a visitor may pass where `mayReach` says,
+ * `openTo` being who can see the shop now (its settings, as this server keeps them).
+ */
+export function accessGate(sessions: Sessions, openTo: () => Promise<OpenTo>): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const name = endpointOf(c.req.method, c.req.path);
     if (name === undefined) throw new HttpError('request/not-found');
     const access = endpointAccess[name];
     if (access !== 'anyone' && !(await sessions.find(c))) {
-      const { openTo } = (await settings.current()).access;
-      if (!mayReach(access, 'visitor', openTo)) throw new HttpError('auth/unauthenticated');
+      if (!mayReach(access, 'visitor', await openTo())) throw new HttpError('auth/unauthenticated');
     }
     await next();
   };

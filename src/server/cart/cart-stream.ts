@@ -1,5 +1,5 @@
 import type { CartEvent } from '../../shared/api';
-import { type StreamSource, sseFrame, versionOf } from '../http/live-streams';
+import { type StreamSource, sseFrame, versionOf } from '../live/live-streams';
 import { type CartChange, type CartOwner, type CartStore, cartTopic } from './cart-store';
 
 function frame({ type, ...data }: CartEvent): string {

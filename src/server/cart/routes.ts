@@ -8,7 +8,7 @@ import type { Sessions } from '../auth/sessions';
 import type { CatalogueStore } from '../catalogue/catalogue-store';
 import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
-import type { LiveStreams } from '../http/live-streams';
+import type { LiveStreams } from '../live/live-streams';
 import type { StockStore } from '../stock/stock-store';
 import type { AddResult, CartOwner, CartStore } from './cart-store';
 import { cartStream } from './cart-stream';

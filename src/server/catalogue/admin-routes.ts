@@ -7,9 +7,10 @@ import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
 import { HttpError } from '../http/errors';
 import { readBytes, readJson, readQuery } from '../http/input';
-import type { CatalogueStore, PicturesResult } from './catalogue-store';
+import type { CatalogueStore } from './catalogue-store';
 import type { CategoryResult, CategoryStore } from './category-store';
 import { type PictureResult, processPicture } from './pictures';
+import type { PicturesResult } from './product-pictures';
 
 /** The form's fields: a problem with one is `product/invalid`, with the field's path for the form to show it. */
 const formFields: Record<string, ErrorCode> = {

@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import type { AdminCategory, CategoryEdit, NewCategory } from '../../shared/categories';
 import type { SizeGuide } from '../../shared/finding';
 import { findingLimits } from '../../shared/limits';
+import type { Owner } from '../auth/owner';
 import type { Db, UnitOfWork } from '../db/database';
 import type { CategoryTable } from '../db/schema';
-import { guideText, type Owner, recordChange } from './catalogue-store';
-import { catalogueTopic } from './changes';
+import { catalogueTopic } from '../stock/catalogue-changes';
+import { guideText, recordChange } from './product-history';
 import { indexProduct } from './search-index';
 import { freeSlug, slugOf } from './slugs';
 

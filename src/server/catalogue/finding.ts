@@ -4,8 +4,8 @@ import type { Category, ProductDetails, ProductPage, ProductQuery, SizeGuide } f
 import { findingLimits } from '../../shared/limits';
 import type { Db } from '../db/database';
 import type { Tables } from '../db/schema';
-import type { Product } from './catalogue-store';
-import { catalogueTopic } from './changes';
+import { catalogueTopic } from '../stock/catalogue-changes';
+import type { Product } from './product';
 import { searchMatches } from './search-index';
 
 export type Finding = ReturnType<typeof createFinding>;

@@ -5,10 +5,10 @@ import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
 import { HttpError } from '../http/errors';
 import { readQuery } from '../http/input';
-import type { LiveStreams, StreamSource } from '../http/live-streams';
-import { sseFrame } from '../http/live-streams';
+import type { LiveStreams, StreamSource } from '../live/live-streams';
+import { sseFrame } from '../live/live-streams';
+import { type CatalogueChange, catalogueTopic } from '../stock/catalogue-changes';
 import type { CatalogueStore } from './catalogue-store';
-import { type CatalogueChange, catalogueTopic } from './changes';
 
 function frame({ type, ...data }: StockEvent): string {
   return sseFrame(type, data);

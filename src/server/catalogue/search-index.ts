@@ -8,7 +8,7 @@ import type { Dialect } from '../db/open';
  * change to its name, details or categories.
  */
 
-// The migrations' Kysely knows no tables; the stores' does. Both run these.
+// The stores' Kysely; migration 0017 runs its own copy of what it needed (docs/decisions/0057-boundaries-that-hold.md).
 // biome-ignore lint/suspicious/noExplicitAny: the index's tables are made and used here alone, in SQL.
 type Executor = Kysely<any>;
 

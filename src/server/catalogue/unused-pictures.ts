@@ -1,5 +1,5 @@
 import type { Db } from '../db/database';
-import { pictureUrl } from './catalogue-store';
+import { pictureUrl } from './product-pictures';
 
 /**
  * How long an uploaded picture is kept after its last upload, used or not. A picture is used while a product (shown or

@@ -1,6 +1,6 @@
+import type { BetterAuthOptions } from 'better-auth';
 import { getMigrations } from 'better-auth/db/migration';
 import { sql } from 'kysely';
-import type { Auth } from '../auth/auth';
 import type { Logger } from '../log';
 import { migrate } from './migrations';
 import { type OpenDatabase, openPostgres, openSqlite } from './open';
@@ -10,8 +10,12 @@ export function openDatabase(databaseUrl: string, log: Logger): OpenDatabase {
   return databaseUrl.startsWith('file:') ? openSqlite(databaseUrl) : openPostgres(databaseUrl, log);
 }
 
-/** Brings the schema up to date: Better Auth's tables first (ours refer to its user table), then ours. */
-export async function migrateDatabase(opened: OpenDatabase, auth: Auth): Promise<void> {
+/**
+ * Brings the schema up to date: Better Auth's tables first (ours refer to its user table), then ours. `auth` is the
+ * shop's Better Auth (src/server/auth), of which only its options are read: the database knows no feature
+ * (docs/decisions/0057-boundaries-that-hold.md).
+ */
+export async function migrateDatabase(opened: OpenDatabase, auth: { options: BetterAuthOptions }): Promise<void> {
   const run = async (schema?: string) => {
     const { runMigrations } = await getMigrations(auth.options);
     await runMigrations();

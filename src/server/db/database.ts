@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { type Compilable, type Insertable, type Kysely, sql, type Transaction } from 'kysely';
 import type { Logger } from '../log';
 import { type Change, ChangeFeed, type Topic } from './change-feed';
-import type { Dialect, OpenDatabase, SqliteConnection } from './open';
+import type { Dialect, OpenDatabase } from './open';
 import { PostgresChanges } from './postgres-changes';
 import { type DirectRun, type Precompiled, precompile, type Runner } from './precompiled';
 import type { Sequence, Tables } from './schema';
+import type { SqliteConnection } from './sqlite-driver';
 import { isBusy } from './sqlite-driver';
 
 /** One transaction that several stores share: an order, the cart it empties and its e-mail commit together. */

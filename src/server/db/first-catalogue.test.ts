@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatTotal } from '../../shared/money';
-import { firstCatalogue as catalogue } from './first-catalogue';
+import { firstCatalogue as catalogue } from './migrations/0009-owners-catalogue';
 
 describe('the first catalogue', () => {
   it('holds the eight products of the spec, item numbers 1 to 8 in its order', () => {

@@ -1,20 +1,13 @@
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../log';
 import { createPrivateFile, makePrivateFolder } from '../private-files';
 import type { Tables } from './schema';
-import { WaitingSqliteDialect } from './sqlite-driver';
+import { type SqliteConnection, WaitingSqliteDialect } from './sqlite-driver';
 
 export type Dialect = 'sqlite' | 'postgres';
-
-/** The SQLite connection under Kysely, its statements prepared once each; also for the reads that run on it directly. */
-export interface SqliteConnection extends SqliteDatabase {
-  prepare(sql: string): SQLite.Statement;
-  /** Whether a transaction is open on the connection now. */
-  readonly inTransaction: boolean;
-}
 
 export type OpenDatabase =
   | { db: Kysely<Tables>; dialect: 'sqlite'; sqlite: SqliteConnection }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shopAddressText } from '../../shared/address';
-import { shopAddressParts } from './shop-address-migration';
+import { shopAddressParts } from './migrations/0034-shop-address-in-parts';
 
 describe("migration 0034's reading of the shop's address", () => {
   it.each([

@@ -1,6 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CompiledQuery, type DatabaseConnection, type Driver, type QueryResult, SqliteDialect } from 'kysely';
-import type { SqliteConnection } from './open';
+import type SQLite from 'better-sqlite3';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type SqliteDatabase,
+  SqliteDialect,
+} from 'kysely';
+
+/** The SQLite connection under Kysely, its statements prepared once each; also for the reads that run on it directly. */
+export interface SqliteConnection extends SqliteDatabase {
+  prepare(sql: string): SQLite.Statement;
+  /** Whether a transaction is open on the connection now. */
+  readonly inTransaction: boolean;
+}
 
 /** Thrown when another program has held the SQLite file's write lock for longer than we wait; answered 503. */
 export class DatabaseBusyError extends Error {

@@ -2,7 +2,8 @@
 // categories, with five sizes and some stock, made through the shop's own catalogue store (its rules, slugs, search
 // index and history), the same products for the same seed.
 import type { NewProduct } from '../../shared/products';
-import type { CatalogueStore, Owner } from '../catalogue/catalogue-store';
+import type { Owner } from '../auth/owner';
+import type { CatalogueStore } from '../catalogue/catalogue-store';
 import type { BatchingDb } from '../db/database';
 import { pick, random } from './random';
 

@@ -3,6 +3,7 @@ import { finished } from 'node:stream';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { type ErrorCode, errorExtras } from '../../shared/errors';
+import { parseOrderNumber } from '../../shared/orders';
 import type { AppEnv } from '../app-env';
 import { bodyLimitOf, largestRequestBytes } from './body-size';
 import { HttpError } from './errors';
@@ -142,4 +143,14 @@ function describeIssue(issue: z.core.$ZodIssue | undefined): string | undefined 
   if (!issue) return undefined;
   const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
   return `${where}${issue.message}`;
+}
+
+/**
+ * The order number of the route's `:number`; an unreadable one is an order that does not exist. Here, with the other
+ * readers of a request, because the order, invoice and back-office routes all read it.
+ */
+export function orderNumberParam(text: string): number {
+  const number = parseOrderNumber(text);
+  if (number === undefined) throw new HttpError('order/not-found');
+  return number;
 }

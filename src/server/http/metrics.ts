@@ -5,12 +5,12 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { AppEnv } from '../app-env';
 import type { Outbox } from '../mail/outbox';
 import { clientHungUp, errorResponse, HttpError } from './errors';
-import type { LiveStreams } from './live-streams';
 
 export interface MetricsParts {
   /** METRICS_TOKEN: the bearer token a scraper sends. */
   token: string;
-  streams: LiveStreams;
+  /** The live streams open on this server (src/server/live), counted. */
+  streams: { readonly size: number };
   outbox: Outbox;
 }
 

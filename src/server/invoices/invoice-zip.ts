@@ -1,7 +1,8 @@
 import { setImmediate } from 'node:timers/promises';
 import { makeZip } from 'client-zip';
 import { documentFileName } from '../../shared/invoices';
-import { csvAmount, csvFile, csvText, shopTime } from '../admin/csv';
+import { csvAmount, csvFile, csvText } from '../books/csv';
+import { shopTime } from '../books/shop-time';
 import { invoicePdf } from './invoice-pdf';
 import type { InvoiceRecord } from './invoice-record';
 

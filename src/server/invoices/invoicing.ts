@@ -1,7 +1,7 @@
 import { type DocumentKind, type DocumentSummary, formatDocumentNumber } from '../../shared/invoices';
 import type { Order, OrderStatus } from '../../shared/orders';
 import type { ShopFormat } from '../../shared/settings';
-import { shopTime } from '../admin/csv';
+import { shopTime } from '../books/shop-time';
 import type { Db, UnitOfWork } from '../db/database';
 import { yearlySequence } from '../db/schema';
 import { creditNoteOf, type InvoiceRecord, invoiceOf, readRecord } from './invoice-record';

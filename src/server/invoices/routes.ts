@@ -5,8 +5,7 @@ import { type DocumentKind, documentFileName, documentNumberPattern } from '../.
 import type { AppEnv } from '../app-env';
 import type { Sessions } from '../auth/sessions';
 import { HttpError } from '../http/errors';
-import { readQuery } from '../http/input';
-import { orderNumberParam } from '../orders/routes';
+import { orderNumberParam, readQuery } from '../http/input';
 import type { SettingsStore } from '../settings/settings-store';
 import { invoicePdf } from './invoice-pdf';
 import type { InvoiceRecord } from './invoice-record';

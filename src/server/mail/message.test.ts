@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { brand } from '../../shared/brand';
-import { newShopSettings } from '../db/first-settings';
+import { newShopSettings } from '../db/new-shop-settings';
 import { compose } from './message';
 
 const site = {

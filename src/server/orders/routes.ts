@@ -3,7 +3,7 @@ import { endpoints } from '../../shared/api';
 import { type DiscountRefusal, refusalText } from '../../shared/discounts';
 import type { ErrorCode } from '../../shared/errors';
 import type { MoneyFormat } from '../../shared/money';
-import { formatOrderNumber, type OrderStatus, parseOrderNumber, statusLabels } from '../../shared/orders';
+import { formatOrderNumber, type OrderStatus, statusLabels } from '../../shared/orders';
 import { card, cardMinimumMessage } from '../../shared/payment/card';
 import { notShippedMessage, shippingChangedMessage } from '../../shared/shipping';
 import type { AppEnv } from '../app-env';
@@ -11,12 +11,11 @@ import type { Sessions } from '../auth/sessions';
 import type { LoginThrottle } from '../auth/throttle';
 import { clientAddress } from '../http/client-address';
 import { HttpError } from '../http/errors';
-import { readJson, readQuery, readText } from '../http/input';
-import { type LiveStreams, sseFrame } from '../http/live-streams';
-import type { CardPayments } from '../payments/card-payments';
-import type { CardCheckout } from '../payments/card-sessions';
+import { orderNumberParam, readJson, readQuery, readText } from '../http/input';
+import { type LiveStreams, sseFrame } from '../live/live-streams';
 import { readPlace } from '../places/places';
 import type { SettingsStore } from '../settings/settings-store';
+import type { CardCheckout, CardPaying } from './card-paying';
 import type { CancelResult } from './order-moves';
 import type { PlaceResult } from './order-placing';
 import type { OrderStore } from './order-store';
@@ -76,13 +75,6 @@ function placeRefusal(result: Refusal, format: MoneyFormat): HttpError {
   return new HttpError(placeRefusals[result.reason]);
 }
 
-/** The order number of the route's `:number`; an unreadable one is an order that does not exist. */
-export function orderNumberParam(text: string): number {
-  const number = parseOrderNumber(text);
-  if (number === undefined) throw new HttpError('order/not-found');
-  return number;
-}
-
 /** Why a card payment's step was refused, as our error. */
 const paymentRefusals = {
   'not-found': 'order/not-found',
@@ -128,7 +120,7 @@ const maxWebhookBytes = 64 * 1024;
 export interface OrderRouteParts {
   sessions: Sessions;
   orders: OrderStore;
-  payments: CardPayments;
+  payments: CardPaying;
   settings: SettingsStore;
   streams: LiveStreams;
   throttle: LoginThrottle;

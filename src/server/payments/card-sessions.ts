@@ -5,8 +5,8 @@ import { fillPath } from '../../shared/paths';
 import { card } from '../../shared/payment/card';
 import type { Db } from '../db/database';
 import type { Logger } from '../log';
+import type { CardCheckout } from '../orders/card-paying';
 import { currencyOf } from '../orders/order-mapping';
-import type { PaymentRefusal } from '../orders/order-moves';
 import type { SettingsStore } from '../settings/settings-store';
 import type { CardLease } from './card-lease';
 import { isRefusal, orderKey, reachingStripe, type StripeAccount } from './stripe-client';
@@ -14,11 +14,6 @@ import { isRefusal, orderKey, reachingStripe, type StripeAccount } from './strip
 /** Stripe refuses a Checkout Session that expires sooner than 30 minutes or later than 24 hours from now. */
 const shortestSessionMs = 31 * 60_000;
 const longestSessionMs = 24 * 60 * 60_000;
-
-export type CardCheckout =
-  | { ok: true; url: string }
-  | { ok: false; reason: 'not-found' | 'not-awaiting' }
-  | Exclude<PaymentRefusal, { reason: 'refund-failed' }>;
 
 /**
  * Expires every open session of the order at Stripe, so that none can be paid any more. 'paying' when one of them

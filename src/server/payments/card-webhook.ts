@@ -2,6 +2,7 @@ import { type OrderStatus, parseOrderNumber } from '../../shared/orders';
 import { card } from '../../shared/payment/card';
 import type { Db, UnitOfWork } from '../db/database';
 import type { Logger } from '../log';
+import type { ReceiveResult } from '../orders/card-paying';
 import { currencyOf } from '../orders/order-mapping';
 import type { ActingUser } from '../orders/order-moves';
 import type { OrderStore } from '../orders/order-store';
@@ -22,8 +23,6 @@ interface Outcome {
   currency: string | null;
   problem: string | null;
 }
-
-export type ReceiveResult = { ok: true } | { ok: false; reason: 'not-offered' | 'invalid-signature' };
 
 export interface CardWebhookParts {
   db: Db;

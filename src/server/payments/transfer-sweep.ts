@@ -1,5 +1,5 @@
 import { bankTransfer, lastDayToPay } from '../../shared/payment/bank-transfer';
-import { shopDays } from '../admin/csv';
+import { shopDays } from '../books/shop-time';
 import type { Db } from '../db/database';
 import { shopDay } from '../discounts/discount-store';
 import { shopActor } from '../orders/order-moves';

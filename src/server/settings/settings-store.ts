@@ -10,7 +10,7 @@ import {
   type TaxSettings,
   type VersionedSettings,
 } from '../../shared/settings';
-import type { Owner } from '../catalogue/catalogue-store';
+import type { Owner } from '../auth/owner';
 import type { Db, UnitOfWork } from '../db/database';
 import { settingsTopic } from './changes';
 

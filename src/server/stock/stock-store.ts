@@ -1,6 +1,6 @@
 import type { Stock } from '../../shared/api';
-import { catalogueTopic } from '../catalogue/changes';
 import type { Db, UnitOfWork } from '../db/database';
+import { catalogueTopic } from './catalogue-changes';
 
 /** A size of a product and how many of it are on the shelf. */
 export interface SizeStock {

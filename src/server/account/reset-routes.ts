@@ -2,12 +2,12 @@ import { Hono } from 'hono';
 import { endpoints } from '../../shared/api';
 import type { ErrorCode } from '../../shared/errors';
 import type { AppEnv } from '../app-env';
+import type { LinkState } from '../auth/single-use-links';
+import { type LoginThrottle, tooManyRequests } from '../auth/throttle';
 import { clientAddress } from '../http/client-address';
 import { HttpError } from '../http/errors';
 import { readJson } from '../http/input';
 import type { PasswordResets } from './password-resets';
-import type { LinkState } from './single-use-links';
-import { type LoginThrottle, tooManyRequests } from './throttle';
 
 const linkRefusals: Record<Exclude<LinkState, 'valid'>, ErrorCode> = {
   invalid: 'auth/reset-link-invalid',

@@ -6,10 +6,10 @@ import type { PublicShop } from '../../shared/settings';
 import type { AppEnv } from '../app-env';
 import type { Session, Sessions } from '../auth/sessions';
 import type { ChangeFeed, Lost, Topic } from '../db/change-feed';
+import { addressGroup, clientAddress } from '../http/client-address';
+import { HttpError } from '../http/errors';
 import type { Logger } from '../log';
 import { settingsTopic } from '../settings/changes';
-import { addressGroup, clientAddress } from './client-address';
-import { HttpError } from './errors';
 
 /** How many streams may be open, and how far one may fall behind (docs/SECURITY.md, "Live streams"). */
 const streamLimits = {

@@ -1,7 +1,7 @@
-import type { Accounts } from '../account/accounts';
+import { hashOfToken, keepSpentLinksMs, type LinkState, newLinkToken, stateOfLink } from '../auth/single-use-links';
 import type { Db, UnitOfWork } from '../db/database';
 import type { Outbox } from '../mail/outbox';
-import { hashOfToken, keepSpentLinksMs, type LinkState, newLinkToken, stateOfLink } from './single-use-links';
+import type { Accounts } from './accounts';
 
 /** A reset link works this long (docs/product.md §10). */
 export const resetLinkLifetimeMs = 60 * 60 * 1000;

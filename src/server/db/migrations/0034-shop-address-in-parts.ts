@@ -1,9 +1,9 @@
-import { iso31662 } from 'iso-3166';
+import type { Migration } from 'kysely';
 
 /**
- * Migration 0034's reading of the shop's address, which was one line of text until then
+ * This migration's reading of the shop's address, which was one line of text until then
  * (docs/decisions/0051-a-sale-at-the-yard.md): its parts, so that the address an owner typed prints as before. Part of
- * that migration: never edit it.
+ * this migration: never edit it.
  *
  * A United States address ending in a state and a ZIP code ('12 Arena Lane, Wellington, FL 33414') gives each part.
  * Anything else keeps its text in the address lines, its last part (after a comma) as the city, and the country the
@@ -19,7 +19,12 @@ export interface ShopAddressParts {
   country: string;
 }
 
-const usStates = new Set(iso31662.filter(({ parent }) => parent === 'US').map(({ code }) => code));
+/** The United States' subdivisions in ISO 3166-2 as the `iso-3166` package listed them when this migration shipped. */
+const usStates = new Set(
+  'AK AL AR AS AZ CA CO CT DC DE FL GA GU HI IA ID IL IN KS KY LA MA MD ME MI MN MO MP MS MT NC ND NE NH NJ NM NV NY OH OK OR PA PR RI SC SD TN TX UM UT VA VI VT WA WI WV WY'
+    .split(' ')
+    .map((code) => `US-${code}`),
+);
 
 /** A line of an address is at most this long (the delivery address's line 1 and line 2). */
 const lineMax = 100;
@@ -64,3 +69,20 @@ export function shopAddressParts(text: string): ShopAddressParts {
     country: 'US',
   };
 }
+
+export const migration: Migration = {
+  async up(db) {
+    // The shop's address in its parts (docs/decisions/0051-a-sale-at-the-yard.md): an order collected at the yard is
+    // taxed where the yard is, so its state and postal code must be known; it still prints as one block.
+    const row = await db.selectFrom('shop_settings').select('document').where('id', '=', 1).executeTakeFirst();
+    if (!row) return;
+    const document = JSON.parse(row.document);
+    if (typeof document.shop?.address !== 'string') return;
+    document.shop.address = shopAddressParts(document.shop.address);
+    await db
+      .updateTable('shop_settings')
+      .set({ document: JSON.stringify(document) })
+      .where('id', '=', 1)
+      .execute();
+  },
+};
