@@ -113,7 +113,10 @@ export function buildApp(parts: AppParts) {
     sameOriginOnly(config.publicUrlIsSet ? config.publicUrl : undefined, [endpoints.stripeWebhook.path]),
   );
   // Who may reach each route: a request for none is 404, a visitor passes only where the shop lets them.
-  app.use('/api/*', accessGate(sessions, async () => (await settings.current()).access.openTo));
+  app.use(
+    '/api/*',
+    accessGate(sessions, async () => (await settings.current()).access.openTo),
+  );
   const { trustProxy } = config;
   const takeVisitorCart = visitorCarts.join;
   app.route(

@@ -73,7 +73,10 @@ export function followEvents<S extends Schemas>(stream: LiveStream<S>, apply: (e
   async function receive(from: EventSource, type: keyof S & string, data: unknown) {
     // `ready` carries nothing to check: heard without the schemas (the account stream of a quiet page never loads them).
     const fields = type === readyEvent ? {} : await checked(type, data);
-    if (from !== source || stopped) return;
+    // A connection's last words count even when it closed while they were checked: the server ends a stream right
+    // after `signed-out` (a visitor's after the `shop` that closed the shop to visitors, docs/product.md §23).
+    const lastWords = type === 'shop' || type === 'signed-out';
+    if (stopped || (from !== source && !(lastWords && fields))) return;
     if (!fields) {
       broken(from);
       return;
