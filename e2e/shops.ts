@@ -23,7 +23,8 @@ export const ports = {
 
 /**
  * The settings of a shop as the suite starts it, on `shopPort` and the SQLite file `databaseUrl`: e-mails to the
- * suite's mailbox, cards through the fake of Stripe, riders told apart by X-Forwarded-For, PUBLIC_URL on `host`.
+ * suite's mailbox, cards through the fake of Stripe, riders told apart by X-Forwarded-For, PUBLIC_URL on `host`, the
+ * tests' password hashing cost.
  */
 export function shopEnv(shopPort: number, databaseUrl: string, host = '127.0.0.1'): Record<string, string> {
   return {
@@ -38,6 +39,10 @@ export function shopEnv(shopPort: number, databaseUrl: string, host = '127.0.0.1
     STRIPE_API_URL: `http://127.0.0.1:${ports.fakeStripe}`,
     STRIPE_SECRET_KEY: fakeStripeKey,
     STRIPE_WEBHOOK_SECRET: fakeWebhookSecret,
+    // Scrypt at N 1024 instead of 16384 for the suite's many sign-ups and log-ins; only a test on this machine may
+    // (docs/decisions/0056-password-hashing-cost-in-tests.md).
+    PASSWORD_HASH_COST: '1024',
+    PIAFFE_TEST: '1',
   };
 }
 
