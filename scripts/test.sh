@@ -19,9 +19,26 @@ step() {
 step lockfile npm ci --dry-run --no-audit --no-fund
 step chromium bash scripts/ensure-chromium.sh
 step postgres bash scripts/ensure-postgres.sh
-step typecheck npx tsc --noEmit
-step lint npx biome check .
-step build npm run build
+# Typecheck, lint and build read the sources and write nothing the other two read (the build writes dist/ and
+# dist-server/, which tsc and biome leave out): side by side, each one's output kept apart and printed whole, in this
+# order, once all three have ended.
+side_by_side() {
+  local dir pids=() names=() i
+  dir=$(mktemp -d)
+  while [ $# -gt 0 ]; do
+    local name=$1 command=$2
+    shift 2
+    names+=("$name")
+    (step "$name" bash -c "$command" > "$dir/$name.log" 2>&1; [ "$(tail -n 1 "$dir/$name.log")" = "=== $name: ok" ]) &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || failed+=("${names[$i]}")
+    cat "$dir/${names[$i]}.log"
+  done
+  rm -rf "$dir"
+}
+side_by_side typecheck 'npx tsc --noEmit' lint 'npx biome check .' build 'npm run build'
 step budget node --import tsx scripts/check-budget.ts
 step vitest npx vitest run
 step e2e npx playwright test
