@@ -15,6 +15,13 @@ const externalBaseUrl = process.env.E2E_BASE_URL;
 process.env.E2E_MAILBOX_URL ??= `http://127.0.0.1:${ports.mailbox.web}`;
 // Set once, in the main process; the workers inherit it (the back-office tests make an owner with npm run owner).
 process.env.E2E_DATABASE_URL ??= `file:${join(tmpdir(), `piaffe-e2e-${randomBytes(6).toString('hex')}`, 'shop.db')}`;
+// The database every fresh shop of a test starts as (`testOnFreshShop`): made once by e2e/global-setup.ts, copied for
+// each test (e2e/shops.ts, `freshShopTemplate`).
+process.env.E2E_FRESH_SHOP_TEMPLATE ??= join(
+  tmpdir(),
+  `piaffe-e2e-template-${randomBytes(6).toString('hex')}`,
+  'shop.db',
+);
 // A shop whose PUBLIC_URL names `localhost`, for the passkey tests (e2e/passkeys.spec.ts): a passkey is bound to a
 // host name, never to an IP address. E2E_PASSKEY_BASE_URL points those tests at one already running.
 const passkeyDatabaseUrl = `file:${join(tmpdir(), `piaffe-e2e-passkeys-${randomBytes(6).toString('hex')}`, 'shop.db')}`;
@@ -41,6 +48,7 @@ function shopServer(shopPort: number, databaseUrl: string, host = '127.0.0.1') {
 
 export default defineConfig({
   testDir: 'e2e',
+  globalSetup: './e2e/global-setup.ts',
   fullyParallel: false,
   workers: 2,
   retries: 0,

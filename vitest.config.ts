@@ -15,6 +15,13 @@ export default defineConfig(async () => {
   const reliabilityPostgres = apiPostgres.env.PIAFFE_POSTGRES_UNAVAILABLE
     ? apiPostgres
     : { include: reliabilityInclude, env: {} };
+  // The server projects hash passwords at scrypt N 1024 instead of 16384 (docs/decisions/0056): a sign-up or log-in
+  // costs a sixteenth. PIAFFE_TEST=1 is what lets a server take a cost below the default; child processes inherit both.
+  const hashing = { PASSWORD_HASH_COST: '1024', PIAFFE_TEST: '1' };
+  // The server projects run their files one after another in one process per worker (`isolate: false`), so the server's
+  // modules are imported once per worker, not once per file (bench/README.md, "The test suite's time"). Each file still
+  // starts its own servers on port 0 with a database or schema of its own; no test changes a module's state, the
+  // environment or the timers (the unit project, which fakes timers, stays isolated).
   return {
     test: {
       // Two files at once on two cores (Vitest's own default is one there): the API files mostly wait on their servers
@@ -26,8 +33,9 @@ export default defineConfig(async () => {
         {
           test: {
             name: 'api-sqlite',
+            isolate: false,
             include: apiInclude,
-            env: { TEST_BACKEND: 'sqlite', LOG_LEVEL: 'silent' },
+            env: { TEST_BACKEND: 'sqlite', LOG_LEVEL: 'silent', ...hashing },
             testTimeout: 20_000,
             hookTimeout: 30_000,
           },
@@ -35,8 +43,9 @@ export default defineConfig(async () => {
         {
           test: {
             name: 'api-postgres',
+            isolate: false,
             include: apiPostgres.include,
-            env: { TEST_BACKEND: 'postgres', LOG_LEVEL: 'silent', ...apiPostgres.env },
+            env: { TEST_BACKEND: 'postgres', LOG_LEVEL: 'silent', ...hashing, ...apiPostgres.env },
             testTimeout: 20_000,
             hookTimeout: 30_000,
           },
@@ -44,8 +53,9 @@ export default defineConfig(async () => {
         {
           test: {
             name: 'multi-instance',
+            isolate: false,
             include: multiInstance.include,
-            env: { TEST_BACKEND: 'postgres', LOG_LEVEL: 'silent', ...multiInstance.env },
+            env: { TEST_BACKEND: 'postgres', LOG_LEVEL: 'silent', ...hashing, ...multiInstance.env },
             testTimeout: 30_000,
             hookTimeout: 30_000,
           },
@@ -54,8 +64,9 @@ export default defineConfig(async () => {
         {
           test: {
             name: 'reliability',
+            isolate: false,
             include: reliabilityInclude,
-            env: { TEST_BACKEND: 'sqlite', LOG_LEVEL: 'silent' },
+            env: { TEST_BACKEND: 'sqlite', LOG_LEVEL: 'silent', ...hashing },
             testTimeout: 120_000,
             hookTimeout: 60_000,
           },
@@ -63,8 +74,9 @@ export default defineConfig(async () => {
         {
           test: {
             name: 'reliability-postgres',
+            isolate: false,
             include: reliabilityPostgres.include,
-            env: { TEST_BACKEND: 'postgres', LOG_LEVEL: 'silent', ...reliabilityPostgres.env },
+            env: { TEST_BACKEND: 'postgres', LOG_LEVEL: 'silent', ...hashing, ...reliabilityPostgres.env },
             testTimeout: 120_000,
             hookTimeout: 60_000,
           },

@@ -1,4 +1,4 @@
-import { expect, logIn, logInForm, newRider, showLogIn, signUp, signUpForm, test } from './support';
+import { expect, logIn, logInForm, newRider, showLogIn, signUp, signUpForm, signUpThroughForm, test } from './support';
 
 test('the sign-up form comes first; the toggles switch forms', async ({ page }) => {
   await page.goto('/signup-login');
@@ -64,7 +64,7 @@ test('leaving an empty field says it is required', async ({ page }) => {
 });
 
 test('sign-up stores the hint and goes home', async ({ page }) => {
-  const rider = await signUp(page);
+  const rider = await signUpThroughForm(page);
   const hint = JSON.parse((await page.evaluate(() => localStorage.getItem('user'))) ?? 'null');
   expect(hint).toEqual({ uid: expect.any(String), email: rider.email, emailConfirmed: false });
   expect(hint.uid.length).toBeGreaterThan(0);

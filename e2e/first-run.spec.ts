@@ -7,7 +7,7 @@ import {
   itemText,
   pageOnAnotherDevice,
   placeOrder,
-  signUp,
+  signUpThroughForm,
   test,
 } from './support';
 
@@ -42,7 +42,7 @@ async function mailboxUrl(): Promise<string> {
 
 test('a rider signs up, confirms the address from the local mailbox and places an order', async ({ browser }) => {
   const page = await pageOnAnotherDevice(browser, baseURL);
-  const rider = await signUp(page);
+  const rider = await signUpThroughForm(page);
 
   await page.goto(await mailboxUrl());
   await expect(page.getByRole('heading', { level: 1, name: 'Piaffe mailbox' })).toBeVisible();

@@ -1,8 +1,8 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fakeStripeKey, fakeWebhookSecret } from '../test/support/fake-stripe';
 
@@ -23,7 +23,8 @@ export const ports = {
 
 /**
  * The settings of a shop as the suite starts it, on `shopPort` and the SQLite file `databaseUrl`: e-mails to the
- * suite's mailbox, cards through the fake of Stripe, riders told apart by X-Forwarded-For, PUBLIC_URL on `host`.
+ * suite's mailbox, cards through the fake of Stripe, riders told apart by X-Forwarded-For, PUBLIC_URL on `host`, the
+ * tests' password hashing cost.
  */
 export function shopEnv(shopPort: number, databaseUrl: string, host = '127.0.0.1'): Record<string, string> {
   return {
@@ -38,6 +39,10 @@ export function shopEnv(shopPort: number, databaseUrl: string, host = '127.0.0.1
     STRIPE_API_URL: `http://127.0.0.1:${ports.fakeStripe}`,
     STRIPE_SECRET_KEY: fakeStripeKey,
     STRIPE_WEBHOOK_SECRET: fakeWebhookSecret,
+    // Scrypt at N 1024 instead of 16384 for the suite's many sign-ups and log-ins; only a test on this machine may
+    // (docs/decisions/0056-password-hashing-cost-in-tests.md).
+    PASSWORD_HASH_COST: '1024',
+    PIAFFE_TEST: '1',
   };
 }
 
@@ -59,9 +64,35 @@ export interface DemoCounts {
 }
 
 /**
+ * The new shop every fresh shop starts as: a SQLite file migrated and given deep stock by `npm run stock` (as built),
+ * made once for the run by the global set-up (e2e/global-setup.ts, `makeFreshShopTemplate`) at the path
+ * playwright.config.ts puts in E2E_FRESH_SHOP_TEMPLATE, and copied for each test: the same file a test's own
+ * migrations and stock command would make, without a migration and a command line for every test.
+ */
+export function freshShopTemplate(): string {
+  const file = process.env.E2E_FRESH_SHOP_TEMPLATE;
+  if (!file) throw new Error('E2E_FRESH_SHOP_TEMPLATE is not set: run the suite through playwright.config.ts.');
+  return file;
+}
+
+/** Makes the fresh shops' template (`freshShopTemplate`): a new database, migrated, with deep stock of every size. */
+export function makeFreshShopTemplate(): void {
+  const file = freshShopTemplate();
+  rmSync(dirname(file), { recursive: true, force: true });
+  mkdirSync(dirname(file), { recursive: true });
+  execFileSync('sh', ['-c', deepStockCommand], {
+    env: { ...process.env, ...shopEnv(ports.freshShops.first, `file:${file}`) },
+    stdio: 'pipe',
+  });
+  // The command line closed the database, so SQLite folded its WAL into the file: the file alone is the shop.
+  if (existsSync(`${file}-wal`)) throw new Error(`the fresh shops' template ${file} still has a WAL beside it`);
+}
+
+/**
  * A new shop for one test (the built server on a SQLite file of its own, with deep stock, sending to the suite's
  * mailbox), on the fresh-shop port of the worker's `parallelIndex`: a worker runs one test at a time, so two fresh
- * shops never share a port. With `demoData`, filled by `npm run demo-data` first: the fill refuses a database a server
+ * shops never share a port. Its database is a copy of the template (`freshShopTemplate`). With `demoData`, a new
+ * database filled by `npm run demo-data` first, then given deep stock, as before: the fill refuses a database a server
  * uses (docs/decisions/0050-a-fill-alone.md). Resolves once the shop listens.
  */
 export async function startFreshShop(parallelIndex: number, demoData?: DemoCounts): Promise<FreshShop> {
@@ -73,8 +104,8 @@ export async function startFreshShop(parallelIndex: number, demoData?: DemoCount
   if (demoData) {
     const counts = Object.entries(demoData).flatMap(([name, count]) => [`--${name}`, String(count)]);
     execFileSync(process.execPath, ['dist-server/demo-data-cli.js', ...counts], { env, stdio: 'pipe' });
-  }
-  execFileSync('sh', ['-c', deepStockCommand], { env, stdio: 'pipe' });
+    execFileSync('sh', ['-c', deepStockCommand], { env, stdio: 'pipe' });
+  } else copyFileSync(freshShopTemplate(), join(dir, 'shop.db'));
   const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', 'dist-server/main.js'], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

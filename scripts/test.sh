@@ -19,12 +19,29 @@ step() {
 step lockfile npm ci --dry-run --no-audit --no-fund
 step chromium bash scripts/ensure-chromium.sh
 step postgres bash scripts/ensure-postgres.sh
-step typecheck npx tsc --noEmit
-step lint npx biome check .
-# The boundaries of src/: no import cycle, infrastructure that knows no feature, frozen migrations, shared code that
-# imports neither side (.dependency-cruiser.cjs, docs/decisions/0057-boundaries-that-hold.md).
-step boundaries npm run --silent lint:boundaries
-step build npm run build
+# Typecheck, lint, the boundaries and the build read the sources and write nothing the others read (the build writes dist/ and
+# dist-server/, which tsc, biome and dependency-cruiser leave out): side by side, each one's output kept apart and printed whole, in
+# this order, once all have ended.
+side_by_side() {
+  local dir pids=() names=() i
+  dir=$(mktemp -d)
+  while [ $# -gt 0 ]; do
+    local name=$1 command=$2
+    shift 2
+    names+=("$name")
+    (step "$name" bash -c "$command" > "$dir/$name.log" 2>&1; [ "$(tail -n 1 "$dir/$name.log")" = "=== $name: ok" ]) &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || failed+=("${names[$i]}")
+    cat "$dir/${names[$i]}.log"
+  done
+  rm -rf "$dir"
+}
+# The boundaries of src/ are one of them: no import cycle, infrastructure that knows no feature, frozen migrations,
+# shared code that imports neither side (.dependency-cruiser.cjs, docs/decisions/0057-boundaries-that-hold.md).
+side_by_side typecheck 'npx tsc --noEmit' lint 'npx biome check .' boundaries 'npm run --silent lint:boundaries' \
+  build 'npm run build'
 step budget node --import tsx scripts/check-budget.ts
 step vitest npx vitest run
 step e2e npx playwright test

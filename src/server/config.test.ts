@@ -167,4 +167,30 @@ describe('loadConfig', () => {
       expect((error as Error).message).not.toContain('\n');
     }
   });
+
+  describe('PASSWORD_HASH_COST (docs/decisions/0056)', () => {
+    it("is Better Auth's scrypt N 16384 when unset, as `npm start` runs", () => {
+      expect(loadConfig(sqlite).passwordHashCost).toBe(16_384);
+      expect(loadConfig({ ...sqlite, PASSWORD_HASH_COST: '' }).passwordHashCost).toBe(16_384);
+    });
+
+    it('takes a stronger cost anywhere, and a weaker one only in a test on this machine', () => {
+      const publicShop = { ...sqlite, PUBLIC_URL: 'https://shop.example.com' };
+      expect(loadConfig({ ...publicShop, PASSWORD_HASH_COST: '32768' }).passwordHashCost).toBe(32_768);
+      const test = { PASSWORD_HASH_COST: '1024', PIAFFE_TEST: '1' };
+      expect(loadConfig({ ...sqlite, ...test }).passwordHashCost).toBe(1024);
+      expect(loadConfig({ ...sqlite, ...test, PUBLIC_URL: 'http://127.0.0.1:3100' }).passwordHashCost).toBe(1024);
+      expect(() => loadConfig({ ...sqlite, PASSWORD_HASH_COST: '1024' })).toThrow(
+        /PASSWORD_HASH_COST 1024 is weaker than the default 16384: only a test/,
+      );
+      expect(() => loadConfig({ ...sqlite, PASSWORD_HASH_COST: '1024', PIAFFE_TEST: 'true' })).toThrow(ConfigError);
+      expect(() => loadConfig({ ...publicShop, ...test })).toThrow(/weaker than the default/);
+    });
+
+    it.each(['1000', '512', '262144', 'abc', '16384.5'])('refuses %s', (value) => {
+      expect(() => loadConfig({ ...sqlite, PASSWORD_HASH_COST: value, PIAFFE_TEST: '1' })).toThrow(
+        /PASSWORD_HASH_COST must be a power of two from 1024 to 131072/,
+      );
+    });
+  });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { brand } from '../shared/brand';
+import { defaultPasswordHashCost, leastPasswordHashCost, mostPasswordHashCost } from './auth/password-hashing';
 import { type LogLevel, logLevels } from './log';
 import { isLoopbackHost } from './mail/local-mailbox';
 import { makePrivateFolder } from './private-files';
@@ -32,6 +33,8 @@ export interface Config {
   cardPaymentMs: number;
   /** EXPORT_BATCH_ORDERS: how many orders the CSV export reads from the database at a time. */
   exportBatchOrders: number;
+  /** PASSWORD_HASH_COST: scrypt's N for passwords; below the default only in a test (docs/decisions/0056). */
+  passwordHashCost: number;
 }
 
 export interface StripeConfig {
@@ -274,6 +277,27 @@ function authSecret(value: string | undefined, databaseUrl: string): string {
   return secret;
 }
 
+/**
+ * PASSWORD_HASH_COST: scrypt's N, a power of two. Below the default (Better Auth's 16384) it is refused unless the start
+ * is explicitly a test's: PIAFFE_TEST=1 and a PUBLIC_URL on this machine (or none), so that a shop people reach never
+ * stores weak hashes, whatever else its environment says (docs/decisions/0056-password-hashing-cost-in-tests.md).
+ */
+function passwordHashCost(value: string | undefined, env: NodeJS.ProcessEnv, origin: string): number {
+  if (value === undefined || value === '') return defaultPasswordHashCost;
+  const cost = Number(value);
+  if (!Number.isInteger(cost) || cost < leastPasswordHashCost || cost > mostPasswordHashCost || cost & (cost - 1)) {
+    throw new ConfigError(
+      `PASSWORD_HASH_COST must be a power of two from ${leastPasswordHashCost} to ${mostPasswordHashCost} (the default is ${defaultPasswordHashCost}), not "${value}".`,
+    );
+  }
+  if (cost < defaultPasswordHashCost && (env.PIAFFE_TEST !== '1' || !isLoopbackHost(new URL(origin).hostname))) {
+    throw new ConfigError(
+      `PASSWORD_HASH_COST ${cost} is weaker than the default ${defaultPasswordHashCost}: only a test may set that (PIAFFE_TEST=1, PUBLIC_URL on this machine). Leave it unset.`,
+    );
+  }
+  return cost;
+}
+
 /** Reads configuration from the environment; see "Configuration" in README.md. Throws ConfigError. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const listenPort = port(env.PORT);
@@ -303,5 +327,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripe: stripeConfig(env),
     cardPaymentMs: cardPaymentMs(env.CARD_PAYMENT_MINUTES),
     exportBatchOrders: count('EXPORT_BATCH_ORDERS', env.EXPORT_BATCH_ORDERS, 100),
+    passwordHashCost: passwordHashCost(env.PASSWORD_HASH_COST, env, origin),
   };
 }

@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRoles } from '../../src/server/auth/roles';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { firstWeights } from '../../src/server/db/migrations/0016-product-weights';
 import type { AdminProduct } from '../../src/shared/products';
-import { Client } from '../support/client';
+import type { Client } from '../support/client';
 import { expectError } from '../support/expect-error';
-import { startTestServer, type TestServer } from '../support/server';
+import { shopWithOwner } from '../support/shop-with-owner';
 
 /** Products' weights in grams (docs/product.md §18), on the owner's product form. */
-let server: TestServer;
+// One shop and its owner for the file's tests (test/support/shop-with-owner.ts).
+const shop = shopWithOwner();
 let owner: Client;
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = new Client(server.url);
-  const { email } = await owner.signupConfirmed();
-  await createRoles(server.db).grant(email);
-});
-afterAll(async () => {
-  await server?.stop();
+beforeAll(() => {
+  ({ owner } = shop);
 });
 
 async function product(itemid: string): Promise<{ product: AdminProduct; history: { what: string }[] }> {

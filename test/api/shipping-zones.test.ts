@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
 import { firstCatalogue as catalogue } from '../../src/server/db/migrations/0009-owners-catalogue';
 import { firstWeights } from '../../src/server/db/migrations/0016-product-weights';
@@ -8,17 +8,14 @@ import { address, Client, todaysShipping } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { standard, untaxed } from '../support/money';
 import { startTestServer, type TestServer } from '../support/server';
+import { shopWithOwner } from '../support/shop-with-owner';
 
+// One shop and its owner for the file's tests (test/support/shop-with-owner.ts).
+const shop = shopWithOwner();
 let server: TestServer;
 let owner: Client;
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = new Client(server.url);
-  const { email } = await owner.signupConfirmed();
-  await createRoles(server.db).grant(email);
-});
-afterAll(async () => {
-  await server?.stop();
+beforeAll(() => {
+  ({ server, owner } = shop);
 });
 
 const priceOf = (itemid: string) => catalogue.find((p) => p.itemid === itemid)?.priceCents ?? Number.NaN;

@@ -7,7 +7,10 @@ import { raceForTheLastUnits, ridersWantingOneSize } from '../support/stock-race
 let server: TestServer;
 let riders: Client[];
 beforeAll(async () => {
-  server = await startTestServer();
+  // At the default hashing cost, not the tests' N 1024 (docs/decisions/0056): at 1024 the fifty sign-ups come at once
+  // and on PostgreSQL their fifty e-mails did not all reach the mailbox within mailedToken's 10 s (2026-11-28, load
+  // 10-18); why the outbox is that slow in a burst is still to be found.
+  server = await startTestServer({ PASSWORD_HASH_COST: '' });
   riders = await ridersWantingOneSize([server.url], 50);
 }, 60_000);
 afterAll(async () => {

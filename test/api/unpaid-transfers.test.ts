@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRoles } from '../../src/server/auth/roles';
 import { newShopSettings } from '../../src/server/db/new-shop-settings';
 import { payByOf } from '../../src/server/payments/transfer-sweep';
 import { formatCents } from '../../src/shared/money';
@@ -10,6 +9,7 @@ import { Client, sizeOf } from '../support/client';
 import { createDiscount, listed, placeWith, quoteWith } from '../support/discounts';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
+import { shopWithOwner } from '../support/shop-with-owner';
 import { createDatabase, type TestDatabase, undoUnpaidBankTransfers } from '../support/test-database';
 import { age, dayMs, mailsAbout, movesTo } from '../support/unpaid-transfers';
 
@@ -18,16 +18,12 @@ import { age, dayMs, mailsAbout, movesTo } from '../support/unpaid-transfers';
  * the days to pay, a cancel by the shop as many days after it, each once. Time moves for the orders of a test alone
  * (`age`), and the test runs the server's own sweep, as its housekeeping does every five minutes.
  */
+// One shop and its owner for the file's tests (test/support/shop-with-owner.ts).
+const shop = shopWithOwner();
 let server: TestServer;
 let owner: Client;
-beforeAll(async () => {
-  server = await startTestServer();
-  owner = new Client(server.url);
-  const { email } = await owner.signupConfirmed();
-  await createRoles(server.db).grant(email);
-});
-afterAll(async () => {
-  await server?.stop();
+beforeAll(() => {
+  ({ server, owner } = shop);
 });
 
 async function rider(): Promise<Client> {

@@ -9,6 +9,7 @@ import { type Config, loadConfig } from '../../src/server/config';
 import type { UnitOfWork } from '../../src/server/db/database';
 import { firstCatalogue as catalogue } from '../../src/server/db/migrations/0009-owners-catalogue';
 import { createLogger, type Logger } from '../../src/server/log';
+import { isLoopbackHost } from '../../src/server/mail/local-mailbox';
 import { createOutbox, type Outbox } from '../../src/server/mail/outbox';
 import { createSeal } from '../../src/server/mail/seal';
 import { type RunningServer, startServer } from '../../src/server/server';
@@ -67,6 +68,18 @@ function testLogger(config: Config, lines: string[], capture: boolean): Logger |
 
 const secret = 'test-secret-0123456789abcdef0123456789';
 
+/**
+ * The tests' cheaper password hashing (PASSWORD_HASH_COST and PIAFFE_TEST, set by vitest.config.ts for the server
+ * projects; child processes inherit them), for a shop whose PUBLIC_URL is on this machine or unset. A shop on a public
+ * one refuses a cost below the default (docs/decisions/0056), so it hashes at the default.
+ */
+export function testPasswordHashing(env: Record<string, string | undefined>): Record<string, string> {
+  const { PASSWORD_HASH_COST: cost, PIAFFE_TEST: test } = process.env;
+  if (!cost || test !== '1') return {};
+  if (env.PUBLIC_URL !== undefined && !isLoopbackHost(new URL(env.PUBLIC_URL).hostname)) return {};
+  return { PASSWORD_HASH_COST: cost, PIAFFE_TEST: test };
+}
+
 /** The outbox of a test server's database, as the server itself writes to it (sealing with its AUTH_SECRET). */
 export function outboxOf(server: RunningServer): Outbox {
   const settings = createSettingsStore(server.db);
@@ -115,6 +128,7 @@ async function startOnSqlite(
     DATABASE_URL: `file:${file}`,
     AUTH_SECRET: secret,
     LOG_LEVEL: options.captureLog ? 'debug' : (process.env.LOG_LEVEL ?? 'info'),
+    ...testPasswordHashing(env),
     ...env,
   });
   const logLines: string[] = [];
@@ -168,6 +182,7 @@ async function startOnPostgres(
       DATABASE_URL: schema.url(options.name),
       AUTH_SECRET: secret,
       LOG_LEVEL: options.captureLog ? 'debug' : (process.env.LOG_LEVEL ?? 'info'),
+      ...testPasswordHashing(env),
       ...env,
     });
     server = await startServer(config, testLogger(config, logLines, options.captureLog ?? false));

@@ -45,7 +45,7 @@ export function createAuth(db: Kysely<Tables>, dialect: Dialect, config: Config,
       // would be refused at every later log-in and lock the user out.
       minPasswordLength: limits.passwordMin,
       maxPasswordLength: limits.passwordMax * 2,
-      password: boundedPasswordHashing(),
+      password: boundedPasswordHashing(config.passwordHashCost),
     },
     session: { freshAge: recentLoginSeconds, expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     user: { changeEmail: { enabled: true, updateEmailWithoutVerification: true } },
