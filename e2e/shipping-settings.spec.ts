@@ -6,6 +6,7 @@ import {
   expectNoSevereAxeViolation,
   fillAddress,
   pageOnAnotherDevice,
+  settingsForm,
   signUpConfirmed,
   signUpOwner,
   testOnFreshShop,
@@ -18,7 +19,6 @@ import {
 const test = testOnFreshShop;
 test.describe.configure({ mode: 'parallel' });
 
-const settingsForm = (page: Page) => page.getByRole('form', { name: 'Settings' });
 const group = (within: Page | Locator, name: string) => within.getByRole('group', { name, exact: true });
 const field = (within: Locator, label: string) => within.getByLabel(label, { exact: true });
 

@@ -5,6 +5,7 @@ import {
   expectNoSevereAxeViolation,
   pageOnAnotherDevice,
   placeOrder,
+  settingsForm,
   signUpConfirmed,
   signUpOwner,
   testOnFreshShop,
@@ -17,7 +18,6 @@ import {
 const test = testOnFreshShop;
 test.describe.configure({ mode: 'parallel' });
 
-const settingsForm = (page: Page) => page.getByRole('form', { name: 'Settings' });
 const field = (page: Page, label: string) => settingsForm(page).getByLabel(label, { exact: true });
 
 async function openSettings(page: Page): Promise<void> {

@@ -56,6 +56,8 @@ export async function showLogIn(page: Page): Promise<void> {
   await page.getByRole('group', { name: 'Choose a form' }).getByRole('button', { name: 'Log in' }).click();
 }
 
+/** The back office's settings form (docs/product.md §17). */
+export const settingsForm = (page: Page) => page.getByRole('form', { name: 'Settings' });
 export const cartTable = (page: Page) => page.getByRole('table', { name: 'Your cart' });
 export const deleteButtons = (page: Page) => cartTable(page).getByRole('button', { name: /^Delete / });
 

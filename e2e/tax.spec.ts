@@ -5,6 +5,7 @@ import {
   expect,
   expectNoSevereAxeViolation,
   fillAddress,
+  settingsForm,
   signUpOwner,
   testOnFreshShop,
 } from './support';
@@ -16,7 +17,6 @@ import {
 const test = testOnFreshShop;
 test.describe.configure({ mode: 'parallel' });
 
-const settingsForm = (page: Page) => page.getByRole('form', { name: 'Settings' });
 const row = (page: Page, name: string) =>
   page.getByRole('table', { name: /Your order|What was ordered/ }).getByRole('row', { name: new RegExp(`^${name}`) });
 

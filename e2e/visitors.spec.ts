@@ -8,6 +8,7 @@ import {
   fillAddress,
   newRider,
   pageOnAnotherDevice,
+  settingsForm,
   signUpForm,
   signUpOwner,
   testOnFreshShop,
@@ -19,8 +20,6 @@ import {
  */
 const test = testOnFreshShop;
 test.describe.configure({ mode: 'parallel' });
-
-const settingsForm = (page: Page) => page.getByRole('form', { name: 'Settings' });
 
 /** The owner's choice in 'Who can see the shop', saved. */
 async function openTo(page: Page, choice: 'Everyone' | 'Members only', version: number): Promise<void> {
