@@ -16,14 +16,10 @@ const cookieName = 'piaffe.cart';
 /** Over https the name carries the `__Secure-` prefix, so that only a secure page can ever set it. */
 const secureName = `__Secure-${cookieName}`;
 const cookiePattern = /^[A-Za-z0-9_-]{43}$/;
-const dayMs = 24 * 60 * 60 * 1000;
-
-export const visitorCartLimits = {
-  /** The cookie lives as long as the cart is kept after its last change. */
-  keptDays: 30,
-  /** New carts one client address (an IPv6 /64) may make in an hour: a household, a yard's visitors. */
-  newPerAddressPerHour: limits.visitorCartsPerHour,
-};
+/** How long a cart is kept after its last change, and so how long its cookie lives. */
+const keptSeconds = 30 * 24 * 60 * 60;
+/** The window new carts are counted in, per client address (`limits.visitorCartsPerHour`). */
+const hourMs = 60 * 60 * 1000;
 
 const idOf = (token: string) => createHash('sha256').update(token).digest('base64url');
 /** The address a cart was made from, as the cap counts it: hashed, so the table keeps no client address. */
@@ -52,7 +48,7 @@ export function createVisitorCarts(
 
     /**
      * The visitor's cart, made now (and its cookie set) when the request names none; at most
-     * `newPerAddressPerHour` new ones an hour from one client address, counted in the database under the address's
+     * `limits.visitorCartsPerHour` new ones an hour from one client address (an IPv6 /64), counted in the database under the address's
      * lock, so ten requests at once count as ten on every server.
      */
     async findOrMake(c: Context): Promise<string> {
@@ -68,10 +64,10 @@ export function createVisitorCarts(
           .selectFrom('visitor_cart')
           .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.min('created_at').as('first')])
           .where('address', '=', address)
-          .where('created_at', '>', now - 60 * 60 * 1000)
+          .where('created_at', '>', now - hourMs)
           .execute();
-        if (Number(row?.count ?? 0) >= visitorCartLimits.newPerAddressPerHour) {
-          return { ok: false as const, retryAfter: Math.ceil((Number(row?.first) + 60 * 60 * 1000 - now) / 1000) };
+        if (Number(row?.count ?? 0) >= limits.visitorCartsPerHour) {
+          return { ok: false as const, retryAfter: Math.ceil((Number(row?.first) + hourMs - now) / 1000) };
         }
         await uow.trx.insertInto('visitor_cart').values({ id, address, created_at: now, changed_at: now }).execute();
         return { ok: true as const };
@@ -84,7 +80,7 @@ export function createVisitorCarts(
         httpOnly: true,
         sameSite: 'Lax',
         secure,
-        maxAge: visitorCartLimits.keptDays * 24 * 60 * 60,
+        maxAge: keptSeconds,
       });
       return id;
     },
@@ -101,11 +97,11 @@ export function createVisitorCarts(
       await cart.join(idOf(token), uid, limits.cartMaxRows);
     },
 
-    /** Forgets the carts unchanged for `keptDays` (a housekeeping job); their rows go with them. */
+    /** Forgets the carts unchanged for 30 days (a housekeeping job); their rows go with them. */
     async sweep(now: number): Promise<number> {
       const result = await db.kysely
         .deleteFrom('visitor_cart')
-        .where('changed_at', '<', now - visitorCartLimits.keptDays * dayMs)
+        .where('changed_at', '<', now - keptSeconds * 1000)
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     },
