@@ -25,6 +25,9 @@ import type { CatalogueStore } from './catalogue/catalogue-store';
 import { createCategoryStore } from './catalogue/category-store';
 import { catalogueRoutes } from './catalogue/routes';
 import type { Config } from './config';
+import { pageHead } from './crawlers/head';
+import { pictureSizes } from './crawlers/picture-sizes';
+import { crawlerRoutes } from './crawlers/routes';
 import type { Db } from './db/database';
 import { isPoolExhausted } from './db/open';
 import { DatabaseBusyError, isBusy } from './db/sqlite-driver';
@@ -150,8 +153,12 @@ export function buildApp(parts: AppParts) {
   app.route('/', discountRoutes({ sessions, discounts }));
   app.all('/api/*', (c) => errorResponse(c, 'request/not-found'));
 
+  // What crawlers and shared links read (docs/product.md §24): robots.txt, the sitemap, the feed, and each page's head.
+  const { publicUrl } = config;
+  app.route('/', crawlerRoutes({ db, publicUrl, settings }));
   const pageParts = { sessions, roles, catalogue, cart, visitorCarts, orders, settings, takesCards: payments.offered };
-  app.get('*', staticFiles(config.distDir, pageData(pageParts)));
+  const head = pageHead({ db, publicUrl, pictureSize: pictureSizes(db, config.distDir) });
+  app.get('*', staticFiles(config.distDir, pageData(pageParts), head));
   app.all('*', (c) => errorResponse(c, 'request/not-found'));
 
   app.onError((error, c) => {

@@ -14,6 +14,7 @@ import type { Sessions } from './auth/sessions';
 import type { CartOwner, CartStore } from './cart/cart-store';
 import type { VisitorCarts } from './cart/visitor-carts';
 import type { CatalogueStore } from './catalogue/catalogue-store';
+import { type Head, withHead } from './crawlers/head';
 import { versionOf } from './live/live-streams';
 import type { OrderStore } from './orders/order-store';
 import { offeredPaymentMethods } from './orders/payment-offer';
@@ -83,9 +84,16 @@ export function pageData(parts: PageDataParts) {
  * The page's HTML with, before `</head>`, a modulepreload link for each of the page module's own files (`preloads`:
  * fetched beside the entry rather than after it has run) and its data in a JSON script element; `<` is escaped, so
  * nothing in the data can end the element or open a comment. The CSP allows no inline script, and needs to: a JSON
- * element is never run. Without data (it could not be read), no element: the page then asks the server.
+ * element is never run. Without data (it could not be read), no element: the page then asks the server. `head`, the
+ * page's own title and tags for crawlers and shared links (src/server/crawlers/head.ts), replaces index.html's.
  */
-export function pageHtml(html: string, data: PageData | undefined, preloads: readonly string[] = []): string {
+export function pageHtml(
+  html: string,
+  data: PageData | undefined,
+  preloads: readonly string[] = [],
+  head?: Head,
+): string {
+  html = withHead(html, head);
   const links = preloads.map((path) => `<link rel="modulepreload" crossorigin href="${path}">`).join('');
   if (!data) return html.replace('</head>', () => `${links}</head>`);
   const json = JSON.stringify(data).replace(/</g, '\\u003c');

@@ -5,6 +5,7 @@ import type { PageData } from '../shared/page-data';
 import { findPage, type Page, startPage } from '../shared/pages';
 import type { AppEnv } from './app-env';
 import { acceptedEncodings, brotlied, brotliSuffix, gzipped } from './compression';
+import type { Head } from './crawlers/head';
 import { pageHtml } from './page-data';
 import { pageModulePreloads } from './page-modules';
 
@@ -62,7 +63,11 @@ function load(root: string, path: string): StaticFile {
  * app's page routes with index.html and the page's data (`pageData`, ADR 0028), and any other path with index.html
  * (the Snap! page) and 404.
  */
-export function staticFiles(root: string, pageData: (c: Context<AppEnv>, page: Page | undefined) => Promise<PageData>) {
+export function staticFiles(
+  root: string,
+  pageData: (c: Context<AppEnv>, page: Page | undefined) => Promise<PageData>,
+  pageHead?: (c: Context<AppEnv>, page: Page | undefined, data: PageData | undefined) => Promise<Head | undefined>,
+) {
   const files = new Map<string, StaticFile>();
   try {
     for (const path of walk(root)) {
@@ -85,7 +90,12 @@ export function staticFiles(root: string, pageData: (c: Context<AppEnv>, page: P
       c.get('log')?.warn({ err }, 'page data unavailable: the page is sent without it');
       return undefined;
     });
-    const body = Buffer.from(pageHtml(html, data, (page && preloads.get(page.path)) ?? []));
+    // The head is made from the same data (a page's data is read once per request); without it, index.html's head.
+    const head = await pageHead?.(c, page, data).catch((err: unknown) => {
+      c.get('log')?.warn({ err }, 'page head unavailable: the page is sent with index.html’s');
+      return undefined;
+    });
+    const body = Buffer.from(pageHtml(html, data, (page && preloads.get(page.path)) ?? [], head));
     // Made per request: only in the encoding this browser takes.
     const accepted = acceptedEncodings(c.req.header('accept-encoding'));
     const compressed = accepted.br

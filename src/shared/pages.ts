@@ -72,6 +72,16 @@ export function pageTitle(title: string, shopName: string): string {
   return shopName ? `${title} · ${shopName}` : title;
 }
 
+/**
+ * Home's own part of the title for the list its address asks for (docs/product.md §22): a search's words, else the
+ * category's name, else 'Shop'; and the page after the first. The server's HTML and the page say the same.
+ */
+export function homeTitle(list: { q?: string; categoryName?: string; page: number }): string {
+  const q = list.q?.trim();
+  const what = q ? `Search: ${q}` : (list.categoryName ?? pages.home.title);
+  return list.page > 1 ? `${what} · Page ${list.page}` : what;
+}
+
 function matches(pattern: string, pathname: string): boolean {
   const want = pattern.split('/');
   const got = pathname.split('/');

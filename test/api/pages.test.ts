@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstCatalogue as catalogue } from '../../src/server/db/migrations/0009-owners-catalogue';
 import { newShopSettings } from '../../src/server/db/new-shop-settings';
 import type { PageData } from '../../src/shared/page-data';
-import { pages } from '../../src/shared/pages';
+import { findPage, pages } from '../../src/shared/pages';
 import { publicShopOf } from '../../src/shared/settings';
 import { Client } from '../support/client';
 import { startTestServer, type TestServer } from '../support/server';
@@ -38,7 +38,12 @@ function pageDataOf(html: string): { data: unknown; preloads: string[]; rest: st
   // The index's own modulepreloads come before the page's, with the attributes in another order.
   const index = requireBuild();
   const own = preloads.filter((path) => !index.includes(`href="${path}"`));
-  let rest = html.replace(element, '');
+  // The page's own title and robots tag (src/server/crawlers/head.ts; test/api/crawlers.test.ts has them) stand for
+  // the index's.
+  let rest = html
+    .replace(element, '')
+    .replace(/<title>[^<]*<\/title>/, /<title>[^<]*<\/title>/.exec(index)?.[0] ?? '')
+    .replace('<meta name="robots" content="noindex">', '');
   for (const path of own) rest = rest.replace(`<link rel="modulepreload" crossorigin href="${path}">`, '');
   return { data: JSON.parse(json), preloads: own, rest };
 }
@@ -67,6 +72,10 @@ describe('pages', () => {
       const { data, rest } = pageDataOf(String(reply.body));
       expect(data).toEqual({ session: null, shop });
       expect(rest).toBe(index);
+      // Its own title, and no search engine indexes a page of a members-only shop (docs/product.md §24).
+      const page = findPage(path.replace(/:\w+/, 'x'));
+      expect(String(reply.body)).toContain(`<title>${page?.title} · ${shop.shop.name}</title>`);
+      expect(String(reply.body)).toContain('<meta name="robots" content="noindex">');
     },
   );
 

@@ -1,5 +1,5 @@
 import { Link, type LoaderFunctionArgs, useLoaderData, useLocation, useNavigation, useRevalidator } from 'react-router';
-import { pages } from '../../../shared/pages';
+import { homeTitle, pages } from '../../../shared/pages';
 import { DocumentTitle } from '../../components/document-title';
 import { Pagination } from '../../components/pagination';
 import { call } from '../../lib/api';
@@ -47,7 +47,13 @@ export default function HomePage() {
 
   return (
     <section className="page" aria-labelledby="home-title">
-      <DocumentTitle page={pages.home.title} />
+      <DocumentTitle
+        page={homeTitle({
+          q: shownChoices.q,
+          categoryName: list.categories.find((category) => category.slug === shownChoices.category)?.name,
+          page: list.page,
+        })}
+      />
       <h1 id="home-title">Our collection</h1>
       <Finder choices={choices} categories={list.categories} sizes={list.sizes} />
       {products.length === 0 ? (
