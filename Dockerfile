@@ -6,12 +6,18 @@ FROM node:22-bookworm AS build
 WORKDIR /app
 ENV npm_config_nodedir=/usr/local
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# Behind a proxy that re-signs TLS, its CA is a build secret: `--secret id=ca,src=/etc/ssl/certs/ca-certificates.crt`
+# (nothing of it stays in the image); without one, npm trusts the usual CAs.
+RUN --mount=type=secret,id=ca,target=/run/secrets/ca \
+  if [ -f /run/secrets/ca ]; then export NODE_EXTRA_CA_CERTS=/run/secrets/ca; fi \
+  && npm ci --no-audit --no-fund
 COPY . .
 # The client into dist/, the server and its command lines into dist-server/; then the development dependencies
-# go, and what a compiled module keeps of its build (objects, sources) with them.
+# go, with those npm keeps as a production package's optional peer (`devOptional` in the lock file: Vitest and Vite,
+# as Better Auth's) and what a compiled module keeps of its build (objects, sources).
 RUN npm run build \
   && npm prune --omit=dev --no-audit --no-fund \
+  && node -e "const fs = require('node:fs'); for (const [path, p] of Object.entries(require('./package-lock.json').packages)) if (p.devOptional) fs.rmSync(path, { recursive: true, force: true })" \
   && rm -rf node_modules/better-sqlite3/deps node_modules/better-sqlite3/src \
     node_modules/better-sqlite3/build/Release/obj node_modules/better-sqlite3/build/Release/obj.target \
     node_modules/better-sqlite3/build/Release/.deps node_modules/better-sqlite3/build/deps
