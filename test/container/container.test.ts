@@ -294,6 +294,29 @@ describe('the shop on SQLite in a container, on a volume', () => {
     assert.equal(exitCode, 0);
     assert.ok(stopMs < 10_000);
   });
+
+  test("the README's restore: a container of its own on the stopped shop's volume puts the backup back", async () => {
+    const restored = await sh(
+      'podman',
+      [
+        ...runArgs,
+        '--rm',
+        '--volume',
+        `${volume}:/data`,
+        image,
+        'npm',
+        'run',
+        '--silent',
+        'restore',
+        '--',
+        '/data/backups/first.db',
+        '--force',
+      ],
+      { quiet: true },
+    );
+    assert.equal(restored.code, 0, restored.stderr);
+    assert.match(restored.stdout, /^Restored \/data\/backups\/first\.db to \/data\/shop\.db \(.*1 orders/);
+  });
 });
 
 describe('the shop in a container on PostgreSQL (DATABASE_URL)', () => {
