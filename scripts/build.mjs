@@ -67,8 +67,10 @@ export function builtFromTheseSources() {
   return built && readFileSync(stampFile, 'utf8') === sourcesHash();
 }
 
-/** Builds when dist/ or dist-server/ is missing or was built from other sources. */
+/** Builds when dist/ or dist-server/ is missing or was built from other sources (and the sources are here). */
 export async function buildIfStale() {
+  // A copy without sources, such as the container image (Dockerfile), runs what was built into it.
+  if (!existsSync('src') && existsSync(serverEntry)) return;
   if (builtFromTheseSources()) return;
   process.stderr.write('Building Piaffe (the sources changed since the last build)...\n');
   await build();
