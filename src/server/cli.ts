@@ -1,5 +1,7 @@
 // What the shop's command lines share (owner-cli.ts, stock-cli.ts, backup-cli.ts): the server's settings, its
 // database brought up to date, one line on stderr for whatever goes wrong, and the answer on stdout.
+
+import { publicShopOf } from '../shared/settings';
 import { type Auth, createAuth } from './auth/auth';
 import { type Config, ConfigError, loadConfig } from './config';
 import { migrateDatabase, openDatabase } from './db/connect';
@@ -9,7 +11,6 @@ import { createLogger, type Logger } from './log';
 import { createOutbox, type Outbox } from './mail/outbox';
 import { createSeal } from './mail/seal';
 import { createSettingsStore } from './settings/settings-store';
-import { publicShopOf } from '../shared/settings';
 
 /** Says why in one line and ends the command: status 1 for a refusal, 2 for a command used wrongly. */
 export function fail(message: string, code = 1): never {

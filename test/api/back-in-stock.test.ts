@@ -94,7 +94,11 @@ describe('a rider waits for a size out of stock', () => {
     expectError(await ask(client, product.itemid, 'M'), 409, 'stock-alert/in-stock');
     expectError(await ask(client, product.itemid, 'XL'), 400, 'stock-alert/unknown-size');
     expectError(await ask(client, '99999', 'S'), 404, 'stock-alert/unknown-product');
-    expectError(await client.json('POST', '/api/account/stock-alerts', { itemid: product.itemid }), 400, 'request/invalid-body');
+    expectError(
+      await client.json('POST', '/api/account/stock-alerts', { itemid: product.itemid }),
+      400,
+      'request/invalid-body',
+    );
     await setOpenTo(owner, 'everyone');
     try {
       expectError(await ask(new Client(server.url), product.itemid, 'S'), 401, 'auth/unauthenticated');

@@ -77,17 +77,25 @@ describe('back in stock on two servers', () => {
         .where('kind', '=', 'back-in-stock')
         .where('subject', 'like', `${name},%`)
         .execute();
-      const expected = riders.flatMap((r) => ['S', 'M'].map((size) => `${r.user?.email} ${name}, size ${size}, is back`));
+      const expected = riders.flatMap((r) =>
+        ['S', 'M'].map((size) => `${r.user?.email} ${name}, size ${size}, is back`),
+      );
       expect(written.map((e) => `${e.recipient} ${e.subject}`).sort()).toEqual(expected.sort());
       const left = await a.db.kysely.selectFrom('stock_wait').select('id').where('itemid', '=', itemid).execute();
       expect(left).toEqual([]);
 
       // Sent once, by whichever server claimed each: both mailboxes together hold each e-mail once.
       const arrived = (): ReceivedMail[] =>
-        [a.mailbox, b.mailbox].flatMap((m) => m?.mails.filter((mail) => mail.parsed.subject?.startsWith(`${name},`)) ?? []);
+        [a.mailbox, b.mailbox].flatMap(
+          (m) => m?.mails.filter((mail) => mail.parsed.subject?.startsWith(`${name},`)) ?? [],
+        );
       await until(() => arrived().length >= expected.length, 20_000, 'every e-mail');
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(arrived().map((m) => `${m.to.join()} ${m.parsed.subject}`).sort()).toEqual(expected.sort());
+      expect(
+        arrived()
+          .map((m) => `${m.to.join()} ${m.parsed.subject}`)
+          .sort(),
+      ).toEqual(expected.sort());
     },
     60_000,
   );

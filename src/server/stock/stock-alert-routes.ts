@@ -22,24 +22,26 @@ const idPattern = /^[0-9a-f-]{36}$/i;
  */
 export function stockAlertRoutes({ sessions, waits }: { sessions: Sessions; waits: StockWaits }) {
   const signedIn = sessions.require();
-  return new Hono<AppEnv>()
-    .get(endpoints.stockAlerts.path, signedIn, async (c) =>
-      c.json({ alerts: await waits.list(c.get('session').user.uid) }),
-    )
+  return (
+    new Hono<AppEnv>()
+      .get(endpoints.stockAlerts.path, signedIn, async (c) =>
+        c.json({ alerts: await waits.list(c.get('session').user.uid) }),
+      )
 
-    .post(endpoints.addStockAlert.path, signedIn, async (c) => {
-      const { itemid, size } = await readJson(c, endpoints.addStockAlert.body);
-      const result = await waits.wait(c.get('session').user.uid, itemid, size);
-      if (!result.ok) throw new HttpError(refusals[result.reason]);
-      return c.json({ alert: result.alert }, result.created ? 201 : 200);
-    })
+      .post(endpoints.addStockAlert.path, signedIn, async (c) => {
+        const { itemid, size } = await readJson(c, endpoints.addStockAlert.body);
+        const result = await waits.wait(c.get('session').user.uid, itemid, size);
+        if (!result.ok) throw new HttpError(refusals[result.reason]);
+        return c.json({ alert: result.alert }, result.created ? 201 : 200);
+      })
 
-    // Another rider's alert is answered as one that does not exist.
-    .delete(endpoints.cancelStockAlert.path, signedIn, async (c) => {
-      const id = c.req.param('id');
-      if (!idPattern.test(id) || !(await waits.cancel(c.get('session').user.uid, id))) {
-        throw new HttpError('stock-alert/not-found');
-      }
-      return c.body(null, 204);
-    });
+      // Another rider's alert is answered as one that does not exist.
+      .delete(endpoints.cancelStockAlert.path, signedIn, async (c) => {
+        const id = c.req.param('id');
+        if (!idPattern.test(id) || !(await waits.cancel(c.get('session').user.uid, id))) {
+          throw new HttpError('stock-alert/not-found');
+        }
+        return c.body(null, 204);
+      })
+  );
 }

@@ -2,7 +2,10 @@ import type { Letter, Site } from '../message';
 import { links } from './links';
 
 /** Sent to each rider who waited for a size, once, when its stock rises above zero (docs/product.md §27). */
-export function backInStock({ product, size, slug }: { product: string; size: string; slug: string }, site: Site): Letter {
+export function backInStock(
+  { product, size, slug }: { product: string; size: string; slug: string },
+  site: Site,
+): Letter {
   return {
     subject: `${product}, size ${size}, is back`,
     greeting: 'Hello,',
