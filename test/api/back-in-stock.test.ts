@@ -113,7 +113,7 @@ describe('a rider waits for a size out of stock', () => {
   it(`holds at most ${limits.stockAlertsMax} open alerts a rider; cancelling one makes room`, async () => {
     const client = await rider();
     const asked: StockAlert[] = [];
-    for (let p = 0; asked.length < limits.stockAlertsMax; p++) {
+    while (asked.length < limits.stockAlertsMax) {
       const product = await ownProduct({ S: 0, M: 0, L: 0 });
       for (const size of ['S', 'M', 'L']) {
         if (asked.length === limits.stockAlertsMax) {
