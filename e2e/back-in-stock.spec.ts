@@ -86,7 +86,8 @@ test('a visitor waits for a size through a log-in, the owner restocks it, the e-
   await expect(page.getByText('Cob: 1')).toHaveCount(0);
 
   // One e-mail, with the product page's link; the alert has ended.
-  const toRider = async () => (await receivedMails()).filter((m) => m.to.includes(rider.email) && m.subject === subject);
+  const toRider = async () =>
+    (await receivedMails()).filter((m) => m.to.includes(rider.email) && m.subject === subject);
   await expect.poll(async () => (await toRider()).length, { timeout: 10_000 }).toBe(1);
   const link = /https?:\/\/\S+\/products\/anky-bridle/.exec((await toRider())[0]?.text ?? '')?.[0];
   expect(link).toBeDefined();
