@@ -99,4 +99,45 @@ describe('back in stock on two servers', () => {
     },
     60_000,
   );
+
+  it.each([1, 2, 3])(
+    'round %i: riders ask on A while B raises the size: every alert made is e-mailed once, none stays open in stock',
+    async (round) => {
+      const { a, b, owner } = servers;
+      const name = `Saddle pad ${round}-${Math.random().toString(36).slice(2, 8)}`;
+      const body = { name, details: '', priceCents: 4500, shown: true, sizes: [{ size: 'Full', stock: 0 }] };
+      const { itemid } = (await owner.json('POST', '/api/admin/products', body)).body.product;
+      const riders = await Promise.all(
+        Array.from({ length: riderCount }, async () => {
+          const rider = new Client(a.url);
+          await rider.signupConfirmed();
+          return rider;
+        }),
+      );
+      // The riders ask one after another, 10 ms apart; B raises the size once the first three alerts are made.
+      const asked = riders.map(async (rider, i) => {
+        await new Promise((resolve) => setTimeout(resolve, 10 * i));
+        return rider.json('POST', '/api/account/stock-alerts', { itemid, size: 'Full' });
+      });
+      const open = async () =>
+        (await a.db.kysely.selectFrom('stock_wait').select('id').where('itemid', '=', itemid).execute()).length;
+      await until(async () => (await open()) >= 3, 10_000, 'three alerts');
+      await b.stock.set(round, { itemid, size: 'Full' });
+      const replies = await Promise.all(asked);
+      const made = replies.filter((r) => r.status === 201).map((r) => r.body.alert.id);
+      expect(replies.every((r) => r.status === 201 || r.body.code === 'stock-alert/in-stock')).toBe(true);
+      expect(await a.db.kysely.selectFrom('stock_wait').select('id').where('itemid', '=', itemid).execute()).toEqual(
+        [],
+      );
+      const written = await a.db.kysely
+        .selectFrom('outbox')
+        .select('recipient')
+        .where('kind', '=', 'back-in-stock')
+        .where('subject', 'like', `${name},%`)
+        .execute();
+      expect(written).toHaveLength(made.length);
+      console.info(`[back in stock, round ${round}] ${made.length} of ${riderCount} alerts made before the raise`);
+    },
+    60_000,
+  );
 });
