@@ -5,8 +5,10 @@ import type { StockAlert } from '../../src/shared/api';
 import { limits } from '../../src/shared/limits';
 import type { AdminProduct } from '../../src/shared/products';
 import { Client } from '../support/client';
+import { runCommand } from '../support/command-line';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
+import { serverOnOwnDatabase } from '../support/test-database';
 import { until } from '../support/until';
 import { setOpenTo } from '../support/visitors';
 
@@ -285,4 +287,44 @@ describe('two raises of one size at once', () => {
       expect(new Set(written.map((e) => e.recipient)).size).toBe(10);
     },
   );
+});
+
+describe('two processes raise one size at once: the server and `npm run stock`', { timeout: 90_000 }, () => {
+  const shop = serverOnOwnDatabase();
+
+  it('each wait gives one e-mail, whichever commits first; on SQLite the second waits for the file', async () => {
+    const admin = new Client(shop.server.url);
+    const { email } = await admin.signupConfirmed();
+    await createRoles(shop.server.db).grant(email);
+    const name = `Numnah ${Math.random().toString(36).slice(2, 8)}`;
+    const body = { name, details: '', priceCents: 4500, shown: true, sizes: [{ size: 'M', stock: 0 }] };
+    const { itemid } = (await admin.json('POST', '/api/admin/products', body)).body.product;
+    const riders = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const client = new Client(shop.server.url);
+        await client.signupConfirmed();
+        expect((await ask(client, itemid, 'M')).status).toBe(201);
+        return client;
+      }),
+    );
+    // The command line's process starts, then writes; the server raises the size over and over meanwhile.
+    let done = false;
+    const command = runCommand('stock', shop.database.url, ['set', itemid, 'M', '5'], { LOG_LEVEL: 'warn' }).finally(
+      () => {
+        done = true;
+      },
+    );
+    let raises = 0;
+    while (!done) {
+      await shop.server.stock.set(1 + (raises++ % 3), { itemid, size: 'M' });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await command).toEqual({ code: 0, stdout: 'Set 1 size to 5 in stock.\n', stderr: '' });
+    const written = await shop.database.query<{ recipient: string }>(
+      "select recipient from outbox where kind = 'back-in-stock' and subject = $1",
+      [`${name}, size M, is back`],
+    );
+    expect(written.map((w) => w.recipient).sort()).toEqual(riders.map((r) => r.user?.email).sort());
+    expect(await shop.database.query('select id from stock_wait')).toEqual([]);
+  });
 });
