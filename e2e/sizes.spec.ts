@@ -33,9 +33,13 @@ test('choosing a size: the select, its refusal without one, and the sizes sold o
     await expect(size).toBeFocused();
     await expect(page).toHaveURL(/\/home$/);
 
-    // A sold-out size stays in the list, disabled; a size nearly gone says how many are left.
-    await expect(size.getByRole('option', { name: '7 (sold out)' })).toBeDisabled();
+    // A sold-out size stays in the list: chosen, it offers an e-mail rather than the cart (docs/product.md §27); a size
+    // nearly gone says how many are left.
+    await size.selectOption('7 (sold out)');
+    await expect(card.getByRole('button', addBoots)).toBeDisabled();
+    await expect(card.getByRole('button', { name: 'Email me when it is back' })).toBeVisible();
     await size.selectOption('8');
+    await expect(card.getByRole('button', { name: 'Email me when it is back' })).toHaveCount(0);
     await expect(card.getByRole('alert')).toHaveCount(0);
     await expect(card.getByText('Only 2 left', { exact: true })).toBeVisible();
     await card.getByRole('button', addBoots).click();
@@ -63,7 +67,8 @@ test('a sale in another browser shows on every open home page at once, and a can
     // The watcher's page, never reloaded, follows the sale: nothing of the boots is left.
     await expect(watched.getByText('Sold out', { exact: true })).toBeVisible();
     await expect(watched.getByRole('button', addBoots)).toBeDisabled();
-    await expect(watched.getByLabel('Size').getByRole('option', { name: '6 (sold out)' })).toBeDisabled();
+    await expect(watched.getByLabel('Size').getByRole('option', { name: '6 (sold out)' })).toHaveCount(1);
+    await expect(watched.getByRole('button', { name: 'Email me when it is back' })).toBeVisible();
     await expectNoSevereAxeViolation(watcher);
 
     await page.getByRole('button', { name: 'Cancel order' }).click();

@@ -49,7 +49,9 @@ import type { CardPayments } from './payments/card-payments';
 import { settingsRoutes } from './settings/routes';
 import type { SettingsStore } from './settings/settings-store';
 import { staticFiles } from './static-files';
+import { stockAlertRoutes } from './stock/stock-alert-routes';
 import type { StockStore } from './stock/stock-store';
+import { createStockWaits } from './stock/stock-waits';
 
 export interface AppParts {
   config: Config;
@@ -131,6 +133,7 @@ export function buildApp(parts: AppParts) {
   app.route('/', confirmationRoutes({ confirmations, sessions, throttle, trustProxy }));
   app.route('/', accountRoutes({ accounts, sessions, devices, streams, throttle, trustProxy, hashPassword }));
   app.route('/', sessionRoutes({ db, sessions }));
+  app.route('/', stockAlertRoutes({ sessions, waits: createStockWaits(db) }));
   app.route('/', catalogueRoutes({ sessions, catalogue, streams }));
   app.route('/', cartRoutes({ sessions, cart, visitorCarts, catalogue, stock, streams }));
   app.route('/', orderRoutes({ sessions, orders, payments, settings, streams, throttle, trustProxy }));

@@ -1,11 +1,16 @@
 // What the shop's command lines share (owner-cli.ts, stock-cli.ts, backup-cli.ts): the server's settings, its
 // database brought up to date, one line on stderr for whatever goes wrong, and the answer on stdout.
+
+import { publicShopOf } from '../shared/settings';
 import { type Auth, createAuth } from './auth/auth';
 import { type Config, ConfigError, loadConfig } from './config';
 import { migrateDatabase, openDatabase } from './db/connect';
 import { createDb, type Db } from './db/database';
 import { type Hold, holdAlone, InUseError } from './db/in-use';
 import { createLogger, type Logger } from './log';
+import { createOutbox, type Outbox } from './mail/outbox';
+import { createSeal } from './mail/seal';
+import { createSettingsStore } from './settings/settings-store';
 
 /** Says why in one line and ends the command: status 1 for a refusal, 2 for a command used wrongly. */
 export function fail(message: string, code = 1): never {
@@ -83,4 +88,14 @@ function lostHold(error: Error): never {
   fail(
     `piaffe: lost the hold on the database (${error.message}): a server could start beside this command, so it stops.`,
   );
+}
+
+/**
+ * The shop's outbox as the server writes to it (its PUBLIC_URL, its AUTH_SECRET's seal): an e-mail a command causes
+ * (a restock's, docs/decisions/0058-back-in-stock.md) waits there for a server's sender.
+ */
+export function shopOutbox(db: Db, config: Config): Outbox {
+  const settings = createSettingsStore(db);
+  const shop = async (uow: Parameters<typeof settings.current>[0]) => publicShopOf(await settings.current(uow));
+  return createOutbox(db, { publicUrl: config.publicUrl, shop }, createSeal(config.authSecret));
 }

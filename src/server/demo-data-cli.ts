@@ -8,7 +8,7 @@ import type { Owner } from './auth/owner';
 import { nudgeCarts } from './cart/cart-nudge';
 import { createCartStore } from './cart/cart-store';
 import { createCatalogueStore } from './catalogue/catalogue-store';
-import { fail, runOnShopDatabase } from './cli';
+import { fail, runOnShopDatabase, shopOutbox } from './cli';
 import { batchingDb } from './db/database';
 import { firstCatalogue } from './db/migrations/0009-owners-catalogue';
 import { dayMs, planOrders, runPlan, type ShelfProduct, spanMs } from './demo/orders';
@@ -80,7 +80,8 @@ await runOnShopDatabase(
         .executeTakeFirstOrThrow()
         .then((row) => Number(row.n));
     const db = batchingDb(plain);
-    const stock = createStockStore(db);
+    // A new shop: no rider waits for a size, so its restocks write no e-mail.
+    const stock = createStockStore(db, shopOutbox(db, config));
     const settings = createSettingsStore(db);
     const catalogue = createCatalogueStore(db, stock, settings, nudgeCarts);
     const have = (await catalogue.products()).length;

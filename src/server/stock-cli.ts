@@ -5,7 +5,7 @@
 import { productLimits } from '../shared/limits';
 import { nudgeCarts } from './cart/cart-nudge';
 import { createCatalogueStore } from './catalogue/catalogue-store';
-import { fail, runOnShopDatabase } from './cli';
+import { fail, runOnShopDatabase, shopOutbox } from './cli';
 import { createSettingsStore } from './settings/settings-store';
 import { createStockStore } from './stock/stock-store';
 
@@ -21,8 +21,8 @@ if (command === 'set') {
     fail(`The count must be a whole number from 0 to ${productLimits.stockMax.toLocaleString('en-US')}.`);
 }
 
-await runOnShopDatabase(async (db) => {
-  const store = createStockStore(db);
+await runOnShopDatabase(async (db, { config }) => {
+  const store = createStockStore(db, shopOutbox(db, config));
   const products = await createCatalogueStore(db, store, createSettingsStore(db), nudgeCarts).products();
   const findProduct = (id: string) => products.find((p) => p.itemid === id);
   if (command === 'set' && itemid !== 'all' && !findProduct(itemid)) {

@@ -61,6 +61,7 @@ import {
   newPasswordSchema,
   resetPasswordSchema,
   resetRequestSchema,
+  stockAlertRequestSchema,
 } from './validation';
 
 /** Who is signed in; `emailConfirmed` until then false after a sign-up or a change of address (§15). */
@@ -84,6 +85,20 @@ export const accountSessionSchema = z.object({
 export type AccountSession = z.infer<typeof accountSessionSchema>;
 
 export { type CatalogueProduct, catalogueProductSchema };
+
+/**
+ * A rider's open wait for a size out of stock (docs/product.md §27): the product's name and slug and the size's name as
+ * they are now, `since` when it was asked for (ISO 8601).
+ */
+export const stockAlertSchema = z.object({
+  id: z.string(),
+  itemid: z.string(),
+  product: z.string(),
+  slug: z.string(),
+  size: z.string(),
+  since: z.string(),
+});
+export type StockAlert = z.infer<typeof stockAlertSchema>;
 
 export const cartItemSchema = z.object({
   id: z.string(),
@@ -309,6 +324,20 @@ export const endpoints = {
     reply: z.object({ passkey: passkeySchema }),
   },
   removePasskey: { method: 'DELETE', path: '/api/account/passkeys/:id' },
+  /** The rider's back-in-stock alerts, oldest first. */
+  stockAlerts: {
+    method: 'GET',
+    path: '/api/account/stock-alerts',
+    reply: z.object({ alerts: z.array(stockAlertSchema) }),
+  },
+  /** 'Email me when it is back': 201 for a new alert, 200 with the same one when the rider already waits for the size. */
+  addStockAlert: {
+    method: 'POST',
+    path: '/api/account/stock-alerts',
+    body: stockAlertRequestSchema,
+    reply: z.object({ alert: stockAlertSchema }),
+  },
+  cancelStockAlert: { method: 'DELETE', path: '/api/account/stock-alerts/:id' },
   /** The products with their sizes and stock; open to everyone. */
   catalogue: { method: 'GET', path: '/api/catalogue', reply: z.object({ products: z.array(catalogueProductSchema) }) },
   /** A page of the shown products, searched and filtered (docs/product.md §22); open to everyone. */
@@ -405,7 +434,11 @@ export const endpoints = {
   adminProduct: {
     method: 'GET',
     path: '/api/admin/products/:itemid',
-    reply: productReply.extend({ history: z.array(productChangeSchema) }),
+    /** `waiting`: how many riders wait for each size out of stock, by the size's name (none listed: nobody). */
+    reply: productReply.extend({
+      history: z.array(productChangeSchema),
+      waiting: z.record(z.string(), z.number().int()),
+    }),
   },
   /** The owner's whole form; 409 product/changed when `version` is not the product's. */
   adminUpdateProduct: {

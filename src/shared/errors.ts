@@ -174,6 +174,14 @@ export const errorCatalogue = {
     status: 400,
     message: 'The new order must name every product once.',
   },
+  'stock-alert/unknown-product': { status: 404, message: 'There is no such product in the shop.' },
+  'stock-alert/unknown-size': { status: 400, message: 'This product comes in no such size.' },
+  'stock-alert/in-stock': { status: 409, message: 'This size is in stock: add it to your cart.' },
+  'stock-alert/too-many': {
+    status: 409,
+    message: `You have ${limits.stockAlertsMax} back-in-stock alerts already: cancel one on your account page first.`,
+  },
+  'stock-alert/not-found': { status: 404, message: 'There is no such alert: it has ended, or was cancelled.' },
   'category/not-found': { status: 404, message: 'There is no such category.' },
   'category/invalid': { status: 400, message: 'The category is not valid.' },
   'category/changed': {

@@ -20,6 +20,8 @@ export const limits = {
   noteMax: 500,
   /** The longest name a rider may give a passkey ('Phone', 'Work laptop'). */
   passkeyNameMax: 50,
+  /** Back-in-stock alerts a rider may have open at once (docs/product.md §27). */
+  stockAlertsMax: 50,
 } as const;
 
 /**

@@ -9,6 +9,7 @@ export const mailKinds = {
   'password-changed': 'Password changed',
   'email-changed': 'E-mail address changed',
   'confirm-email': 'Address confirmation link',
+  'back-in-stock': 'Back in stock',
 } as const;
 export type MailKind = keyof typeof mailKinds;
 

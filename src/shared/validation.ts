@@ -52,6 +52,12 @@ export const resetRequestSchema = z.strictObject({ email: emailSchema });
 export const linkSchema = z.strictObject({ token: linkTokenSchema });
 export const resetPasswordSchema = z.strictObject({ token: linkTokenSchema, password: passwordSchema });
 
+/** 'Email me when it is back' (docs/product.md §27): a product's size, by name; one not sold is the route's refusal. */
+export const stockAlertRequestSchema = z.strictObject({
+  itemid: z.string({ error: 'itemid must be a string.' }).max(16),
+  size: z.string({ error: 'size must be a string.' }).max(productLimits.sizeMax),
+});
+
 export const addToCartSchema = z.strictObject({
   // Any string up to 16 characters is a well-formed item number; one not in the catalogue, the empty
   // string included, is the route's `cart/unknown-item`.

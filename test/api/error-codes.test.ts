@@ -258,6 +258,29 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     return (await signedIn()).json('POST', '/api/cart', { itemid: '4', size: 'XS' });
   },
   'auth/session-not-found': async () => (await signedIn()).json('DELETE', `/api/account/sessions/${randomUUID()}`),
+  'stock-alert/unknown-product': async () =>
+    (await signedIn()).json('POST', '/api/account/stock-alerts', { itemid: '99999', size: 'Full' }),
+  'stock-alert/unknown-size': async () =>
+    (await signedIn()).json('POST', '/api/account/stock-alerts', { itemid: '1', size: 'XXL' }),
+  'stock-alert/in-stock': async () =>
+    (await signedIn()).json('POST', '/api/account/stock-alerts', { itemid: '1', size: 'Full' }),
+  'stock-alert/too-many': async () => {
+    // Three products of twenty sizes each, all sold out: the fifty-first alert is refused.
+    const admin = await ownerClient();
+    const sizes = Array.from({ length: 20 }, (_, i) => ({ size: `W${i}`, stock: 0 }));
+    const rider = await signedIn();
+    let asked = 0;
+    for (let product = 0; product < 3; product++) {
+      const body = { name: `Wait Numnah ${product}`, details: '', priceCents: 4500, shown: true, sizes };
+      const { itemid } = (await admin.json('POST', '/api/admin/products', body)).body.product;
+      for (const { size } of sizes) {
+        const reply = await rider.json('POST', '/api/account/stock-alerts', { itemid, size });
+        if (++asked > limits.stockAlertsMax) return reply;
+      }
+    }
+    throw new Error('Sixty alerts were all taken.');
+  },
+  'stock-alert/not-found': async () => (await signedIn()).json('DELETE', `/api/account/stock-alerts/${randomUUID()}`),
   'cart/not-found': async () => (await signedIn()).json('DELETE', `/api/cart/${randomUUID()}`),
   'cart/unavailable': async () => {
     const { itemid } = await ownProduct(await ownerClient(), false);

@@ -163,11 +163,16 @@ export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
   return parts;
 }
 
+/** The statements that take a shop back to before migration 0039 (back in stock), on either database: no waits. */
+const undoBackInStock = ['drop table stock_wait', "delete from piaffe_migration where name = '0039-back-in-stock'"];
+
 /**
- * The statements that take a SQLite shop back to before migration 0038: no visitors' carts (their rows go), `cart_item`
- * as it was, the settings without 'Who can see the shop'. (The backup tests run them on a file of their own.)
+ * The statements that take a SQLite shop back to before migration 0038, and so before 0039: no visitors' carts (their
+ * rows go), `cart_item` as it was, the settings without 'Who can see the shop'. (The backup tests run them on a file
+ * of their own.)
  */
 export const undoOpenToVisitorsOnSqlite = [
+  ...undoBackInStock,
   `create table cart_item_old (id text primary key, uid text not null references user(id) on delete cascade,
     itemid text not null, name text not null, price_cents integer not null, details text not null,
     created_at bigint not null, size text)`,
@@ -181,12 +186,13 @@ export const undoOpenToVisitorsOnSqlite = [
   "delete from piaffe_migration where name = '0038-open-to-visitors'",
 ];
 
-/** Takes a stopped shop back to before migration 0038 (open to visitors): see `undoOpenToVisitorsOnSqlite`. */
+/** Takes a stopped shop back to before migration 0038 (open to visitors), and so before 0039: see `undoOpenToVisitorsOnSqlite`. */
 export async function undoOpenToVisitors(database: TestDatabase): Promise<void> {
   if (database.backend === 'sqlite') {
     for (const statement of undoOpenToVisitorsOnSqlite) await database.query(statement);
     return;
   }
+  for (const statement of undoBackInStock) await database.query(statement);
   await database.query('delete from cart_item where uid is null');
   await database.query('alter table cart_item drop column visitor_cart_id');
   await database.query('alter table cart_item alter column uid set not null');

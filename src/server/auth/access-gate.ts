@@ -37,6 +37,9 @@ export const endpointAccess: Readonly<Record<EndpointName, Access>> = {
   passkeyRegistrationOptions: 'rider',
   addPasskey: 'rider',
   removePasskey: 'rider',
+  stockAlerts: 'rider',
+  addStockAlert: 'rider',
+  cancelStockAlert: 'rider',
   // The shown products were readable without a session before the shop could open (docs/decisions/0036): they
   // name no one, and a hidden product is in none of them.
   catalogue: 'anyone',

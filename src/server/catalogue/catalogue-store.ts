@@ -7,6 +7,7 @@ import type { Db, UnitOfWork } from '../db/database';
 import { versionOf } from '../live/live-streams';
 import { catalogueTopic } from '../stock/catalogue-changes';
 import type { SizeStock, StockStore } from '../stock/stock-store';
+import { endWaitsOfHidden, waitingBySize } from '../stock/stock-waits';
 import { createFinding } from './finding';
 import { type ChangeResult, extrasOf, type Product, readProduct, toAdmin, toProduct } from './product';
 import { categoriesFor, placeIn } from './product-categories';
@@ -155,7 +156,9 @@ export function createCatalogueStore(
     },
 
     /** One product for the owner's page, with its history, newest first. */
-    async withHistory(itemid: string): Promise<{ product: AdminProduct; history: ProductChange[] } | undefined> {
+    async withHistory(
+      itemid: string,
+    ): Promise<{ product: AdminProduct; history: ProductChange[]; waiting: Record<string, number> } | undefined> {
       const row = await db.kysely.selectFrom('product').selectAll().where('itemid', '=', itemid).executeTakeFirst();
       if (!row) return undefined;
       const changes = await db.kysely
@@ -168,6 +171,7 @@ export function createCatalogueStore(
       return {
         product: toAdmin(toProduct(row), await stock.sizesOf(itemid), (await extrasOf(db.kysely, itemid)).get(itemid)),
         history: changes.map((c) => ({ at: new Date(Number(c.at)).toISOString(), by: c.by_email, what: c.what })),
+        waiting: await waitingBySize(db.kysely, itemid),
       };
     },
 
@@ -211,7 +215,8 @@ export function createCatalogueStore(
           })
           .where('itemid', '=', itemid)
           .execute();
-        await applySizes(uow, itemid, sizes, pairs);
+        await applySizes(uow, itemid, sizes, pairs, stock.rose);
+        if (!edit.shown) await endWaitsOfHidden(uow, itemid);
         if (placing?.what) await placeIn(uow, itemid, placing.slugs);
         if (edit.name !== before.name) await keepSlug(uow, itemid);
         if (edit.name !== before.name || edit.details !== before.details || placing?.what) {
@@ -264,7 +269,7 @@ export function createCatalogueStore(
             updated_at: Date.now(),
           })
           .execute();
-        await applySizes(uow, itemid, [], pairSizes([], input.sizes));
+        await applySizes(uow, itemid, [], pairSizes([], input.sizes), stock.rose);
         await keepSlug(uow, itemid);
         await uow.trx
           .insertInto('product_picture')

@@ -4,6 +4,7 @@ import type { SizeEdit } from '../../shared/products';
 import type { UnitOfWork } from '../db/database';
 import { catalogueTopic } from '../stock/catalogue-changes';
 import type { SizeStock } from '../stock/stock-store';
+import type { RisenSize } from '../stock/stock-waits';
 
 // The owner's edit of a product's sizes: which entry edits which size, what stock to set, and the edit made.
 
@@ -39,9 +40,17 @@ const passing = (index: number) => `\u0001${index}`;
 /**
  * Makes the product's sizes those of the edit: renamed and kept ones updated where they are (an order taking one of
  * them meanwhile waits for the edit, then takes from what it left), new ones added, the rest removed. Renames pass
- * through names no owner can type, so that two sizes can swap names.
+ * through names no owner can type, so that two sizes can swap names. The sizes whose stock the owner set go to `rose`
+ * (`StockStore.rose`: their waits end if they are now in stock, docs/decisions/0058-back-in-stock.md).
  */
-export async function applySizes(uow: UnitOfWork, itemid: string, before: readonly SizeStock[], pairs: SizePair[]) {
+export async function applySizes(
+  uow: UnitOfWork,
+  itemid: string,
+  before: readonly SizeStock[],
+  pairs: SizePair[],
+  rose: (uow: UnitOfWork, sizes: readonly RisenSize[]) => Promise<void>,
+) {
+  const risen: RisenSize[] = [];
   const kept = new Set(pairs.flatMap(({ old }) => (old ? [old.size] : [])));
   const removed = before.filter((s) => !kept.has(s.size)).map((s) => s.size);
   if (removed.length > 0) {
@@ -75,10 +84,13 @@ export async function applySizes(uow: UnitOfWork, itemid: string, before: readon
       .set({ size: size.size, position: index + 1, ...(stockNow === undefined ? {} : { stock: stockNow }) })
       .where('itemid', '=', itemid)
       .where('size', '=', current)
-      .returning('stock')
+      .returning(['stock', 'key'])
       .execute();
-    if (row) uow.publish(catalogueTopic, { type: 'stock', itemid, size: size.size, stock: Number(row.stock) });
+    if (!row) continue;
+    uow.publish(catalogueTopic, { type: 'stock', itemid, size: size.size, stock: Number(row.stock) });
+    if (stockNow !== undefined) risen.push({ itemid, key: row.key, stock: Number(row.stock) });
   }
+  await rose(uow, risen);
   // The rows in carts follow a renamed size, in one statement, so that two sizes can swap names there too.
   if (renames.length > 0) {
     const cases = sql.join(

@@ -194,6 +194,18 @@ export interface ProductSizeTable {
   stock: number;
 }
 
+/**
+ * A rider's wait for a size out of stock (docs/product.md §27): by the size's key, which a rename keeps. Deleted when
+ * the size's stock rises (its e-mail written in the same unit), when the rider cancels it, and with the rider or size.
+ */
+export interface StockWaitTable {
+  id: string;
+  uid: string;
+  itemid: string;
+  size_key: string;
+  created_at: number;
+}
+
 /** Named number sequences: each a row of `counter`. */
 export const sequences = { orderNumber: 'order_number' } as const;
 
@@ -370,6 +382,7 @@ export interface Tables {
   email_confirmation: EmailConfirmationTable;
   user_role: UserRoleTable;
   product_size: ProductSizeTable;
+  stock_wait: StockWaitTable;
   card_session: CardSessionTable;
   stripe_event: StripeEventTable;
   product: ProductTable;

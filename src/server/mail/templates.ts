@@ -1,5 +1,6 @@
 import type { MailKind } from '../../shared/mail';
 import { compose, type Letter, type Message, type Site } from './message';
+import { backInStock } from './templates/back-in-stock';
 import { confirmEmail } from './templates/confirm-email';
 import { emailChanged } from './templates/email-changed';
 import { orderCancelled } from './templates/order-cancelled';
@@ -21,6 +22,7 @@ const templates = {
   'password-changed': passwordChanged,
   'email-changed': emailChanged,
   'confirm-email': confirmEmail,
+  'back-in-stock': backInStock,
 } as const satisfies Record<MailKind, (data: never, site: Site) => Letter>;
 
 /** What the template of `kind` needs. */

@@ -1,6 +1,8 @@
 import type { Stock } from '../../shared/api';
 import type { Db, UnitOfWork } from '../db/database';
+import type { Outbox } from '../mail/outbox';
 import { catalogueTopic } from './catalogue-changes';
+import { endWaits, type RisenSize } from './stock-waits';
 
 /** A size of a product and how many of it are on the shelf. */
 export interface SizeStock {
@@ -62,9 +64,10 @@ export type StockStore = ReturnType<typeof createStockStore>;
 /**
  * The `product_size` table: the sizes each product comes in and their stock (docs/product.md §12). Stock is taken
  * by a conditional update in the order's own transaction and can never go below zero: the update takes only what is
- * there, and a CHECK constraint refuses anything else (docs/decisions/0022-stock.md).
+ * there, and a CHECK constraint refuses anything else (docs/decisions/0022-stock.md). Every change that may raise a
+ * size's stock passes the sizes it changed to `rose`, in its own unit of work (docs/decisions/0058-back-in-stock.md).
  */
-export function createStockStore(db: Db) {
+export function createStockStore(db: Db, outbox: Outbox) {
   const everySize = db.precompile(0, () =>
     db.kysely.selectFrom('product_size').select(['itemid', 'size', 'stock']).orderBy('itemid').orderBy('position'),
   );
@@ -87,7 +90,7 @@ export function createStockStore(db: Db) {
       .set((eb) => ({ stock: eb('stock', '+', count) }))
       .where('itemid', '=', itemid)
       .where('key', '=', key)
-      .returning(['stock', 'size']),
+      .returning(['stock', 'size', 'key']),
   );
   const returnUnitsByName = db.precompile(3, (itemid: string, size: string, count: number) =>
     db.kysely
@@ -95,10 +98,18 @@ export function createStockStore(db: Db) {
       .set((eb) => ({ stock: eb('stock', '+', count) }))
       .where('itemid', '=', itemid)
       .where('size', '=', size)
-      .returning(['stock', 'size']),
+      .returning(['stock', 'size', 'key']),
   );
 
+  /**
+   * The sizes a unit has set or raised, after its update of their rows and in the same unit: the waits for those now
+   * above zero end, each with its e-mail (stock-waits.ts's `endWaits`, the one place that does it).
+   */
+  const rose = (uow: UnitOfWork, sizes: readonly RisenSize[]) => endWaits(uow, outbox, sizes);
+
   return {
+    rose,
+
     /** Every size of every product, by item and in each product's order, with its stock. */
     async all(): Promise<Stock[]> {
       return (await everySize(undefined)).map((row) => ({ ...row, stock: Number(row.stock) }));
@@ -135,13 +146,17 @@ export function createStockStore(db: Db) {
      * called now (by name for lines from before keys); a size that no longer exists takes nothing back.
      */
     async giveBack(uow: UnitOfWork, units: readonly Returned[]): Promise<void> {
+      const risen: RisenSize[] = [];
       for (const { itemid, size, key, count } of units) {
         const [now] =
           key === null
             ? await returnUnitsByName(uow.trx, itemid, size, count)
             : await returnUnits(uow.trx, itemid, key, count);
-        if (now) uow.publish(catalogueTopic, { type: 'stock', itemid, size: now.size, stock: Number(now.stock) });
+        if (!now) continue;
+        uow.publish(catalogueTopic, { type: 'stock', itemid, size: now.size, stock: Number(now.stock) });
+        risen.push({ itemid, key: now.key, stock: Number(now.stock) });
       }
+      await rose(uow, risen);
     },
 
     /**
@@ -153,8 +168,12 @@ export function createStockStore(db: Db) {
         let update = uow.trx.updateTable('product_size').set({ stock });
         if (itemid !== undefined) update = update.where('itemid', '=', itemid);
         if (size !== undefined) update = update.where('size', '=', size);
-        const rows = await update.returning(['itemid', 'size']).execute();
-        for (const row of rows) uow.publish(catalogueTopic, { type: 'stock', ...row, stock });
+        const rows = await update.returning(['itemid', 'size', 'key']).execute();
+        for (const { itemid, size } of rows) uow.publish(catalogueTopic, { type: 'stock', itemid, size, stock });
+        await rose(
+          uow,
+          rows.map(({ itemid, key }) => ({ itemid, key, stock })),
+        );
         return rows.length;
       });
     },

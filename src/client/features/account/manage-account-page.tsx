@@ -10,15 +10,17 @@ import { ChangeForm } from './change-form';
 import { DeleteAccountForm } from './delete-account-form';
 import { PasskeysSection } from './passkeys-section';
 import { SessionsSection } from './sessions-section';
+import { StockAlertsSection } from './stock-alerts-section';
 
-/** Where the rider is logged in, for the list of sessions. */
-export function loader() {
-  return call('accountSessions');
+/** Where the rider is logged in, for the list of sessions, and the rider's back-in-stock alerts. */
+export async function loader() {
+  const [{ sessions }, { alerts }] = await Promise.all([call('accountSessions'), call('stockAlerts')]);
+  return { sessions, alerts };
 }
 
 export default function ManageAccountPage() {
   const { user } = useSession();
-  const { sessions } = useLoaderData<typeof loader>();
+  const { sessions, alerts } = useLoaderData<typeof loader>();
   return (
     <section className="page account-page" aria-labelledby="account-title">
       <DocumentTitle page={pages.manageAccount.title} />
@@ -56,6 +58,7 @@ export default function ManageAccountPage() {
         <PasskeysSection />
         <DeleteAccountForm />
       </div>
+      <StockAlertsSection alerts={alerts} />
       <SessionsSection sessions={sessions} />
     </section>
   );

@@ -45,7 +45,9 @@ export default function AdminProductPage() {
 }
 
 function ProductEditor({ onReload }: { onReload(): void }) {
-  const { product, history, categories } = useLoaderData<typeof loader>();
+  const { product, history, categories, waiting } = useLoaderData<typeof loader>();
+  // The riders who asked to be e-mailed when a size is back (docs/product.md §27): a reason to restock it.
+  const waits = product.sizes.flatMap(({ size }) => (waiting[size] ? [`${size}: ${waiting[size]}`] : []));
   const added = (useLocation().state as AddedState | null)?.added === true;
   const revalidator = useRevalidator();
   // The version the form sends: the one it was filled from, then each of this owner's saves and uploads.
@@ -87,6 +89,8 @@ function ProductEditor({ onReload }: { onReload(): void }) {
         <dd>{product.position}</dd>
         <dt>Version</dt>
         <dd>{version}</dd>
+        <dt>Riders waiting for a size</dt>
+        <dd>{waits.length > 0 ? waits.join(', ') : 'None'}</dd>
       </dl>
       <div className="product-editor">
         <div className="product-edit">

@@ -6,6 +6,7 @@ import { pages } from '../../../shared/pages';
 import { fewLeft } from '../../../shared/sizes';
 import { Alert } from '../../components/alert';
 import { useFormat } from '../../lib/shop';
+import { BackInStock } from './back-in-stock';
 
 interface ProductCardProps {
   product: CatalogueProduct;
@@ -38,6 +39,8 @@ export function Purchase({ product, onAdd, failure }: ProductCardProps) {
   // The owner may change the sizes while the page is open: one left is the one, a size renamed or removed is no choice.
   const chosen = sizes.length === 1 ? sizes[0] : sizes.find((s) => s.size === size);
   const inStock = sizes.some((s) => s.stock > 0);
+  // A size sold out may be chosen: it offers 'Email me when it is back' (docs/product.md §27).
+  const soldOut = chosen !== undefined && chosen.stock <= 0;
 
   // The chosen size sold out shows in its option; the note is for the product, or for a size nearly gone.
   let note: string | null = null;
@@ -62,7 +65,6 @@ export function Purchase({ product, onAdd, failure }: ProductCardProps) {
             id={selectId}
             ref={select}
             value={size}
-            disabled={!inStock}
             aria-invalid={missing ? true : undefined}
             aria-describedby={missing ? `${selectId}-error` : undefined}
             onChange={(event) => {
@@ -72,7 +74,7 @@ export function Purchase({ product, onAdd, failure }: ProductCardProps) {
           >
             <option value="">Choose a size</option>
             {sizes.map((s) => (
-              <option key={s.size} value={s.size} disabled={s.stock <= 0}>
+              <option key={s.size} value={s.size}>
                 {sizeOption(s)}
               </option>
             ))}
@@ -93,11 +95,14 @@ export function Purchase({ product, onAdd, failure }: ProductCardProps) {
         type="button"
         className="button"
         aria-label={`Add to cart: ${product.name}`}
-        disabled={!inStock}
+        disabled={!inStock || soldOut}
         onClick={add}
       >
         Add to cart
       </button>
+      {soldOut && (
+        <BackInStock key={chosen.size} itemid={product.itemid} size={chosen.size} path={productPath(product.slug)} />
+      )}
     </>
   );
 }

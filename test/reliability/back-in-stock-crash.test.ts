@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Mailbox, ReceivedMail } from '../../scripts/mailbox';
+import { type ChildServer, startChild } from '../support/child-server';
+import { Client, testMailbox } from '../support/client';
+import { createDatabase, stockUp, type TestDatabase } from '../support/test-database';
+
+let database: TestDatabase | undefined;
+let server: ChildServer | undefined;
+let mailbox: Mailbox | undefined;
+afterEach(async () => {
+  await server?.kill('SIGKILL');
+  await database?.drop();
+  await mailbox?.close();
+  server = undefined;
+  database = undefined;
+  mailbox = undefined;
+});
+
+const riders = 10;
+const subject = 'Anky Bridle, size Cob, is back';
+
+describe('back in stock through a crash (docs/decisions/0058-back-in-stock.md)', () => {
+  it(`SIGKILL while the ${riders} e-mails of a restock are sent: after restart each rider has it, at most one twice, every wait ended once`, async () => {
+    // A slow mail server, so the kill lands while the sender is at work.
+    mailbox = await testMailbox({ acceptAfterMs: 150 });
+    database = await createDatabase();
+    const env = { SMTP_URL: mailbox.url };
+    server = await startChild({ database, env });
+    await stockUp(database);
+    await database.query("update product_size set stock = 1 where itemid = '1' and size = 'Cob'");
+    // The last Cob is sold; the riders wait for it; the buyer's cancel gives it back.
+    const buyer = new Client(server.url);
+    await buyer.signupConfirmed();
+    await buyer.add('1', 'Cob');
+    const placed = await buyer.placeOrder();
+    expect(placed.status).toBe(201);
+    const waiting: string[] = [];
+    for (let i = 0; i < riders; i++) {
+      const rider = new Client(server.url);
+      const { email } = await rider.signupConfirmed();
+      expect((await rider.json('POST', '/api/account/stock-alerts', { itemid: '1', size: 'Cob' })).status).toBe(201);
+      waiting.push(email);
+    }
+    expect((await buyer.json('POST', `/api/orders/${placed.body.order.number}/cancel`)).status).toBe(200);
+
+    const box = mailbox;
+    const isBack = (m: ReceivedMail) => m.parsed.subject === subject;
+    await box.waitFor(isBack, { ms: 20_000 });
+    await box.waitFor(isBack, { ms: 20_000, after: box.mails.findIndex(isBack) + 1 });
+    await server.kill('SIGKILL');
+    const beforeRestart = box.mails.filter(isBack).length;
+    expect(beforeRestart).toBeLessThan(riders);
+
+    server = await startChild({ database, env });
+    for (const email of waiting) await box.waitFor((m) => isBack(m) && m.to.includes(email), { ms: 30_000 });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const received = box.mails.filter(isBack);
+    // A duplicate is only possible for the e-mail the mail server took just before the kill (docs/RELIABILITY.md).
+    expect(received.length - riders).toBeLessThanOrEqual(1);
+    expect(new Set(received.flatMap((m) => m.to))).toEqual(new Set(waiting));
+    const rows = await database.query<{ recipient: string; state: string }>(
+      "select recipient, state from outbox where kind = 'back-in-stock'",
+    );
+    expect(rows.map((r) => r.recipient).sort()).toEqual([...waiting].sort());
+    expect(rows.every((r) => r.state === 'sent')).toBe(true);
+    expect(await database.query('select id from stock_wait')).toEqual([]);
+  }, 120_000);
+});
