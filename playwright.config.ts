@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { chromiumLaunchOptions } from './e2e/chromium';
+import { testBrowserLaunchOptions } from './e2e/chromium';
 import { deepStockCommand, ports, shopEnv } from './e2e/shops';
 
 // E2E_BASE_URL points the suite at a shop that is already running (e.g. on PostgreSQL), and E2E_MAILBOX_URL at
@@ -60,8 +60,11 @@ export default defineConfig({
   expect: { timeout: 5_000 },
   use: {
     baseURL: externalBaseUrl ?? `http://127.0.0.1:${ports.shop}`,
-    trace: 'retain-on-failure',
-    launchOptions: chromiumLaunchOptions,
+    // A trace of every test costs its screenshots and snapshots even when the test passes (12–30% of a run of four
+    // specs, bench/README.md "The test suite's time") and CI keeps none: E2E_TRACE=1 records them, kept for the tests
+    // that fail, when a failure is to be looked into (`npx playwright show-trace`).
+    trace: process.env.E2E_TRACE ? 'retain-on-failure' : 'off',
+    launchOptions: testBrowserLaunchOptions,
   },
   webServer: externalBaseUrl
     ? undefined

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from '@playwright/test';
 import { table } from '../bench/support/stats';
-import { chromiumLaunchOptions } from '../e2e/chromium';
+import { testBrowserLaunchOptions } from '../e2e/chromium';
 import { entryKey, pageModuleKey, readManifest, withStaticImports } from '../src/server/page-modules';
 import { type PageName, pages } from '../src/shared/pages';
 import { startChild } from '../test/support/child-server';
@@ -32,7 +32,7 @@ export const kb = (bytes: number) => (bytes / 1000).toFixed(1);
 export async function measureFirstLoads(distDir = 'dist'): Promise<FirstLoad[]> {
   const dist = resolve(distDir);
   const server = await startChild({ built: true, env: { DIST_DIR: dist } });
-  const browser = await chromium.launch(chromiumLaunchOptions);
+  const browser = await chromium.launch(testBrowserLaunchOptions);
   try {
     const rider = await riderWithItems(browser, server.url, ['Anky Bridle']);
     const visit = (name: string, path: string, state?: typeof rider) =>
