@@ -60,7 +60,7 @@ export default defineConfig({
   expect: { timeout: 5_000 },
   use: {
     baseURL: externalBaseUrl ?? `http://127.0.0.1:${ports.shop}`,
-    // A trace of every test costs its screenshots and snapshots even when the test passes (12–30% of a run of four
+    // A trace of every test costs its screenshots and snapshots even when the test passes (18–29% of a run of four
     // specs, bench/README.md "The test suite's time") and CI keeps none: E2E_TRACE=1 records them, kept for the tests
     // that fail, when a failure is to be looked into (`npx playwright show-trace`).
     trace: process.env.E2E_TRACE ? 'retain-on-failure' : 'off',
