@@ -1,13 +1,13 @@
 /**
  * The live streams (Server-Sent Events, docs/API.md "Live streams"): where each is and the names of its events, without
- * their schemas (src/shared/api.ts `*EventSchemas`, which bring zod). A page opens its stream and hears its events at
- * once; the schemas load with the first event that needs checking (src/client/lib/live-events.ts), so a page whose
- * stream stays quiet never loads them (ADR 0028).
+ * their schemas (src/shared/api-streams.ts `*EventSchemas`, which bring zod). A page opens its stream and hears its
+ * events at once; the schemas load with the first event that needs checking (src/client/lib/live-events.ts), so a
+ * page whose stream stays quiet never loads them (ADR 0028).
  */
 
 /**
- * The events every stream of a signed-in page carries besides its own (src/shared/api.ts `sessionEventSchemas`): the
- * session's, and the shop's details when the owner saves the settings.
+ * The events every stream of a signed-in page carries besides its own (src/shared/api-streams.ts
+ * `sessionEventSchemas`): the session's, and the shop's details when the owner saves the settings.
  */
 const sessionEvents = ['signed-out', 'account', 'shop'] as const;
 

@@ -1,29 +1,27 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { useLoaderData, useRevalidator } from 'react-router';
-import type { MoneyFormat } from '../../../shared/money';
 import { pages } from '../../../shared/pages';
-import { methodsOf } from '../../../shared/payment/payment-methods';
-import {
-  isCentCurrency,
-  type OpenTo,
-  openToChoices,
-  openToLabels,
-  type PaymentMethodId,
-  paymentMethodIds,
-  type ShopSettings,
-  shopSettingsSchema,
-  type VersionedSettings,
-} from '../../../shared/settings';
+import type { VersionedSettings } from '../../../shared/settings';
 import { Alert } from '../../components/alert';
 import { DocumentTitle } from '../../components/document-title';
 import { Field } from '../../components/field';
 import { ApiError, call, messageOf } from '../../lib/api';
 import { countries, useRegions } from '../../lib/places';
+import { AccessSettings } from './access-settings';
 import { AdminNav } from './admin-nav';
 import { ChangeHistory } from './change-history';
+import { PaymentMethodsSettings } from './payment-methods-settings';
+import {
+  check,
+  currencyOptions,
+  type TextPath,
+  textFields,
+  timeZoneOptions,
+  type Values,
+  valuesOf,
+} from './settings-form-values';
 import { ShippingSettingsFields } from './shipping-settings';
-import { type ShippingDraft, shippingDraft, shippingOf } from './shipping-settings-values';
-import { TaxSettings, type TaxValues, taxOf, taxValuesOf } from './tax-settings';
+import { TaxSettings } from './tax-settings';
 import { useFocusAfterRender } from './use-focus-after-render';
 
 export async function loader() {
@@ -63,139 +61,6 @@ export default function AdminSettingsPage() {
   );
 }
 
-/** The currencies a shop's prices may be in (those with cents), by name: [code, 'US Dollar (USD)']. Made once. */
-let currencies: ReadonlyArray<readonly [string, string]> | undefined;
-function currencyOptions(): ReadonlyArray<readonly [string, string]> {
-  const names = new Intl.DisplayNames(['en'], { type: 'currency' });
-  currencies ??= Intl.supportedValuesOf('currency')
-    .filter(isCentCurrency)
-    .map((code) => [code, `${names.of(code) ?? code} (${code})`] as const)
-    .sort((a, b) => a[1].localeCompare(b[1], 'en'));
-  return currencies;
-}
-
-/** The IANA time zones, by name. Made once. */
-let timeZones: ReadonlyArray<readonly [string, string]> | undefined;
-function timeZoneOptions(): ReadonlyArray<readonly [string, string]> {
-  timeZones ??= Intl.supportedValuesOf('timeZone').map((zone) => [zone, zone.replaceAll('_', ' ')] as const);
-  return timeZones;
-}
-
-/** The form's text fields, by their path in the settings (as the server names a field it refuses). */
-const textFields = {
-  'shop.name': { label: 'Name as shown', autoComplete: 'organization' },
-  'shop.legalName': { label: 'Legal name', autoComplete: 'off' },
-  'shop.address.line1': { label: 'Address line 1', autoComplete: 'address-line1' },
-  'shop.address.line2': { label: 'Address line 2 (optional)', autoComplete: 'address-line2' },
-  'shop.address.city': { label: 'City', autoComplete: 'address-level2' },
-  'shop.address.region': { label: 'State or region', autoComplete: 'address-level1' },
-  'shop.address.postalCode': { label: 'Postal code', autoComplete: 'postal-code' },
-  'shop.address.country': { label: 'Country', autoComplete: 'country' },
-  'shop.phone': { label: 'Phone', autoComplete: 'tel', type: 'tel' },
-  'shop.email': { label: 'E-mail', autoComplete: 'email', type: 'email' },
-  'shop.taxId': { label: 'Tax id (optional)', autoComplete: 'off' },
-  'format.currency': { label: 'Currency', autoComplete: 'off' },
-  'format.locale': {
-    label: 'Language and region',
-    autoComplete: 'off',
-    hint: 'How amounts and dates are written, as a tag such as en-US or de-DE.',
-  },
-  'format.timeZone': { label: 'Time zone', autoComplete: 'off' },
-  'bankTransfer.accountName': { label: 'Account name', autoComplete: 'off' },
-  'bankTransfer.bankName': { label: 'Bank', autoComplete: 'off' },
-  'bankTransfer.routingNumber': { label: 'Routing number', autoComplete: 'off' },
-  'bankTransfer.accountNumber': { label: 'Account number', autoComplete: 'off' },
-  'bankTransfer.payWithinDays': { label: 'Days to pay', autoComplete: 'off', inputMode: 'numeric' },
-} as const;
-type TextPath = keyof typeof textFields;
-
-interface Values {
-  text: Record<TextPath, string>;
-  /** 'Who can see the shop'. */
-  openTo: OpenTo;
-  /** 'Cancel unpaid orders'. */
-  cancelUnpaid: boolean;
-  paymentMethods: PaymentMethodId[];
-  shipping: ShippingDraft;
-  tax: TaxValues;
-}
-
-function valuesOf(settings: ShopSettings): Values {
-  // The shipping prices as the shop writes amounts, as saved.
-  const { format } = settings;
-  const text = Object.fromEntries(
-    Object.keys(textFields).map((path) => {
-      const value = path.split('.').reduce<unknown>((at, name) => (at as Record<string, unknown>)[name], settings);
-      return [path, String(value ?? '')];
-    }),
-  ) as Record<TextPath, string>;
-  return {
-    text,
-    openTo: settings.access.openTo,
-    cancelUnpaid: settings.bankTransfer.cancelUnpaid,
-    paymentMethods: [...settings.paymentMethods],
-    shipping: shippingDraft(settings.shipping, format),
-    tax: taxValuesOf(settings.tax),
-  };
-}
-
-/**
- * The settings the values make, and each field's problem by the rules the server applies too; prices read as the shop
- * writes amounts (`format`, the settings' as loaded).
- */
-function check(
-  { text, openTo, cancelUnpaid, paymentMethods, shipping, tax }: Values,
-  format: MoneyFormat,
-): {
-  input?: ShopSettings;
-  problems: Record<string, string>;
-} {
-  const days = text['bankTransfer.payWithinDays'].trim();
-  const document = {
-    shop: {
-      name: text['shop.name'],
-      legalName: text['shop.legalName'],
-      address: {
-        line1: text['shop.address.line1'],
-        line2: text['shop.address.line2'],
-        city: text['shop.address.city'],
-        region: text['shop.address.region'],
-        postalCode: text['shop.address.postalCode'],
-        country: text['shop.address.country'],
-      },
-      phone: text['shop.phone'],
-      email: text['shop.email'],
-      taxId: text['shop.taxId'],
-    },
-    access: { openTo },
-    format: {
-      currency: text['format.currency'],
-      locale: text['format.locale'],
-      timeZone: text['format.timeZone'],
-    },
-    bankTransfer: {
-      payWithinDays: /^\d+$/.test(days) ? Number(days) : Number.NaN,
-      accountName: text['bankTransfer.accountName'],
-      bankName: text['bankTransfer.bankName'],
-      routingNumber: text['bankTransfer.routingNumber'],
-      accountNumber: text['bankTransfer.accountNumber'],
-      cancelUnpaid,
-    },
-    paymentMethods,
-    shipping: shippingOf(shipping, format),
-    tax: taxOf(tax),
-  };
-  const result = shopSettingsSchema.safeParse(document);
-  if (result.success) return { input: result.data, problems: {} };
-  const problems: Record<string, string> = {};
-  for (const issue of result.error.issues) {
-    // A payment method's problem is the list's.
-    const path = issue.path[0] === 'paymentMethods' ? 'paymentMethods' : issue.path.join('.');
-    problems[path] ??= issue.message;
-  }
-  return { problems };
-}
-
 type Message = { kind: 'status' | 'alert'; text: string; changed?: boolean };
 
 function SettingsForm({
@@ -219,9 +84,7 @@ function SettingsForm({
   const sending = useRef(false);
   const form = useRef<HTMLFormElement>(null);
   const focusNext = useFocusAfterRender();
-  const methodsId = useId();
   const cancelUnpaidId = useId();
-  const openToId = useId();
   const { input, problems } = check(values, settings.format);
 
   function problemAt(path: string): string | undefined {
@@ -334,25 +197,10 @@ function SettingsForm({
           ] as const
         ).map(textField)}
       </fieldset>
-      <fieldset aria-describedby={`${openToId}-hint`}>
-        <legend>Who can see the shop</legend>
-        <p id={`${openToId}-hint`} className="field-hint">
-          Members only: a visitor is asked to sign up or log in first. Everyone: a visitor browses the products and
-          fills a cart, and signs up to check out.
-        </p>
-        {openToChoices.map((choice) => (
-          <div className="choice" key={choice}>
-            <input
-              type="radio"
-              name="openTo"
-              id={`${openToId}-${choice}`}
-              checked={values.openTo === choice}
-              onChange={() => edited('access.openTo', (current) => ({ ...current, openTo: choice }))}
-            />
-            <label htmlFor={`${openToId}-${choice}`}>{openToLabels[choice]}</label>
-          </div>
-        ))}
-      </fieldset>
+      <AccessSettings
+        openTo={values.openTo}
+        onChange={(openTo) => edited('access.openTo', (current) => ({ ...current, openTo }))}
+      />
       <fieldset>
         <legend>Money and time</legend>
         <p className="field-hint">
@@ -390,44 +238,13 @@ function SettingsForm({
           </p>
         </div>
       </fieldset>
-      <fieldset
-        aria-describedby={`${methodsId}-hint${methodsProblem ? ` ${methodsId}-error` : ''}`}
-        aria-invalid={methodsProblem ? true : undefined}
-      >
-        <legend>Payment methods offered</legend>
-        <p id={`${methodsId}-hint`} className="field-hint">
-          Card is offered only on a server with Stripe's keys (README, "Card payments").
-        </p>
-        {methodsOf(paymentMethodIds).map((method) => {
-          const id = `${methodsId}-${method.id}`;
-          const checked = values.paymentMethods.includes(method.id as PaymentMethodId);
-          return (
-            <div className="choice" key={method.id}>
-              <input
-                type="checkbox"
-                id={id}
-                checked={checked}
-                onChange={(event) => {
-                  const on = event.target.checked;
-                  const methodId = method.id as PaymentMethodId;
-                  edited('paymentMethods', (current) => ({
-                    ...current,
-                    paymentMethods: on
-                      ? [...current.paymentMethods, methodId]
-                      : current.paymentMethods.filter((m) => m !== methodId),
-                  }));
-                }}
-              />
-              <label htmlFor={id}>{method.label}</label>
-            </div>
-          );
-        })}
-        {methodsProblem && (
-          <p id={`${methodsId}-error`} className="field-error" role="alert">
-            {methodsProblem}
-          </p>
-        )}
-      </fieldset>
+      <PaymentMethodsSettings
+        chosen={values.paymentMethods}
+        methodsProblem={methodsProblem}
+        onEdit={(change) =>
+          edited('paymentMethods', (current) => ({ ...current, paymentMethods: change(current.paymentMethods) }))
+        }
+      />
       <ShippingSettingsFields
         shipping={values.shipping}
         problemAt={problemAt}

@@ -39,6 +39,14 @@ export interface ZoneDraft {
   methods: MethodDraft[];
 }
 
+/** What each part of a zone's form (shipping-zone-places.tsx, shipping-zone-methods.tsx) is given. */
+export interface ZoneProps {
+  zone: ZoneDraft;
+  index: number;
+  problemAt(path: string): string | undefined;
+  editZone(index: number, path: string, change: (zone: ZoneDraft) => ZoneDraft): void;
+}
+
 export interface ShippingDraft {
   zones: ZoneDraft[];
   collection: ShippingSettings['collection'];

@@ -1,99 +1,35 @@
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
-import {
-  Link,
-  type LoaderFunctionArgs,
-  useLoaderData,
-  useNavigate,
-  useNavigation,
-  useRevalidator,
-  useSearchParams,
-} from 'react-router';
+import { Link, useLoaderData, useNavigate, useNavigation, useRevalidator, useSearchParams } from 'react-router';
 import { type AddressField, addressFields, emptyAddress } from '../../../shared/address';
-import { checkoutChoices } from '../../../shared/checkout';
-import { type Delivery, deliveries, deliveryLabels } from '../../../shared/delivery';
-import { formatCents, type MoneyFormat } from '../../../shared/money';
+import { type Delivery, deliveries } from '../../../shared/delivery';
 import { notices } from '../../../shared/notices';
 import { pages } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
 import { card, cardMinimumCents, cardMinimumMessage } from '../../../shared/payment/card';
-import { methodsOf, nothingToPay } from '../../../shared/payment/payment-methods';
+import { nothingToPay } from '../../../shared/payment/payment-methods';
 import { discountOf } from '../../../shared/pricing';
-import type { ShippingOption } from '../../../shared/shipping';
 import { itemWithSize } from '../../../shared/sizes';
 import { Alert } from '../../components/alert';
 import { DocumentTitle } from '../../components/document-title';
 import { Field } from '../../components/field';
 import { OrderSummary } from '../../components/order-summary';
 import { ApiError, call, messageOf } from '../../lib/api';
-import { takeFromPage } from '../../lib/page-data';
-import { countries, useRegions } from '../../lib/places';
+import { useRegions } from '../../lib/places';
 import { useSession } from '../../lib/session';
 import { useShop } from '../../lib/shop';
 import { useForm } from '../../lib/use-form';
+import {
+  autoComplete,
+  collectionFields,
+  deliveryOptions,
+  idempotencyKey,
+  priceAndEstimate,
+  rowProblems,
+} from './checkout-form';
+import { loader } from './checkout-loader';
 import { DiscountCode } from './discount-code';
 
-/**
- * The server's quote (the cart as it holds it, from which the order is built, and what it costs, with the discount
- * code applied) and the payment methods it offers. The page computes no amount of its own. A code that no longer
- * works (used up since 'Apply') leaves the quote without it, and the page says why. The first quote and the methods
- * come with the page's HTML (ADR 0045), so the page paints without the API's contract and zod; a later one is asked.
- */
-export async function loader({ request }: LoaderFunctionArgs) {
-  // The address's country, region and postal code, and the delivery method chosen: the quote lists the methods for
-  // them and the tax they carry.
-  const { delivery, place, method, discountCode } = checkoutChoices(new URL(request.url).searchParams);
-  const fromPage = takeFromPage('checkout');
-  const quoted = (code?: string) =>
-    call('quote', { query: { delivery, ...place, ...(method === undefined ? {} : { method }), discountCode: code } });
-  const [[{ items, money, shipping }, discountProblem], methods, countryList] = await Promise.all([
-    fromPage
-      ? ([fromPage.quote, null] as const)
-      : quoted(discountCode).then(
-          (quote) => [quote, null] as const,
-          async (error: unknown) => {
-            if (!(error instanceof ApiError && error.code.startsWith('discount/'))) throw error;
-            return [await quoted(), error.message] as const;
-          },
-        ),
-    fromPage?.methods ?? call('paymentMethods').then((reply) => reply.methods),
-    countries(),
-  ]);
-  const countryOptions = countryList.map(({ code, name }) => [code, name] as const);
-  return { items, money, shipping, place, delivery, discountProblem, methods: methodsOf(methods), countryOptions };
-}
-
-const autoComplete = {
-  fullName: 'name',
-  line1: 'address-line1',
-  line2: 'address-line2',
-  city: 'address-level2',
-  region: 'address-level1',
-  postalCode: 'postal-code',
-  country: 'country',
-  phone: 'tel',
-} as const;
-
-const deliveryOptions = deliveries.map((d) => [d, deliveryLabels[d]] as const);
-
-/** The fields collecting at the yard asks for: a name and a phone (docs/product.md §18). */
-const collectionFields: readonly AddressField[] = ['fullName', 'phone'];
-
-/** What a row the server refused says, by the refusal's code. */
-const rowProblems: Readonly<Record<string, string>> = {
-  'order/sold-out': 'Sold out in this size.',
-  'order/size-missing': 'No size chosen.',
-  'order/unavailable': 'No longer available.',
-};
-
-/** A delivery method's price ('Free' when none) and its estimate, as the choice shows them. */
-function priceAndEstimate(option: ShippingOption, format: MoneyFormat): string {
-  return [option.cents === 0 ? 'Free' : formatCents(option.cents, format), option.estimate].filter(Boolean).join(' · ');
-}
-
-/** A key made once per checkout page: the same key never makes a second order (crypto.randomUUID needs https). */
-function idempotencyKey(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
-}
+export { loader };
 
 export default function CheckoutPage() {
   const { items, money, shipping, place, delivery, discountProblem, methods, countryOptions } =
