@@ -1,3 +1,4 @@
+import { sizesOfProducts } from '../catalogue/finding';
 import type { Db } from '../db/database';
 
 /** A shown product as the sitemap and the feed list it, with its sizes in order and their stock. */
@@ -34,19 +35,10 @@ export async function* shownProducts(db: Db, pageSize = listingPageSize): AsyncG
       .limit(pageSize)
       .execute();
     if (rows.length === 0) return;
-    const sizes = new Map<string, ListedProduct['sizes']>(rows.map((row) => [row.itemid, []]));
-    const sizeRows = await db.kysely
-      .selectFrom('product_size')
-      .select(['itemid', 'size', 'stock'])
-      .where(
-        'itemid',
-        'in',
-        rows.map((row) => row.itemid),
-      )
-      .orderBy('itemid')
-      .orderBy('position')
-      .execute();
-    for (const row of sizeRows) sizes.get(row.itemid)?.push({ size: row.size, stock: Number(row.stock) });
+    const sizes = await sizesOfProducts(
+      db,
+      rows.map((row) => row.itemid),
+    );
     yield rows.map((row) => ({
       itemid: row.itemid,
       slug: row.slug,
