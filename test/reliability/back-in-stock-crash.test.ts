@@ -1,20 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Mailbox, ReceivedMail } from '../../scripts/mailbox';
-import { type ChildServer, startChild } from '../support/child-server';
+import { describe, expect, it } from 'vitest';
+import type { ReceivedMail } from '../../scripts/mailbox';
 import { Client, testMailbox } from '../support/client';
-import { createDatabase, stockUp, type TestDatabase } from '../support/test-database';
+import { crashScene } from '../support/crash-scene';
+import { stockUp } from '../support/test-database';
 
-let database: TestDatabase | undefined;
-let server: ChildServer | undefined;
-let mailbox: Mailbox | undefined;
-afterEach(async () => {
-  await server?.kill('SIGKILL');
-  await database?.drop();
-  await mailbox?.close();
-  server = undefined;
-  database = undefined;
-  mailbox = undefined;
-});
+const scene = crashScene();
 
 const riders = 10;
 const subject = 'Anky Bridle, size Cob, is back';
@@ -22,10 +12,10 @@ const subject = 'Anky Bridle, size Cob, is back';
 describe('back in stock through a crash (docs/decisions/0058-back-in-stock.md)', () => {
   it(`SIGKILL while the ${riders} e-mails of a restock are sent: after restart each rider has it, at most one twice, every wait ended once`, async () => {
     // A slow mail server, so the kill lands while the sender is at work.
-    mailbox = await testMailbox({ acceptAfterMs: 150 });
-    database = await createDatabase();
+    const mailbox = scene.closing(await testMailbox({ acceptAfterMs: 150 }));
+    const database = await scene.database();
     const env = { SMTP_URL: mailbox.url };
-    server = await startChild({ database, env });
+    let server = await scene.start({ env });
     await stockUp(database);
     await database.query("update product_size set stock = 1 where itemid = '1' and size = 'Cob'");
     // The last Cob is sold; the riders wait for it; the buyer's cancel gives it back.
@@ -43,18 +33,17 @@ describe('back in stock through a crash (docs/decisions/0058-back-in-stock.md)',
     }
     expect((await buyer.json('POST', `/api/orders/${placed.body.order.number}/cancel`)).status).toBe(200);
 
-    const box = mailbox;
     const isBack = (m: ReceivedMail) => m.parsed.subject === subject;
-    await box.waitFor(isBack, { ms: 20_000 });
-    await box.waitFor(isBack, { ms: 20_000, after: box.mails.findIndex(isBack) + 1 });
+    await mailbox.waitFor(isBack, { ms: 20_000 });
+    await mailbox.waitFor(isBack, { ms: 20_000, after: mailbox.mails.findIndex(isBack) + 1 });
     await server.kill('SIGKILL');
-    const beforeRestart = box.mails.filter(isBack).length;
+    const beforeRestart = mailbox.mails.filter(isBack).length;
     expect(beforeRestart).toBeLessThan(riders);
 
-    server = await startChild({ database, env });
-    for (const email of waiting) await box.waitFor((m) => isBack(m) && m.to.includes(email), { ms: 30_000 });
+    server = await scene.start({ env });
+    for (const email of waiting) await mailbox.waitFor((m) => isBack(m) && m.to.includes(email), { ms: 30_000 });
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const received = box.mails.filter(isBack);
+    const received = mailbox.mails.filter(isBack);
     // A duplicate is only possible for the e-mail the mail server took just before the kill (docs/RELIABILITY.md).
     expect(received.length - riders).toBeLessThanOrEqual(1);
     expect(new Set(received.flatMap((m) => m.to))).toEqual(new Set(waiting));

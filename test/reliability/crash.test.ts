@@ -1,25 +1,18 @@
 import { request } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { firstCatalogue as catalogue } from '../../src/server/db/migrations/0009-owners-catalogue';
 import type { CartItem } from '../../src/shared/api';
 import { limits } from '../../src/shared/limits';
-import { type ChildServer, startChild } from '../support/child-server';
 import { Client, type Reply, withSize } from '../support/client';
+import { crashScene } from '../support/crash-scene';
 import { EventStream } from '../support/event-stream';
-import { createDatabase, type TestDatabase } from '../support/test-database';
+import type { TestDatabase } from '../support/test-database';
 
 const users = 8;
 const addsPerUser = 75; // 600 adds in all; each cart stays under its 100-row limit
 const killAfterAcks = 200;
 
-let database: TestDatabase | undefined;
-let server: ChildServer | undefined;
-afterEach(async () => {
-  await server?.kill('SIGKILL');
-  await database?.drop();
-  server = undefined;
-  database = undefined;
-});
+const scene = crashScene();
 
 async function signUpUsers(url: string, count: number): Promise<Client[]> {
   return Promise.all(
@@ -95,8 +88,8 @@ async function expectConsistent(db: TestDatabase, acknowledged: CartItem[], atte
 
 describe('crash durability', () => {
   it(`SIGKILL in the middle of ${users * addsPerUser} concurrent adds from ${users} users loses no acknowledged add`, async () => {
-    database = await createDatabase();
-    server = await startChild({ database, keepLogs: true });
+    const database = await scene.database();
+    let server = await scene.start({ keepLogs: true });
     const clients = await signUpUsers(server.url, users);
     const acknowledged: CartItem[] = [];
     const running = server;
@@ -125,7 +118,7 @@ describe('crash durability', () => {
     for (const outcome of failed) expect(outcome.ok === false && outcome.status).toBeFalsy();
 
     // Restart on the same database: everything acknowledged is there, nothing is half-written.
-    server = await startChild({ database, keepLogs: true });
+    server = await scene.start({ keepLogs: true });
     const stored = await expectConsistent(database, acknowledged, users * addsPerUser);
     // Each user's cart, through the API with the cookies from before the crash (sessions survive too).
     let listed = 0;
@@ -151,8 +144,8 @@ describe('crash durability', () => {
   }, 120_000);
 
   it('SIGTERM lets in-flight requests finish (and answers new ones 503), then exits 0; their adds are kept', async () => {
-    database = await createDatabase();
-    server = await startChild({ database, keepLogs: true });
+    const database = await scene.database();
+    let server = await scene.start({ keepLogs: true });
     const clients = await signUpUsers(server.url, 5);
     const streams = await Promise.all(clients.map((client) => EventStream.open(client)));
     for (const stream of streams) await stream.next('snapshot');
@@ -230,7 +223,7 @@ describe('crash durability', () => {
       ...slowReplies.map((r) => r.body.item as CartItem),
       ...outcomes.flatMap((o) => (o.ok ? [o.item] : [])),
     ];
-    server = await startChild({ database, keepLogs: true });
+    server = await scene.start({ keepLogs: true });
     const stored = await expectConsistent(database, acknowledged, slow.length + burst.length);
     // A graceful shutdown has no "committed but unacknowledged" adds: every write was answered.
     expect(stored).toBe(acknowledged.length);

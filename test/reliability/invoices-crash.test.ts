@@ -1,21 +1,14 @@
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { limits } from '../../src/shared/limits';
 import type { Order } from '../../src/shared/orders';
-import { type ChildServer, startChild } from '../support/child-server';
 import { Client } from '../support/client';
-import { createDatabase, stockUp, type TestDatabase } from '../support/test-database';
+import { crashScene } from '../support/crash-scene';
+import { stockUp, type TestDatabase } from '../support/test-database';
 
 const riders = 5;
 const killAfterAcks = 40;
 
-let database: TestDatabase | undefined;
-let server: ChildServer | undefined;
-afterEach(async () => {
-  await server?.kill('SIGKILL');
-  await database?.drop();
-  server = undefined;
-  database = undefined;
-});
+const scene = crashScene();
 
 /**
  * What must hold of the invoices after any crash: every paid order has exactly one whole invoice and every invoice a
@@ -42,12 +35,12 @@ async function expectWholeInvoices(db: TestDatabase): Promise<number> {
 }
 
 it('SIGKILL in the middle of orders marked paid at once leaves no gap in the invoice numbers and no half invoice', async () => {
-  database = await createDatabase();
-  server = await startChild({ database });
+  const database = await scene.database();
+  let server = await scene.start();
   await stockUp(database);
   const clients = await Promise.all(
     Array.from({ length: riders }, async () => {
-      const client = new Client((server as ChildServer).url);
+      const client = new Client(server.url);
       await client.signupConfirmed();
       return client;
     }),
@@ -87,7 +80,7 @@ it('SIGKILL in the middle of orders marked paid at once leaves no gap in the inv
   expect(await killed).toMatchObject({ signal: 'SIGKILL' });
   expect(outcomes.filter((o) => o === 'cut off').length).toBeGreaterThan(0);
 
-  server = await startChild({ database });
+  server = await scene.start();
   const issued = await expectWholeInvoices(database);
   expect(issued).toBeGreaterThanOrEqual(killAfterAcks);
   // The shop numbers on from there.

@@ -1,25 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Mailbox, ReceivedMail } from '../../scripts/mailbox';
+import { describe, expect, it } from 'vitest';
+import type { ReceivedMail } from '../../scripts/mailbox';
 import type { Order } from '../../src/shared/orders';
-import { type ChildServer, startChild } from '../support/child-server';
 import { Client, testMailbox } from '../support/client';
+import { crashScene } from '../support/crash-scene';
 import { FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../support/fake-stripe';
-import { createDatabase, stockUp, type TestDatabase } from '../support/test-database';
+import { stockUp } from '../support/test-database';
 
-let database: TestDatabase | undefined;
-let server: ChildServer | undefined;
-let mailbox: Mailbox | undefined;
-let stripe: FakeStripe | undefined;
-afterEach(async () => {
-  await server?.kill('SIGKILL');
-  await database?.drop();
-  await mailbox?.close();
-  await stripe?.close();
-  server = undefined;
-  database = undefined;
-  mailbox = undefined;
-  stripe = undefined;
-});
+const scene = crashScene();
 
 const riders = 30;
 const killAfterOrders = 10;
@@ -40,8 +27,8 @@ async function ridersWithCarts(url: string, count: number): Promise<Client[]> {
 
 describe('crash durability of orders and e-mail', () => {
   it(`SIGKILL while ${riders} orders are placed: every acknowledged order is whole, and no half order exists`, async () => {
-    database = await createDatabase();
-    server = await startChild({ database });
+    const database = await scene.database();
+    let server = await scene.start();
     await stockUp(database, startingStock);
     const clients = await ridersWithCarts(server.url, riders);
     const acknowledged: Order[] = [];
@@ -62,9 +49,8 @@ describe('crash durability of orders and e-mail', () => {
     expect(await killed).toMatchObject({ signal: 'SIGKILL' });
     expect(acknowledged.length).toBeGreaterThanOrEqual(killAfterOrders);
 
-    server = await startChild({ database });
-    const db = database;
-    const orders = await db.query<{ number: number; uid: string; item_count: number; total_cents: number }>(
+    server = await scene.start();
+    const orders = await database.query<{ number: number; uid: string; item_count: number; total_cents: number }>(
       'select number, uid, item_count, total_cents from shop_order',
     );
     // Some riders' orders never committed: the kill really came in the middle.
@@ -72,13 +58,15 @@ describe('crash durability of orders and e-mail', () => {
     expect(orders.length).toBeGreaterThanOrEqual(acknowledged.length);
     const uids = new Set(orders.map((o) => o.uid));
     for (const order of orders) {
-      const lines = await db.query('select itemid from order_line where order_number = $1', [order.number]);
+      const lines = await database.query('select itemid from order_line where order_number = $1', [order.number]);
       expect(lines).toHaveLength(Number(order.item_count));
-      expect(await db.query('select seq from order_event where order_number = $1', [order.number])).toHaveLength(1);
+      expect(await database.query('select seq from order_event where order_number = $1', [order.number])).toHaveLength(
+        1,
+      );
       // The order's cart went with it, and its e-mail was written with it.
-      expect(await db.query('select id from cart_item where uid = $1', [order.uid])).toEqual([]);
+      expect(await database.query('select id from cart_item where uid = $1', [order.uid])).toEqual([]);
       expect(
-        await db.query("select id from outbox where kind = 'order-confirmation' and subject = $1", [
+        await database.query("select id from outbox where kind = 'order-confirmation' and subject = $1", [
           `Your order PF-${order.number}`,
         ]),
       ).toHaveLength(1);
@@ -92,7 +80,7 @@ describe('crash durability of orders and e-mail', () => {
       });
     }
     // Every unit is on the shelf or in a stored order: none lost with the orders that never committed.
-    const units = await db.query<{ itemid: string; size: string; stock: number; sold: number }>(
+    const units = await database.query<{ itemid: string; size: string; stock: number; sold: number }>(
       `select s.itemid, s.size, s.stock, (select count(*) from order_line l where l.itemid = s.itemid and l.size = s.size) as sold
        from product_size s where s.stock <> $1 order by s.itemid`,
       [startingStock],
@@ -115,7 +103,7 @@ describe('crash durability of orders and e-mail', () => {
     retry.cookies = new Map(waiting[0]?.cookies);
     expect((await retry.placeOrder()).status).toBe(201);
     console.info(
-      `[orders ${db.backend}] ${riders} orders at once; SIGKILL at the ${killAfterOrders}th acknowledgement; ` +
+      `[orders ${database.backend}] ${riders} orders at once; SIGKILL at the ${killAfterOrders}th acknowledgement; ` +
         `${acknowledged.length} acknowledged, ${orders.length} stored, all whole, every unit of stock accounted for`,
     );
   }, 120_000);
@@ -123,27 +111,26 @@ describe('crash durability of orders and e-mail', () => {
   it('SIGKILL while e-mails are being sent: after restart every e-mail arrives, at most one twice', async () => {
     const orders = 12;
     // A slow mail server, so the kill lands while the sender is at work.
-    mailbox = await testMailbox({ acceptAfterMs: 150 });
-    database = await createDatabase();
+    const mailbox = scene.closing(await testMailbox({ acceptAfterMs: 150 }));
+    const database = await scene.database();
     const env = { SMTP_URL: mailbox.url };
-    server = await startChild({ database, env });
+    let server = await scene.start({ env });
     await stockUp(database, startingStock);
     const clients = await ridersWithCarts(server.url, orders);
     const placed: Order[] = [];
     for (const client of clients) placed.push((await client.placeOrder()).body.order);
     const subjects = placed.map((order) => `Your order ${order.number}`);
-    const box = mailbox;
     const isOrderMail = (m: ReceivedMail) => subjects.includes(m.parsed.subject ?? '');
-    await box.waitFor(isOrderMail, { ms: 20_000 });
-    await box.waitFor(isOrderMail, { ms: 20_000, after: box.mails.findIndex(isOrderMail) + 1 });
+    await mailbox.waitFor(isOrderMail, { ms: 20_000 });
+    await mailbox.waitFor(isOrderMail, { ms: 20_000, after: mailbox.mails.findIndex(isOrderMail) + 1 });
     await server.kill('SIGKILL');
-    const beforeRestart = box.mails.filter(isOrderMail).length;
+    const beforeRestart = mailbox.mails.filter(isOrderMail).length;
     expect(beforeRestart).toBeLessThan(orders);
 
-    server = await startChild({ database, env });
-    for (const subject of subjects) await box.waitFor((m) => m.parsed.subject === subject, { ms: 30_000 });
+    server = await scene.start({ env });
+    for (const subject of subjects) await mailbox.waitFor((m) => m.parsed.subject === subject, { ms: 30_000 });
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const received = box.mails.filter((m) => subjects.includes(m.parsed.subject ?? ''));
+    const received = mailbox.mails.filter((m) => subjects.includes(m.parsed.subject ?? ''));
     const duplicates = received.length - orders;
     // A duplicate is only possible for the e-mail the mail server took just before the kill (docs/RELIABILITY.md).
     expect(duplicates).toBeLessThanOrEqual(1);
@@ -159,16 +146,16 @@ describe('crash durability of orders and e-mail', () => {
   }, 120_000);
 
   it("SIGKILL right after Stripe's webhook commits, its answer counted lost: Stripe's retry after restart changes nothing, one e-mail", async () => {
-    mailbox = await testMailbox();
-    stripe = await FakeStripe.start();
-    database = await createDatabase();
+    const mailbox = scene.closing(await testMailbox());
+    const stripe = scene.closing(await FakeStripe.start());
+    const database = await scene.database();
     const env = {
       SMTP_URL: mailbox.url,
       STRIPE_SECRET_KEY: fakeStripeKey,
       STRIPE_WEBHOOK_SECRET: fakeWebhookSecret,
       STRIPE_API_URL: stripe.url,
     };
-    server = await startChild({ database, env });
+    let server = await scene.start({ env });
     await stockUp(database, startingStock);
     const [rider] = await ridersWithCarts(server.url, 1);
     if (!rider) throw new Error('no rider');
@@ -181,13 +168,13 @@ describe('crash durability of orders and e-mail', () => {
     // its 204 had left the process, Stripe counts a delivery it did not see answered as failed, and sends it again.
     const firstTry = stripe.deliver(event, { to: webhook }).catch((error: Error) => error);
     const committed = () =>
-      database?.query<{ outcome: string }>('select outcome from stripe_event where id = $1', [event.id]) ?? [];
+      database.query<{ outcome: string }>('select outcome from stripe_event where id = $1', [event.id]);
     for (let i = 0; i < 400 && (await committed()).length === 0; i++) await new Promise((r) => setTimeout(r, 5));
     await server.kill('SIGKILL');
     expect(await committed()).toEqual([{ outcome: 'paid' }]);
     const first = await firstTry;
 
-    server = await startChild({ database, env });
+    server = await scene.start({ env });
     const retry = await stripe.deliver(event, { to: `${server.url}/api/payments/stripe/webhook` });
     expect(retry.status).toBe(204);
     const subject = `We have your payment for order ${number}`;
