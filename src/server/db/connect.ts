@@ -28,13 +28,21 @@ export async function migrateDatabase(opened: OpenDatabase, auth: { options: Bet
         return await run(schema);
       } catch (error) {
         if (attempt === introspectionAttempts || !metAnotherSchemasChange(error)) throw error;
+        // Another schema's change may be one of many (a test's migrations, one table at a time): wait it out.
+        await new Promise((resolve) => setTimeout(resolve, introspectionBackOffMs * attempt));
       }
     }
   });
 }
 
-/** How many times the step is tried when its introspection meets another schema's change (below). */
-const introspectionAttempts = 5;
+/**
+ * How many times the step is tried when its introspection meets another schema's change (below), and the wait before
+ * each try again (times the tries so far): 4.5 s in all at most. Five tries at once were not enough in a rehearsal of
+ * CI on 2026-11-28: a crash test's server, started while other test files changed their schemas (a restore drops and
+ * makes tables one by one), failed with 'relation "<another schema>.picture" does not exist'.
+ */
+const introspectionAttempts = 10;
+const introspectionBackOffMs = 100;
 
 /**
  * Whether the step failed as Kysely's and Better Auth's introspection does when another schema of the database changes
