@@ -163,8 +163,24 @@ export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
   return parts;
 }
 
-/** The statements that take a shop back to before migration 0039 (back in stock), on either database: no waits. */
-const undoBackInStock = ['drop table stock_wait', "delete from piaffe_migration where name = '0039-back-in-stock'"];
+/** The statements that take a shop back to before migration 0040 (money per line), on either database: lines without shares. */
+const undoMoneyPerLineStatements = [
+  'alter table order_line drop column discount_cents',
+  'alter table order_line drop column tax_cents',
+  "delete from piaffe_migration where name = '0040-money-per-line'",
+];
+
+/** Takes a stopped shop back to before migration 0040 (money per line): its order lines without their shares. */
+export async function undoMoneyPerLine(database: TestDatabase): Promise<void> {
+  for (const statement of undoMoneyPerLineStatements) await database.query(statement);
+}
+
+/** The statements that take a shop back to before migration 0039 (back in stock), and so before 0040: no waits. */
+const undoBackInStock = [
+  ...undoMoneyPerLineStatements,
+  'drop table stock_wait',
+  "delete from piaffe_migration where name = '0039-back-in-stock'",
+];
 
 /**
  * The statements that take a SQLite shop back to before migration 0038, and so before 0039: no visitors' carts (their

@@ -104,6 +104,13 @@ export interface OrderLineTable {
   size: string | null;
   /** The key of the size its stock was taken from (`product_size.key`); null for lines from before keys. */
   size_key: string | null;
+  /**
+   * What the order's discount took off this line, and the tax it carries (added or contained), in cents: the order's
+   * spread by largest remainder when it was placed (src/server/pricing/spread.ts; migration 0040 for older orders).
+   * The lines' discounts add up to the order's; their tax and shipping's add up to the order's tax.
+   */
+  discount_cents: number;
+  tax_cents: number;
 }
 
 /** One change of an order's status, the placing included; never updated or deleted. */

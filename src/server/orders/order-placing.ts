@@ -135,6 +135,8 @@ export function createPlacing(parts: PlacingParts) {
     price_cents: true,
     size: true,
     size_key: true,
+    discount_cents: true,
+    tax_cents: true,
   });
   const insertEvent = db.precompileInsert('order_event', {
     order_number: true,
@@ -195,7 +197,7 @@ export function createPlacing(parts: PlacingParts) {
         methodId: input.shippingMethod,
         ...(discount ? { discount } : {}),
       });
-      const { chosen, money } = priced;
+      const { chosen, money, lineShares } = priced;
       if (priced.problem) return { ok: false, ...priced.problem } as const;
       if (chosen === undefined) return { ok: false, reason: 'no-such-method' } as const;
       // The owner changed the method's price since the page showed it: the rider sees the new price first.
@@ -261,6 +263,9 @@ export function createPlacing(parts: PlacingParts) {
         price_cents: item.priceCents,
         size: item.size,
         size_key: item.size === null ? null : (keys.get(sizeKey({ itemid: item.itemid, size: item.size })) ?? null),
+        // Its share of the discount and tax, spread by the pricing in this transaction (docs/product.md §8).
+        discount_cents: lineShares[index]?.discountCents ?? 0,
+        tax_cents: lineShares[index]?.taxCents ?? 0,
       }));
       const placed: OrderEventTable = {
         order_number: number,

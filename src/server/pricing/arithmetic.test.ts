@@ -76,6 +76,14 @@ describe('priceOrder', () => {
       ],
       taxLines: [],
       totalCents: 0,
+      // Everything taken off: each line's discount is its price (spread.ts).
+      spread: {
+        lines: [
+          { discountCents: 30299, taxCents: 0 },
+          { discountCents: 29900, taxCents: 0 },
+        ],
+        shippingTaxCents: 0,
+      },
     });
   });
 });

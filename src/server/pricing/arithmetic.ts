@@ -6,6 +6,7 @@ import type { DiscountGives } from '../../shared/discounts';
 import { sumCents } from '../../shared/money';
 import type { Adjustment } from '../../shared/pricing';
 import type { TaxLine } from '../../shared/tax';
+import { type Spread, spreadOrder } from './spread';
 import { type TaxInput, taxLines } from './tax';
 
 /** What a discount code does to an order's price: an adjustment that names it, and whether shipping is free. */
@@ -51,6 +52,8 @@ export interface Breakdown {
   adjustments: Adjustment[];
   taxLines: TaxLine[];
   totalCents: number;
+  /** The discount and the tax as the lines carry them (spread.ts), adding up to the order's to the cent. */
+  spread: Spread;
 }
 
 export function priceOrder({
@@ -70,6 +73,13 @@ export function priceOrder({
   });
   const lines = taxLines(goodsCents, shippingCents, tax);
   const addedCents = sumCents(lines.filter((line) => !line.included).map((line) => line.amountCents));
+  const spread = spreadOrder({
+    lineCents,
+    shippingCents,
+    adjustments: applied,
+    taxLines: lines,
+    taxShipping: tax.taxShipping,
+  });
   return {
     lineCents: [...lineCents],
     subtotalCents,
@@ -77,5 +87,6 @@ export function priceOrder({
     adjustments: applied,
     taxLines: lines,
     totalCents: goodsCents + shippingCents + addedCents,
+    spread,
   };
 }

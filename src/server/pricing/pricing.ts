@@ -12,6 +12,7 @@ import type { ShopSettings } from '../../shared/settings';
 import type { ShippingOption } from '../../shared/shipping';
 import { type Breakdown, discountEffect, noDiscount, priceOrder } from './arithmetic';
 import { collectionOption, shippingOptions } from './shipping';
+import type { LineShare } from './spread';
 import { ratesFor, type TaxInput, type TaxPlace } from './tax';
 
 /** What is asked to be priced. */
@@ -46,6 +47,8 @@ export interface Priced {
   money: OrderMoney;
   /** Each line's price before the adjustments and tax, in the cart's order. */
   lineCents: number[];
+  /** What each line carries of the discount and the tax, in the cart's order (spread.ts), kept with the order. */
+  lineShares: LineShare[];
   problem?: PriceProblem;
 }
 
@@ -127,5 +130,12 @@ export function priceCheckout(shop: ShopSettings, ask: PriceAsk): Priced {
     tax,
   });
   const money = moneyOf(partsOf(breakdown, shop.format, tax, chosen));
-  return { options, chosen, money, lineCents: breakdown.lineCents, ...(problem ? { problem } : {}) };
+  return {
+    options,
+    chosen,
+    money,
+    lineCents: breakdown.lineCents,
+    lineShares: breakdown.spread.lines,
+    ...(problem ? { problem } : {}),
+  };
 }
