@@ -6,12 +6,13 @@
  *
  * Each section's schema is in a file beside this one: `settings-shop.ts` (the shop's details, how its amounts and days
  * read, who can see it), `settings-payment.ts` (payment methods, bank transfer), `settings-shipping.ts`,
- * `settings-tax.ts`, on the text fields of `settings-fields.ts`. This module assembles the document, the owner's and
+ * `settings-tax.ts`, `settings-returns.ts` (returns and reports), on the text fields of `settings-fields.ts`. This module assembles the document, the owner's and
  * the public views of it, and is what callers import.
  */
 import './zod-config';
 import { z } from 'zod';
 import { bankTransferSchema, offeredPaymentMethodsSchema } from './settings-payment';
+import { reportsSettingsSchema, returnsSettingsSchema } from './settings-returns';
 import { shippingSettingsSchema } from './settings-shipping';
 import { shopAccessSchema, shopDetailsSchema, shopFormatSchema } from './settings-shop';
 import { taxSettingsSchema } from './settings-tax';
@@ -24,6 +25,13 @@ export {
   type PaymentMethodId,
   paymentMethodIds,
 } from './settings-payment';
+export {
+  type ReportsSettings,
+  type ReturnsSettings,
+  reportsSettingsSchema,
+  returnsLimits,
+  returnsSettingsSchema,
+} from './settings-returns';
 export {
   collectionMethodId,
   collectionSettingsSchema,
@@ -73,6 +81,8 @@ export const shopSettingsSchema = z.strictObject({
   paymentMethods: offeredPaymentMethodsSchema,
   shipping: shippingSettingsSchema,
   tax: taxSettingsSchema,
+  returns: returnsSettingsSchema,
+  reports: reportsSettingsSchema,
 });
 export type ShopSettings = z.infer<typeof shopSettingsSchema>;
 

@@ -6,6 +6,7 @@ import { endpoints } from '../../src/shared/api';
 import { findingLimits, productLimits } from '../../src/shared/limits';
 import {
   paymentMethodIds,
+  returnsLimits,
   type SettingsEdit,
   settingsLimits,
   shippingLimits,
@@ -97,6 +98,18 @@ function largestSettings(version: number): SettingsEdit {
     paymentMethods: [...paymentMethodIds],
     shipping: { zones, collection: { offered: true, estimate: longest(shippingLimits.estimateMax) } },
     tax: { pricesIncludeTax: false, taxShipping: true, rates },
+    returns: {
+      days: returnsLimits.daysMax,
+      address: {
+        line1: longest(addressFields.line1.max),
+        line2: longest(addressFields.line2.max),
+        city: longest(addressFields.city.max),
+        region: longest(addressFields.region.max),
+        postalCode: 'ア'.repeat(addressFields.postalCode.max),
+        country: 'GI',
+      },
+    },
+    reports: { lowStock: returnsLimits.lowStockMax },
     version,
   };
 }

@@ -99,6 +99,9 @@ describe("the shop's settings", () => {
       const format = { currency: 'USD', locale: 'en-US', timeZone: 'America/New_York' };
       // Members only, as every shop was before it could open to visitors (docs/product.md §23).
       const access = { openTo: 'members' };
+      // Returns within 30 days, to the shop's own address, and reports' low stock at 2 came with 0041 (§25, §26).
+      const returns = { days: 30, address: null };
+      const reports = { lowStock: 2 };
       expect(reply.body).toEqual({
         settings: {
           ...todays,
@@ -108,6 +111,8 @@ describe("the shop's settings", () => {
           bankTransfer,
           shipping: firstShipping,
           tax: firstTax,
+          returns,
+          reports,
           version: 1,
         },
         history: [],
@@ -120,6 +125,8 @@ describe("the shop's settings", () => {
         bankTransfer,
         shipping: firstShipping,
         tax: firstTax,
+        returns,
+        reports,
       });
       const shop = await new Client(fresh.url).json('GET', '/api/shop');
       expect(shop.body).toEqual({ shop: shopNow, access, format, bankTransfer });

@@ -163,21 +163,49 @@ export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
   return parts;
 }
 
-/** The statements that take a shop back to before migration 0040 (money per line), on either database: lines without shares. */
-const undoMoneyPerLineStatements = [
-  'alter table order_line drop column discount_cents',
-  'alter table order_line drop column tax_cents',
-  "delete from piaffe_migration where name = '0040-money-per-line'",
-];
+/**
+ * The statements that take a shop back to before migration 0041 (returns) on `backend`: no returns or refunds, one
+ * credit note per order, the settings without their returns and reports.
+ */
+function undoReturnsStatements(backend: TestDatabase['backend']): string[] {
+  return [
+    'drop table refund',
+    'drop table return_line',
+    'drop table return_request',
+    'drop index invoice_of_return',
+    'drop index invoice_order_kind',
+    'alter table invoice drop column return_number',
+    'create unique index invoice_order_kind on invoice (order_number, kind)',
+    backend === 'sqlite'
+      ? "update shop_settings set document = json_remove(document, '$.returns', '$.reports')"
+      : "update shop_settings set document = (document::jsonb - 'returns' - 'reports')::text",
+    "delete from piaffe_migration where name = '0041-returns'",
+  ];
+}
+
+/** Takes a stopped shop back to before migration 0041 (returns). */
+export async function undoReturns(database: TestDatabase): Promise<void> {
+  for (const statement of undoReturnsStatements(database.backend)) await database.query(statement);
+}
+
+/** The statements that take a shop back to before migration 0040 (money per line), and so before 0041: lines without shares. */
+function undoMoneyPerLineStatements(backend: TestDatabase['backend']): string[] {
+  return [
+    ...undoReturnsStatements(backend),
+    'alter table order_line drop column discount_cents',
+    'alter table order_line drop column tax_cents',
+    "delete from piaffe_migration where name = '0040-money-per-line'",
+  ];
+}
 
 /** Takes a stopped shop back to before migration 0040 (money per line): its order lines without their shares. */
 export async function undoMoneyPerLine(database: TestDatabase): Promise<void> {
-  for (const statement of undoMoneyPerLineStatements) await database.query(statement);
+  for (const statement of undoMoneyPerLineStatements(database.backend)) await database.query(statement);
 }
 
 /** The statements that take a shop back to before migration 0039 (back in stock), and so before 0040: no waits. */
-const undoBackInStock = [
-  ...undoMoneyPerLineStatements,
+const undoBackInStock = (backend: TestDatabase['backend']) => [
+  ...undoMoneyPerLineStatements(backend),
   'drop table stock_wait',
   "delete from piaffe_migration where name = '0039-back-in-stock'",
 ];
@@ -188,7 +216,7 @@ const undoBackInStock = [
  * of their own.)
  */
 export const undoOpenToVisitorsOnSqlite = [
-  ...undoBackInStock,
+  ...undoBackInStock('sqlite'),
   `create table cart_item_old (id text primary key, uid text not null references user(id) on delete cascade,
     itemid text not null, name text not null, price_cents integer not null, details text not null,
     created_at bigint not null, size text)`,
@@ -208,7 +236,7 @@ export async function undoOpenToVisitors(database: TestDatabase): Promise<void> 
     for (const statement of undoOpenToVisitorsOnSqlite) await database.query(statement);
     return;
   }
-  for (const statement of undoBackInStock) await database.query(statement);
+  for (const statement of undoBackInStock('postgres')) await database.query(statement);
   await database.query('delete from cart_item where uid is null');
   await database.query('alter table cart_item drop column visitor_cart_id');
   await database.query('alter table cart_item alter column uid set not null');

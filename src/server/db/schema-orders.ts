@@ -140,7 +140,7 @@ export const sequences = { orderNumber: 'order_number' } as const;
  * The numbers of a kind of document (an invoice, a credit note) issued in `year`: a row of `counter` that the year's
  * first document makes, so that each year's numbers start again from 1.
  */
-export function yearlySequence(kind: 'invoice' | 'credit_note', year: number) {
+export function yearlySequence(kind: 'invoice' | 'credit_note' | 'return', year: number) {
   return `${kind}_${year}` as const;
 }
 
@@ -158,6 +158,73 @@ export interface InvoiceTable {
   month: string;
   /** What it states (src/server/invoices/invoice-record.ts), as JSON. */
   record: string;
+  /** A credit note's return (`RET-2026-00001`), when it pays back part of the order; null otherwise. */
+  return_number: string | null;
+}
+
+/** A rider's request to send lines of an order back (docs/product.md §25, docs/decisions/0063-returns.md). */
+export interface ReturnRequestTable {
+  /** `RET-2026-00001`: gapless per year of the shop's time zone. */
+  number: string;
+  order_number: number;
+  /** The rider who asked; null once that account is deleted. */
+  uid: string | null;
+  /** requested, received, refunded, exchanged or refused (src/shared/returns.ts). */
+  state: string;
+  requested_at: number;
+  received_at: number | null;
+  /** When it was refunded, exchanged or refused. */
+  settled_at: number | null;
+  refused_reason: string | null;
+  /** 1 when the owner ticked 'Refund shipping' for its refund. */
+  refund_shipping: number;
+  /** When a refund was asked of the card's provider; until it is recorded (or refused) no second one is asked. */
+  refund_started_at: number | null;
+  /** The provider's words, when it refused the last refund asked. */
+  refund_problem: string | null;
+  /** The order that sends the sizes exchanged, once made. */
+  exchange_order: number | null;
+}
+
+/** An order line asked back: `active` 1 while its request is not refused (one active request per line). */
+export interface ReturnLineTable {
+  return_number: string;
+  order_number: number;
+  position: number;
+  /** src/shared/returns.ts's reasons. */
+  reason: string;
+  /** refund or exchange. */
+  outcome: string;
+  /** The size asked for instead, and the key its stock was held from, for an exchange. */
+  exchange_size: string | null;
+  exchange_size_key: string | null;
+  received_at: number | null;
+  /** 1 when it went back on the shelf, 0 when the owner marked it damaged; null until received. */
+  restocked: number | null;
+  active: number;
+}
+
+/**
+ * Money paid back on an order: a whole cancel's or a return's. Its parts are positive; `refunded_cents` is the order's
+ * total paid back after it, held by a CHECK at or below `paid_cents`, and `seq` runs 1, 2, ... per order.
+ */
+export interface RefundTable {
+  order_number: number;
+  seq: number;
+  return_number: string | null;
+  at: number;
+  amount_cents: number;
+  goods_cents: number;
+  discount_cents: number;
+  shipping_cents: number;
+  tax_cents: number;
+  /** What of each tax line came back: [{ name, rate, amountCents, included }], as JSON. */
+  tax_lines: string;
+  refunded_cents: number;
+  paid_cents: number;
+  credit_note: string | null;
+  /** The card provider's refund's id, when it went back through it. */
+  provider_refund_id: string | null;
 }
 
 /** A discount code of the owner's (docs/product.md §16); its limits stay as made, `enabled` switches it. */

@@ -35,6 +35,9 @@ import type {
   InvoiceTable,
   OrderEventTable,
   OrderLineTable,
+  RefundTable,
+  ReturnLineTable,
+  ReturnRequestTable,
   ShopOrderTable,
   StripeEventTable,
   VisitorCartTable,
@@ -70,6 +73,9 @@ export {
   type InvoiceTable,
   type OrderEventTable,
   type OrderLineTable,
+  type RefundTable,
+  type ReturnLineTable,
+  type ReturnRequestTable,
   type Sequence,
   type ShopOrderTable,
   type StripeEventTable,
@@ -104,6 +110,9 @@ export interface Tables {
   discount_code: DiscountCodeTable;
   discount_use: DiscountUseTable;
   invoice: InvoiceTable;
+  return_request: ReturnRequestTable;
+  return_line: ReturnLineTable;
+  refund: RefundTable;
   product_slug: ProductSlugTable;
   category: CategoryTable;
   product_category: ProductCategoryTable;

@@ -162,16 +162,15 @@ function unknownRegionMessage(country: string): string {
 }
 
 /**
- * A problem with the shop's own address, with its field's path: a country that does not exist, or a region that is not
+ * A problem with one of the shop's own addresses (its own, or where returns go: `path` in the settings), with its field's path: a country that does not exist, or a region that is not
  * one of its subdivisions by code. The region is required where the country has subdivisions: an order collected at
  * the yard is taxed there (docs/product.md §19).
  */
-export function shopAddressProblem(address: ShopAddress): PlaceProblem {
+export function shopAddressProblem(address: ShopAddress, path = 'shop.address'): PlaceProblem {
   const regions = regionsOf(address.country);
-  if (regions === undefined)
-    return { field: 'shop.address.country', message: `There is no country ${address.country}.` };
+  if (regions === undefined) return { field: `${path}.country`, message: `There is no country ${address.country}.` };
   if (regions.length > 0 && !regions.some((region) => region.code === address.region)) {
-    return { field: 'shop.address.region', message: unknownRegionMessage(address.country) };
+    return { field: `${path}.region`, message: unknownRegionMessage(address.country) };
   }
   return undefined;
 }

@@ -57,7 +57,11 @@ export function settingsRoutes({ sessions, settings, takesCards }: SettingsRoute
       if (!takesCards && edit.paymentMethods.every((id) => id === card.id)) {
         throw new HttpError('settings/invalid', cardAloneMessage, {}, { field: 'paymentMethods' });
       }
-      const place = shopAddressProblem(edit.shop.address) ?? placeProblem(edit.shipping) ?? taxPlaceProblem(edit.tax);
+      const place =
+        shopAddressProblem(edit.shop.address) ??
+        (edit.returns.address && shopAddressProblem(edit.returns.address, 'returns.address')) ??
+        placeProblem(edit.shipping) ??
+        taxPlaceProblem(edit.tax);
       if (place) throw new HttpError('settings/invalid', place.message, {}, { field: place.field });
       if (edit.paymentMethods.includes(collection.id) && !edit.shipping.collection.offered) {
         throw new HttpError('settings/invalid', payOnCollectionMessage, {}, { field: 'paymentMethods' });

@@ -11,6 +11,7 @@ import { AccessSettings } from './access-settings';
 import { AdminNav } from './admin-nav';
 import { ChangeHistory } from './change-history';
 import { PaymentMethodsSettings } from './payment-methods-settings';
+import { ReturnsSettings } from './returns-settings';
 import {
   check,
   currencyOptions,
@@ -106,15 +107,18 @@ function SettingsForm({
   // The shop's state or region is one of its country's subdivisions, from their list (text for a country with none);
   // a new country empties it.
   const regions = useRegions(values.text['shop.address.country']);
+  const returnRegions = useRegions(values.returnToShop ? '' : values.text['returns.address.country']);
+  const regionChoices = (list: typeof regions) =>
+    list?.length === 0
+      ? undefined
+      : [['', 'Choose…'] as const, ...(list ?? []).map(({ code, name }) => [code, name] as const)];
   const choices: Partial<Record<TextPath, ReadonlyArray<readonly [string, string]>>> = {
     'shop.address.country': countryOptions,
+    'returns.address.country': [['', 'Choose…'], ...countryOptions],
     'format.currency': currencyOptions(),
     'format.timeZone': timeZoneOptions(),
-    ...(regions?.length === 0
-      ? {}
-      : {
-          'shop.address.region': [['', 'Choose…'], ...(regions ?? []).map(({ code, name }) => [code, name] as const)],
-        }),
+    'shop.address.region': regionChoices(regions),
+    'returns.address.region': regionChoices(returnRegions),
   };
 
   function textField(path: TextPath) {
@@ -132,7 +136,12 @@ function SettingsForm({
         announceError
         onChange={(event) => {
           const { value } = event.target;
-          const emptied = path === 'shop.address.country' ? { 'shop.address.region': '' } : {};
+          const emptied =
+            path === 'shop.address.country'
+              ? { 'shop.address.region': '' }
+              : path === 'returns.address.country'
+                ? { 'returns.address.region': '' }
+                : {};
           edited(path, (current) => ({ ...current, text: { ...current.text, [path]: value, ...emptied } }));
         }}
         onBlur={() => left(path)}
@@ -257,6 +266,11 @@ function SettingsForm({
         countryOptions={countryOptions}
         problemAt={problemAt}
         onEdit={(path, tax) => edited(path, (current) => ({ ...current, tax }))}
+      />
+      <ReturnsSettings
+        returnToShop={values.returnToShop}
+        textField={textField}
+        onReturnToShop={(returnToShop) => edited('returns.address', (current) => ({ ...current, returnToShop }))}
       />
       {message && (
         <Alert kind={message.kind}>

@@ -57,6 +57,24 @@ export const textFields = {
   'bankTransfer.routingNumber': { label: 'Routing number', autoComplete: 'off' },
   'bankTransfer.accountNumber': { label: 'Account number', autoComplete: 'off' },
   'bankTransfer.payWithinDays': { label: 'Days to pay', autoComplete: 'off', inputMode: 'numeric' },
+  'returns.days': {
+    label: 'Days to return',
+    autoComplete: 'off',
+    inputMode: 'numeric',
+    hint: 'Days after an order is shipped or collected in which its rider may send lines back; 0 turns returns off.',
+  },
+  'returns.address.line1': { label: 'Return address line 1', autoComplete: 'off' },
+  'returns.address.line2': { label: 'Return address line 2 (optional)', autoComplete: 'off' },
+  'returns.address.city': { label: 'Return city', autoComplete: 'off' },
+  'returns.address.region': { label: 'Return state or region', autoComplete: 'off' },
+  'returns.address.postalCode': { label: 'Return postal code', autoComplete: 'off' },
+  'returns.address.country': { label: 'Return country', autoComplete: 'off' },
+  'reports.lowStock': {
+    label: 'Low stock at or below',
+    autoComplete: 'off',
+    inputMode: 'numeric',
+    hint: 'The reports list each size with this many or fewer left.',
+  },
 } as const;
 export type TextPath = keyof typeof textFields;
 
@@ -66,6 +84,8 @@ export interface Values {
   openTo: OpenTo;
   /** 'Cancel unpaid orders'. */
   cancelUnpaid: boolean;
+  /** 'Riders send returns to the shop's address' (the returns' own address is left out). */
+  returnToShop: boolean;
   paymentMethods: PaymentMethodId[];
   shipping: ShippingDraft;
   tax: TaxValues;
@@ -76,7 +96,9 @@ export function valuesOf(settings: ShopSettings): Values {
   const { format } = settings;
   const text = Object.fromEntries(
     Object.keys(textFields).map((path) => {
-      const value = path.split('.').reduce<unknown>((at, name) => (at as Record<string, unknown>)[name], settings);
+      const value = path
+        .split('.')
+        .reduce<unknown>((at, name) => (at as Record<string, unknown> | null)?.[name], settings);
       return [path, String(value ?? '')];
     }),
   ) as Record<TextPath, string>;
@@ -84,6 +106,7 @@ export function valuesOf(settings: ShopSettings): Values {
     text,
     openTo: settings.access.openTo,
     cancelUnpaid: settings.bankTransfer.cancelUnpaid,
+    returnToShop: settings.returns.address === null,
     paymentMethods: [...settings.paymentMethods],
     shipping: shippingDraft(settings.shipping, format),
     tax: taxValuesOf(settings.tax),
@@ -95,13 +118,16 @@ export function valuesOf(settings: ShopSettings): Values {
  * writes amounts (`format`, the settings' as loaded).
  */
 export function check(
-  { text, openTo, cancelUnpaid, paymentMethods, shipping, tax }: Values,
+  { text, openTo, cancelUnpaid, returnToShop, paymentMethods, shipping, tax }: Values,
   format: MoneyFormat,
 ): {
   input?: ShopSettings;
   problems: Record<string, string>;
 } {
-  const days = text['bankTransfer.payWithinDays'].trim();
+  const wholeNumber = (path: TextPath) => {
+    const typed = text[path].trim();
+    return /^\d+$/.test(typed) ? Number(typed) : Number.NaN;
+  };
   const document = {
     shop: {
       name: text['shop.name'],
@@ -125,7 +151,7 @@ export function check(
       timeZone: text['format.timeZone'],
     },
     bankTransfer: {
-      payWithinDays: /^\d+$/.test(days) ? Number(days) : Number.NaN,
+      payWithinDays: wholeNumber('bankTransfer.payWithinDays'),
       accountName: text['bankTransfer.accountName'],
       bankName: text['bankTransfer.bankName'],
       routingNumber: text['bankTransfer.routingNumber'],
@@ -135,6 +161,20 @@ export function check(
     paymentMethods,
     shipping: shippingOf(shipping, format),
     tax: taxOf(tax),
+    returns: {
+      days: wholeNumber('returns.days'),
+      address: returnToShop
+        ? null
+        : {
+            line1: text['returns.address.line1'],
+            line2: text['returns.address.line2'],
+            city: text['returns.address.city'],
+            region: text['returns.address.region'],
+            postalCode: text['returns.address.postalCode'],
+            country: text['returns.address.country'],
+          },
+    },
+    reports: { lowStock: wholeNumber('reports.lowStock') },
   };
   const result = shopSettingsSchema.safeParse(document);
   if (result.success) return { input: result.data, problems: {} };

@@ -29,6 +29,7 @@ import { migration as m0037 } from './0037-money-in-64-bits';
 import { migration as m0038 } from './0038-open-to-visitors';
 import { migration as m0039 } from './0039-back-in-stock';
 import { migration as m0040 } from './0040-money-per-line';
+import { migration as m0041 } from './0041-returns';
 import type { Dialect } from './dialect';
 
 /**
@@ -68,6 +69,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0038-open-to-visitors': m0038(dialect),
   '0039-back-in-stock': m0039,
   '0040-money-per-line': m0040(dialect),
+  '0041-returns': m0041(dialect),
 });
 
 /** The names of our migrations, oldest first: a database that has applied any other comes from a newer Piaffe. */
