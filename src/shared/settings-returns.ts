@@ -1,6 +1,6 @@
 /**
  * The returns and reports sections of the shop's settings (src/shared/settings.ts; docs/product.md §25, §26;
- * docs/decisions/0063-returns.md): how long after shipping a rider may send lines back and where to, and how few of
+ * docs/decisions/0064-returns.md): how long after shipping a rider may send lines back and where to, and how few of
  * a size the owner's reports call low.
  */
 import './zod-config';

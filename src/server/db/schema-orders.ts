@@ -162,7 +162,7 @@ export interface InvoiceTable {
   return_number: string | null;
 }
 
-/** A rider's request to send lines of an order back (docs/product.md §25, docs/decisions/0063-returns.md). */
+/** A rider's request to send lines of an order back (docs/product.md §25, docs/decisions/0064-returns.md). */
 export interface ReturnRequestTable {
   /** `RET-2026-00001`: gapless per year of the shop's time zone. */
   number: string;

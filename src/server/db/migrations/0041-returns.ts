@@ -2,7 +2,7 @@ import { type Migration, sql } from 'kysely';
 import type { Dialect } from './dialect';
 
 /**
- * The settings' sections this migration adds, for a new shop and an upgraded one alike (docs/decisions/0063-returns.md):
+ * The settings' sections this migration adds, for a new shop and an upgraded one alike (docs/decisions/0064-returns.md):
  * returns within 30 days of shipping, sent to the shop's own address (null), and sizes at or below 2 counted as low
  * in the owner's reports. Part of this migration: never edit it.
  */
@@ -73,7 +73,7 @@ export const migration = (dialect: Dialect): Migration => ({
     );
 
     // Every refund of an order, a whole cancel's or a return's: the order's running total after it is kept with it and
-    // held against what was paid, and two refunds cannot take the same next `seq` (docs/decisions/0063-returns.md).
+    // held against what was paid, and two refunds cannot take the same next `seq` (docs/decisions/0064-returns.md).
     await db.schema
       .createTable('refund')
       .addColumn('order_number', 'integer', (c) => c.notNull().references('shop_order.number'))
