@@ -19,9 +19,11 @@ function brotliCopies(): Plugin {
     name: 'piaffe:brotli-copies',
     apply: 'build',
     configResolved(config) {
-      outDir = resolve(config.root, config.build.outDir);
+      // The server's rendering (dist/.ssr, scripts/build.mjs) is read from disk by the server, never sent.
+      outDir = config.build.ssr ? '' : resolve(config.root, config.build.outDir);
     },
     closeBundle() {
+      if (!outDir) return;
       for (const file of files(outDir)) {
         const copy = brotlied(file, readFileSync(file));
         if (copy) writeFileSync(`${file}${brotliSuffix}`, copy);

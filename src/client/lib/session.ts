@@ -1,8 +1,10 @@
-import { useSyncExternalStore } from 'react';
+import { useContext, useMemo, useSyncExternalStore } from 'react';
 import type { SessionUser } from '../../shared/api';
+import type { PageData } from '../../shared/page-data';
 import type { Role } from '../../shared/roles';
 import { call, onUnauthenticated } from './api';
 import { sessionFromPage } from './page-data';
+import { ServedPage } from './served-page';
 import { clearHint, readHint, writeHint } from './session-hint';
 
 /** A message carried to the signup-login page: a success notice (status) or a failure (alert). */
@@ -22,10 +24,13 @@ export interface SessionState {
 
 // The store lives outside React, so that the router's guards (loaders) and the components read one state. It starts
 // from what the page's HTML says (the server's answer for this page load) or, without that, from the stored hint.
+const stateOf = (session: PageData['session']): SessionState => ({
+  user: session?.user ?? null,
+  role: session?.role ?? null,
+  notice: null,
+});
 let state: SessionState =
-  sessionFromPage === undefined
-    ? { user: readHint(), role: null, notice: null }
-    : { user: sessionFromPage?.user ?? null, role: sessionFromPage?.role ?? null, notice: null };
+  sessionFromPage === undefined ? { user: readHint(), role: null, notice: null } : stateOf(sessionFromPage);
 if (sessionFromPage) writeHint(sessionFromPage.user);
 else if (sessionFromPage === null) clearHint();
 const listeners = new Set<() => void>();
@@ -56,7 +61,14 @@ export function subscribeToSession(listener: () => void): () => void {
 }
 
 export function useSession(): SessionState {
-  return useSyncExternalStore(subscribeToSession, () => state);
+  // On the server, the session of the request being rendered (served-page.ts).
+  const served = useContext(ServedPage);
+  const servedState = useMemo(() => served && stateOf(served.session), [served]);
+  return useSyncExternalStore(
+    subscribeToSession,
+    () => state,
+    () => servedState ?? state,
+  );
 }
 
 /** The server has said yes to a sign-up or log-in. */

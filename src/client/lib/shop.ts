@@ -1,7 +1,8 @@
-import { useSyncExternalStore } from 'react';
+import { useContext, useSyncExternalStore } from 'react';
 import type { PublicShop, ShopFormat } from '../../shared/settings';
 import { call } from './api';
 import { shopFromPage } from './page-data';
+import { ServedPage } from './served-page';
 
 /**
  * What every page shows of the shop's settings (the header's name, the footer's address and phone, 'How to pay'):
@@ -62,7 +63,13 @@ export function openToVisitors(): boolean {
 }
 
 export function useShop(): PublicShop {
-  return useSyncExternalStore(subscribe, () => state);
+  // On the server, the shop of the request being rendered (served-page.ts).
+  const served = useContext(ServedPage)?.shop;
+  return useSyncExternalStore(
+    subscribe,
+    () => state,
+    () => served ?? state,
+  );
 }
 
 /** How the shop's amounts and dates read (its settings' currency, locale and time zone), following the owner's saves. */
