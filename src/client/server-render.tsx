@@ -12,7 +12,8 @@ import { type Page, pages } from '../shared/pages';
 import { appRoutes } from './app/app-routes';
 import HomePage from './features/catalogue/home-page';
 import ProductPage from './features/catalogue/product-page';
-import { ServedPage } from './lib/served-page';
+import { serveSession } from './lib/session';
+import { setShop } from './lib/shop';
 
 /** The request's page data, as the server hands it to the loaders below (`requestContext`). */
 const served = ({ context }: LoaderFunctionArgs) => context as PageData;
@@ -50,11 +51,14 @@ export async function renderPage(url: string, data: PageData): Promise<string | 
   if (context instanceof Response || context.statusCode !== 200 || context.errors) return undefined;
   if (Object.values(context.loaderData).some((value) => value === null)) return undefined;
   const router = createStaticRouter(handler.dataRoutes, context);
+  // The stores that live outside React (the session, the shop) are this module's, one for every request: each render
+  // sets them to its request's data and renders at once. renderToString runs to its end without yielding, so no
+  // other request's render comes between the two.
+  serveSession(data.session);
+  setShop(data.shop);
   const html = renderToString(
     <StrictMode>
-      <ServedPage value={data}>
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
-      </ServedPage>
+      <StaticRouterProvider router={router} context={context} hydrate={false} />
     </StrictMode>,
   );
   // React puts the page's `<title>` (DocumentTitle) first, among the preloads it hoists: the head has the same title

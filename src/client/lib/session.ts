@@ -1,10 +1,8 @@
-import { useContext, useMemo, useSyncExternalStore } from 'react';
-import type { SessionUser } from '../../shared/api';
-import type { PageData } from '../../shared/page-data';
+import { useSyncExternalStore } from 'react';
+import type { ReplyOf, SessionUser } from '../../shared/api';
 import type { Role } from '../../shared/roles';
 import { call, onUnauthenticated } from './api';
 import { sessionFromPage } from './page-data';
-import { ServedPage } from './served-page';
 import { clearHint, readHint, writeHint } from './session-hint';
 
 /** A message carried to the signup-login page: a success notice (status) or a failure (alert). */
@@ -24,7 +22,7 @@ export interface SessionState {
 
 // The store lives outside React, so that the router's guards (loaders) and the components read one state. It starts
 // from what the page's HTML says (the server's answer for this page load) or, without that, from the stored hint.
-const stateOf = (session: PageData['session']): SessionState => ({
+const stateOf = (session: ReplyOf<'session'> | null): SessionState => ({
   user: session?.user ?? null,
   role: session?.role ?? null,
   notice: null,
@@ -60,15 +58,19 @@ export function subscribeToSession(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+const snapshot = () => state;
+
+/** On the server too (src/client/server-render.tsx), where `serveSession` has just given it the request's session. */
 export function useSession(): SessionState {
-  // On the server, the session of the request being rendered (served-page.ts).
-  const served = useContext(ServedPage);
-  const servedState = useMemo(() => served && stateOf(served.session), [served]);
-  return useSyncExternalStore(
-    subscribeToSession,
-    () => state,
-    () => servedState ?? state,
-  );
+  return useSyncExternalStore(subscribeToSession, snapshot, snapshot);
+}
+
+/**
+ * On the server, right before a page is rendered for a request, synchronously (src/client/server-render.tsx): who the
+ * request's session says is signed in. Never in the browser, whose state comes from the page's HTML.
+ */
+export function serveSession(session: ReplyOf<'session'> | null): void {
+  state = stateOf(session);
 }
 
 /** The server has said yes to a sign-up or log-in. */

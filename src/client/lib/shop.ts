@@ -1,8 +1,7 @@
-import { useContext, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import type { PublicShop, ShopFormat } from '../../shared/settings';
 import { call } from './api';
 import { shopFromPage } from './page-data';
-import { ServedPage } from './served-page';
 
 /**
  * What every page shows of the shop's settings (the header's name, the footer's address and phone, 'How to pay'):
@@ -62,14 +61,11 @@ export function openToVisitors(): boolean {
   return state.access.openTo === 'everyone';
 }
 
+const snapshot = () => state;
+
+/** On the server too (src/client/server-render.tsx), where `setShop` has just given it the request's shop. */
 export function useShop(): PublicShop {
-  // On the server, the shop of the request being rendered (served-page.ts).
-  const served = useContext(ServedPage)?.shop;
-  return useSyncExternalStore(
-    subscribe,
-    () => state,
-    () => served ?? state,
-  );
+  return useSyncExternalStore(subscribe, snapshot, snapshot);
 }
 
 /** How the shop's amounts and dates read (its settings' currency, locale and time zone), following the owner's saves. */
