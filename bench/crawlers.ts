@@ -7,7 +7,7 @@
 // item) and the same page of the same shop members-only (the static shell, no data, no head), in the same run. See
 // bench/README.md, "Crawlers".
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
@@ -62,6 +62,14 @@ async function peakRss(server: ChildServer, work: () => Promise<unknown>): Promi
     clearInterval(timer);
   }
   return { before, peak: Math.max(peak, server.rssMiB()) };
+}
+
+/** The CPU time the process `pid` has used so far, in ms (user and system, from /proc: robust to a loaded machine). */
+const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+function cpuMs(pid: number): number {
+  // After "pid (name) ", utime and stime are the 12th and 13th fields (proc(5)'s 14th and 15th).
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
 
 buildShopIfStale();
@@ -125,7 +133,10 @@ for (const backend of backends) {
         }
         const urlsOf = (some: string[]) => some.map((slug) => `${server.url}/products/${slug}`);
         const urls = urlsOf(slugs.slice(0, 500));
-        await measureLatencies({ urls, connections: 10, ms: 2000 });
+        // Each of them once, 10 at a time: the server warm, and those 500 pages rendered and kept.
+        for (let i = 0; i < urls.length; i += 10) {
+          await Promise.all(urls.slice(i, i + 10).map(async (url) => (await fetch(url)).arrayBuffer()));
+        }
         const runs = [
           { addresses: '500 in turn', rate: 100, urls },
           { addresses: '500 in turn', rate: undefined, urls },
@@ -138,7 +149,9 @@ for (const backend of backends) {
             : []),
         ];
         for (const run of runs) {
+          const cpuBefore = cpuMs(server.pid);
           const m = await measureLatencies({ urls: run.urls, connections: 10, ms: seconds * 1000, rate: run.rate });
+          const cpuPerPage = (cpuMs(server.pid) - cpuBefore) / m.requests;
           pagesRows.push([
             backend,
             shop.name,
@@ -149,6 +162,7 @@ for (const backend of backends) {
             m.p95.toFixed(1),
             m.p99.toFixed(1),
             String(m.failed),
+            cpuPerPage.toFixed(2),
           ]);
         }
       } finally {
@@ -164,5 +178,5 @@ console.log(
   `\n${products} products: the sitemap and the feed (median of ${rounds} reads, one at a time)\n${table(['database', 'document', 'encoding', 'bytes as sent', 'first byte ms', 'last byte ms', 'server RSS MiB'], documents)}`,
 );
 console.log(
-  `\nA visitor's product page, 10 connections, ${seconds} s each\n${table(['database', 'shop', 'addresses', 'load', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'failed'], pagesRows)}`,
+  `\nA visitor's product page, 10 connections, ${seconds} s each\n${table(['database', 'shop', 'addresses', 'load', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'failed', 'server CPU ms a page'], pagesRows)}\n(load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')})`,
 );

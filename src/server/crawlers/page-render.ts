@@ -9,17 +9,14 @@ import type { AppEnv } from '../app-env';
 /** The build's rendering of a public page (src/client/server-render.tsx, built into dist/.ssr by scripts/build.mjs). */
 type RenderPage = (url: string, data: PageData) => Promise<string | undefined>;
 
-/** Where scripts/build.mjs puts it, under the built client it renders for. */
-export const renderModule = (distDir: string) => join(distDir, '.ssr', 'render.js');
-
 /** What the kept renderings may hold, in characters of their keys and HTML (some 32 MB at two bytes a character). */
 const keptChars = 16 * 1024 * 1024;
 
 /**
- * Visitors' renderings, by the page's address and its data as JSON: a rendering is the function of those two alone, so
- * any change the page would show (a price, a stock, a picture, the shop's name) makes another key, and nothing kept
- * is ever stale. The least recently used go first once `keptChars` is reached. A signed-in rider's page is not kept
- * (their e-mail address may be on it, and no other rider asks for it).
+ * Visitors' renderings, by the page's address, its data as JSON and the year (the footer's): a rendering is the
+ * function of those alone, so any change the page would show (a price, a stock, a picture, the shop's name) makes
+ * another key, and nothing kept is ever stale. The least recently used go first once `keptChars` is reached. A
+ * signed-in rider's page is not kept (their e-mail address may be on it, and no other rider asks for it).
  */
 function keptRenderings() {
   const kept = new Map<string, string>();
@@ -33,7 +30,8 @@ function keptRenderings() {
       return html;
     },
     set(key: string, html: string): void {
-      if (key.length + html.length > keptChars / 8) return;
+      // Two requests rendering the same page at once keep it once.
+      if (kept.has(key) || key.length + html.length > keptChars / 8) return;
       kept.set(key, html);
       chars += key.length + html.length;
       for (const [oldest, old] of kept) {
@@ -53,7 +51,8 @@ function keptRenderings() {
  * build has no rendering (a client built before it).
  */
 export function pageRender(distDir: string) {
-  const file = renderModule(distDir);
+  // Where scripts/build.mjs puts it, under the built client it renders for.
+  const file = join(distDir, '.ssr', 'render.js');
   // Loaded with the first page that needs it, once.
   let render: Promise<RenderPage | undefined> | undefined;
   const kept = keptRenderings();
@@ -67,7 +66,7 @@ export function pageRender(distDir: string) {
     if (!renderPage) return undefined;
     if (data.session) return renderPage(c.req.url, data);
     const { pathname, search } = new URL(c.req.url);
-    const key = `${pathname}${search}\n${JSON.stringify(data)}`;
+    const key = `${new Date().getFullYear()}${pathname}${search}\n${JSON.stringify(data)}`;
     const known = kept.get(key);
     if (known !== undefined) return known;
     const html = await renderPage(c.req.url, data);
