@@ -345,6 +345,25 @@ describe('a card order’s part refund through Stripe', () => {
     expect(notes).toHaveLength(1);
   });
 
+  it('a refund answered late: a second click meanwhile is told it is being made, and makes none', async () => {
+    const { client, order } = await shippedCardOrder();
+    const ret = await receive(await asked(client, order, [{ line: 1, reason: 'too-large', outcome: 'refund' }]));
+    fake.refundDelayMs = 1500;
+    try {
+      const first = settle(ret);
+      // The first click's refund is at Stripe, not answered yet.
+      while (!fake.requests.some((r) => r.path === '/v1/refunds' && r.idempotencyKey?.includes(ret.number))) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expectError(await settle(ret), 409, 'return/refund-busy');
+      expect((await first).status).toBe(200);
+    } finally {
+      fake.refundDelayMs = 0;
+    }
+    expect(fake.refunds.filter((r) => r.payment_intent === order.card?.paymentId)).toHaveLength(1);
+    expect(await refundsOf(order)).toHaveLength(1);
+  });
+
   it('two riders’ windows at once ask the same line once', async () => {
     const { client, order } = await shippedOrder('1');
     const replies = await Promise.all(
