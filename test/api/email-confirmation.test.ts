@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mailbox, ReceivedMail } from '../../scripts/mailbox';
 import { confirmationLinkLifetimeMs } from '../../src/server/auth/email-confirmations';
 import { throttlePolicy } from '../../src/server/auth/throttle';
-import { Client, confirmationSubject, confirmationToken, loopbackAddress, randomEmail } from '../support/client';
+import {
+  Client,
+  confirmationSubject,
+  confirmationToken,
+  confirmedRider,
+  loopbackAddress,
+  randomEmail,
+} from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
@@ -301,8 +308,7 @@ describe("'Send it again'", () => {
   });
 
   it('answers 409 for an address already confirmed, and 401 without a session', async () => {
-    const rider = new Client(server.url);
-    await rider.signupConfirmed();
+    const rider = await confirmedRider(server.url);
     expectError(await sendAgain(rider), 409, 'auth/email-already-confirmed');
     expectError(await sendAgain(new Client(server.url)), 401, 'auth/unauthenticated');
   });

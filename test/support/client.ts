@@ -224,6 +224,16 @@ export class Client {
   }
 }
 
+/**
+ * A rider who may order (`signupConfirmed`) on the shop at `url`, from `address` (a loopback address of its own by
+ * default): the set-up most API tests start from.
+ */
+export async function confirmedRider(url: string, address?: string): Promise<Client> {
+  const client = new Client(url, address);
+  await client.signupConfirmed();
+  return client;
+}
+
 /** The same browser (the same cookies) talking to another server of the shop. */
 export function sameBrowserOn(url: string, client: Client): Client {
   const other = new Client(url, client.address);
