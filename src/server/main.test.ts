@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { scriptArgs } from '../../test/support/command-line';
 
+/** The server started with only `env`: built when the build is fresh, as in `npm test` (`scriptArgs`). */
 function start(env: Record<string, string>) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  return spawnSync(process.execPath, scriptArgs('main'), {
     env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
     encoding: 'utf8',
     timeout: 20_000,

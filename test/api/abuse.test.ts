@@ -5,7 +5,7 @@ import { maxSessionsPerUser } from '../../src/server/auth/sessions';
 import { throttlePolicy } from '../../src/server/auth/throttle';
 import { cartTopic } from '../../src/server/cart/cart-store';
 import { limits } from '../../src/shared/limits';
-import { Client, loopbackAddress, type Reply, randomEmail } from '../support/client';
+import { Client, confirmedRider, loopbackAddress, type Reply, randomEmail } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
@@ -19,11 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-async function signedIn(address?: string): Promise<Client> {
-  const client = new Client(server.url, address);
-  await client.signupConfirmed();
-  return client;
-}
+const signedIn = (address?: string) => confirmedRider(server.url, address);
 
 function expectTooMany(reply: Reply): void {
   expectError(reply, 429, 'auth/too-many-requests');
@@ -90,13 +86,7 @@ describe('live streams', () => {
   it('opens at most MAX_LIVE_STREAMS streams on one server (then 503 server/too-many-streams)', async () => {
     const small = await startTestServer({ MAX_LIVE_STREAMS: '3' });
     try {
-      const riders = await Promise.all(
-        [1, 2, 3, 4].map(async () => {
-          const rider = new Client(small.url);
-          await rider.signupConfirmed();
-          return rider;
-        }),
-      );
+      const riders = await Promise.all([1, 2, 3, 4].map(() => confirmedRider(small.url)));
       const open = await Promise.all(riders.slice(0, 3).map((rider) => EventStream.open(rider)));
       for (const stream of open) await stream.next('snapshot');
       const refused = await riders[3]?.raw('GET', '/api/cart/stream');
@@ -146,8 +136,7 @@ describe('live streams', () => {
       expect(small.streams.size).toBe(60);
 
       // The rider they would have shut out, and the owner, still get their pages.
-      const victim = new Client(small.url);
-      await victim.signupConfirmed();
+      const victim = await confirmedRider(small.url);
       expect(await tryOpen(victim)).toBe(200);
       const boss = new Client(small.url);
       const { email } = await boss.signupConfirmed();
@@ -156,8 +145,7 @@ describe('live streams', () => {
 
       // Riders fill their part (72): then 503 for riders, while an owner still gets one of the 8 kept for owners.
       expect(await attacker(loopbackAddress(), 2)).toEqual({ 200: 10, 503: 10 });
-      const late = new Client(small.url);
-      await late.signupConfirmed();
+      const late = await confirmedRider(small.url);
       expect(await tryOpen(late)).toBe(503);
       expect(await tryOpen(boss, '/api/admin/orders/stream')).toBe(200);
       expect(small.streams.size).toBe(73);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mailbox } from '../../scripts/mailbox';
 import { createRoles } from '../../src/server/auth/roles';
 import type { Order } from '../../src/shared/orders';
-import { Client, type Reply, testMailbox } from '../support/client';
+import { Client, confirmedRider, type Reply, testMailbox } from '../support/client';
 import { openRawStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
@@ -28,8 +28,7 @@ async function ownerClient(): Promise<Client> {
 }
 
 async function riderWithOrder(...itemids: string[]): Promise<{ rider: Client; order: Order }> {
-  const rider = new Client(server.url);
-  await rider.signupConfirmed();
+  const rider = await confirmedRider(server.url);
   return { rider, order: await rider.order(...(itemids.length > 0 ? itemids : ['1'])) };
 }
 
@@ -255,8 +254,7 @@ describe('moves', () => {
 
 describe('the export', () => {
   it('answers the orders of the days asked for as CSV, one row per line, with spreadsheet formulas escaped', async () => {
-    const rider = new Client(server.url);
-    await rider.signupConfirmed();
+    const rider = await confirmedRider(server.url);
     await rider.add('1');
     await rider.add('2');
     const reply = await rider.placeOrder({

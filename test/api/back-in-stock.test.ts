@@ -4,7 +4,7 @@ import { createRoles } from '../../src/server/auth/roles';
 import type { StockAlert } from '../../src/shared/api';
 import { limits } from '../../src/shared/limits';
 import type { AdminProduct } from '../../src/shared/products';
-import { Client } from '../support/client';
+import { Client, confirmedRider } from '../support/client';
 import { runCommand } from '../support/command-line';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
@@ -25,11 +25,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function rider(): Promise<Client> {
-  const client = new Client(server.url);
-  await client.signupConfirmed();
-  return client;
-}
+const rider = () => confirmedRider(server.url);
 
 const ask = (client: Client, itemid: string, size: string) =>
   client.json('POST', '/api/account/stock-alerts', { itemid, size });
@@ -301,8 +297,7 @@ describe('two processes raise one size at once: the server and `npm run stock`',
     const { itemid } = (await admin.json('POST', '/api/admin/products', body)).body.product;
     const riders = await Promise.all(
       Array.from({ length: 8 }, async () => {
-        const client = new Client(shop.server.url);
-        await client.signupConfirmed();
+        const client = await confirmedRider(shop.server.url);
         expect((await ask(client, itemid, 'M')).status).toBe(201);
         return client;
       }),

@@ -19,7 +19,7 @@ import { migrationNames } from '../../src/server/db/migrations';
 import { firstTax } from '../../src/server/db/migrations/0025-tax-settings';
 import { firstCancelUnpaid } from '../../src/server/db/migrations/0035-unpaid-bank-transfers';
 import { newShopSettings } from '../../src/server/db/new-shop-settings';
-import { Client } from '../support/client';
+import { confirmedRider } from '../support/client';
 import { runCommand } from '../support/command-line';
 import { startTestServer } from '../support/server';
 import { createDatabase, serverOnOwnDatabase, undoOpenToVisitorsOnSqlite } from '../support/test-database';
@@ -84,13 +84,7 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('backup and restore', ()
     const shop = serverOnOwnDatabase('sqlite');
 
     it('restores into a shop where every order acknowledged before it began is whole', async () => {
-      const riders = await Promise.all(
-        Array.from({ length: 3 }, async () => {
-          const rider = new Client(shop.server.url);
-          await rider.signupConfirmed();
-          return rider;
-        }),
-      );
+      const riders = await Promise.all(Array.from({ length: 3 }, () => confirmedRider(shop.server.url)));
       const acknowledged: string[] = [];
       let stop = false;
       const load = Promise.all(

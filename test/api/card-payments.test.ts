@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
 import type { Order } from '../../src/shared/orders';
 import { nothingToPay } from '../../src/shared/payment/payment-methods';
-import { Client, sizeOf } from '../support/client';
+import { Client, confirmedRider, sizeOf } from '../support/client';
 import { createDiscount } from '../support/discounts';
 import { openRawStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
@@ -45,11 +45,7 @@ afterAll(async () => {
   await fake.close();
 });
 
-async function rider(url = server.url): Promise<Client> {
-  const client = new Client(url);
-  await client.signupConfirmed();
-  return client;
-}
+const rider = (url = server.url) => confirmedRider(url);
 
 /** A rider's card order of one bridle: the order, and the Stripe page it was sent to. */
 async function cardOrder(client?: Client): Promise<{ client: Client; order: Order; payUrl: string }> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstCatalogue as catalogue } from '../../src/server/db/migrations/0009-owners-catalogue';
-import { Client, todaysShipping as shopShipping } from '../support/client';
+import { Client, confirmedRider, todaysShipping as shopShipping } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { standard, untaxed } from '../support/money';
 import { startTestServer, type TestServer } from '../support/server';
@@ -13,11 +13,7 @@ afterAll(() => server.stop());
 
 const priceOf = (itemid: string) => catalogue.find((p) => p.itemid === itemid)?.priceCents ?? Number.NaN;
 
-async function rider(): Promise<Client> {
-  const client = new Client(server.url);
-  await client.signupConfirmed();
-  return client;
-}
+const rider = () => confirmedRider(server.url);
 
 describe("the checkout's quote", () => {
   it('is for riders with a session only', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstCatalogue as catalogue } from '../../src/server/db/migrations/0009-owners-catalogue';
-import { Client, todaysShipping as shopShipping } from '../support/client';
+import { type Client, confirmedRider, todaysShipping as shopShipping } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { atTheYard, untaxed } from '../support/money';
 import { startTestServer, type TestServer } from '../support/server';
@@ -15,8 +15,7 @@ const priceOf = (itemid: string) => catalogue.find((p) => p.itemid === itemid)?.
 
 /** A rider with item 3 in the cart: below the free-shipping threshold. */
 async function riderWithCart(): Promise<Client> {
-  const client = new Client(server.url);
-  await client.signupConfirmed();
+  const client = await confirmedRider(server.url);
   await client.add('3');
   expect(priceOf('3')).toBeLessThan(shopShipping.freeFromCents);
   return client;

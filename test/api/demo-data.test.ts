@@ -21,8 +21,9 @@ async function countOf(database: TestDatabase, text: string): Promise<number> {
 
 describe('npm run demo-data', { timeout: 120_000 }, () => {
   it('fills a new shop through its stores and rules, the same for the same seed, and refuses a shop that is not new', async () => {
-    const shops: string[][] = [];
-    for (const run of [1, 2]) {
+    // The two fills on two new databases, side by side: each a process of its own, and its server.
+    const fill = async (run: number): Promise<string[]> => {
+      let shop: string[] = [];
       const database = await createDatabase();
       try {
         // 300 orders: on PostgreSQL their batch sends more changes than one select's 1,664 NOTIFYs.
@@ -97,10 +98,10 @@ describe('npm run demo-data', { timeout: 120_000 }, () => {
             visitor.json('GET', `/api/products?${query}`).then((r) => r.body as ProductPage);
           const all = [...(await page('page=1')).products, ...(await page('page=2')).products];
           expect(all).toHaveLength(40);
-          shops.push([
+          shop = [
             `${first?.email} ${first?.total}`,
             ...all.map((p) => `${p.slug} ${p.priceCents} ${p.sizes.map((s) => s.stock).join(',')}`),
-          ]);
+          ];
           expect(all.at(-1)?.sizes).toHaveLength(5);
           // Each in a category, and found by its words: the search index followed every product.
           const categories = await Promise.all(
@@ -137,7 +138,10 @@ describe('npm run demo-data', { timeout: 120_000 }, () => {
       } finally {
         await database.drop();
       }
-    }
+      return shop;
+    };
+    const shops = await Promise.all([fill(1), fill(2)]);
+    expect(shops[0]).toHaveLength(41);
     expect(shops[1]).toEqual(shops[0]);
   });
 
@@ -228,21 +232,30 @@ describe('npm run demo-data', { timeout: 120_000 }, () => {
     const database = await createDatabase();
     try {
       const usage = 'Usage: npm run demo-data -- [--products N] [--riders N] [--orders N] [--seed S]\n';
-      expect(await demoData(database.url, '--products')).toEqual({ code: 2, stdout: '', stderr: usage });
-      expect(await demoData(database.url, '--colour', 'bay')).toEqual({ code: 2, stdout: '', stderr: usage });
-      expect(await demoData(database.url, '--products', '3')).toMatchObject({
+      // Each a process of its own, side by side: a command used wrongly changes nothing.
+      const [noCount, unknown, fewProducts, negativeRiders, manyOrders, noRiders] = await Promise.all([
+        demoData(database.url, '--products'),
+        demoData(database.url, '--colour', 'bay'),
+        demoData(database.url, '--products', '3'),
+        demoData(database.url, '--riders', '-1'),
+        demoData(database.url, '--orders', 'many'),
+        demoData(database.url, '--riders', '0', '--orders', '5'),
+      ]);
+      expect(noCount).toEqual({ code: 2, stdout: '', stderr: usage });
+      expect(unknown).toEqual({ code: 2, stdout: '', stderr: usage });
+      expect(fewProducts).toMatchObject({
         code: 2,
         stderr: '--products must be a whole number from 8 to 100,000.\n',
       });
-      expect(await demoData(database.url, '--riders', '-1')).toMatchObject({
+      expect(negativeRiders).toMatchObject({
         code: 2,
         stderr: '--riders must be a whole number from 0 to 1,000,000.\n',
       });
-      expect(await demoData(database.url, '--orders', 'many')).toMatchObject({
+      expect(manyOrders).toMatchObject({
         code: 2,
         stderr: '--orders must be a whole number from 0 to 10,000,000.\n',
       });
-      expect(await demoData(database.url, '--riders', '0', '--orders', '5')).toMatchObject({
+      expect(noRiders).toMatchObject({
         code: 2,
         stderr: '--orders needs riders to place them: give --riders 1 or more.\n',
       });

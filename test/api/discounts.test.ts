@@ -4,7 +4,7 @@ import { newShopSettings } from '../../src/server/db/new-shop-settings';
 import { shopDay } from '../../src/server/discounts/discount-store';
 import { discountLimits } from '../../src/shared/discounts';
 import { formatCents } from '../../src/shared/money';
-import { Client, todaysShipping } from '../support/client';
+import { Client, confirmedRider, todaysShipping } from '../support/client';
 import {
   createDiscount,
   freshCode,
@@ -33,8 +33,7 @@ const dayOffset = (days: number) => shopDay(Date.now() + days * 24 * 60 * 60 * 1
 
 /** A rider with product 1 in the cart. */
 async function riderWithRow(itemid = '1'): Promise<Client> {
-  const client = new Client(server.url);
-  await client.signupConfirmed();
+  const client = await confirmedRider(server.url);
   await client.add(itemid);
   return client;
 }
@@ -284,8 +283,7 @@ describe('guessing codes', () => {
   it('is throttled per client address, whichever account tries', async () => {
     const place = `127.200.${Math.floor(Math.random() * 200)}.9`;
     const tried = async (count: number) => {
-      const client = new Client(server.url, place);
-      await client.signupConfirmed();
+      const client = await confirmedRider(server.url, place);
       await client.add('1');
       for (let i = 0; i < count; i++) expectError(await quoteWith(client, `Guess${i}y`), 404, 'discount/invalid');
       return client;

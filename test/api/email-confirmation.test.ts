@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mailbox, ReceivedMail } from '../../scripts/mailbox';
 import { confirmationLinkLifetimeMs } from '../../src/server/auth/email-confirmations';
 import { throttlePolicy } from '../../src/server/auth/throttle';
-import { Client, confirmationSubject, confirmationToken, loopbackAddress, randomEmail } from '../support/client';
+import {
+  Client,
+  confirmationSubject,
+  confirmationToken,
+  confirmedRider,
+  loopbackAddress,
+  mailMark,
+  randomEmail,
+} from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
@@ -88,7 +96,7 @@ describe('confirming the address', () => {
     expectError(await open(rider, token), 410, 'auth/confirm-link-expired');
     expect(await emailConfirmed(rider)).toBe(false);
 
-    const since = Date.now();
+    const since = await mailMark();
     expect((await sendAgain(rider)).status).toBe(204);
     await rider.confirmEmail(since);
     expect(await emailConfirmed(rider)).toBe(true);
@@ -159,7 +167,7 @@ describe('confirming the address', () => {
     const rider = new Client(server.url);
     const { email } = await rider.signup();
     const first = await confirmationToken(email);
-    const since = Date.now();
+    const since = await mailMark();
     expect((await sendAgain(rider)).status).toBe(204);
     const second = await confirmationToken(email, since);
     expect(second).not.toBe(first);
@@ -206,7 +214,7 @@ describe('a changed address', () => {
     const rider = new Client(server.url);
     const { email } = await rider.signupConfirmed();
     // A link sent to the old address and never opened.
-    const since = Date.now();
+    const since = await mailMark();
     await server.db.kysely
       .updateTable('user')
       .set({ emailVerified: server.db.flag(false) })
@@ -301,8 +309,7 @@ describe("'Send it again'", () => {
   });
 
   it('answers 409 for an address already confirmed, and 401 without a session', async () => {
-    const rider = new Client(server.url);
-    await rider.signupConfirmed();
+    const rider = await confirmedRider(server.url);
     expectError(await sendAgain(rider), 409, 'auth/email-already-confirmed');
     expectError(await sendAgain(new Client(server.url)), 401, 'auth/unauthenticated');
   });

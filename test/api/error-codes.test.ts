@@ -8,6 +8,7 @@ import {
   address,
   Client,
   confirmationToken,
+  confirmedRider,
   openRequest,
   orderKey,
   type Reply,
@@ -61,8 +62,7 @@ async function withCards(): Promise<{ server: TestServer; fake: FakeStripe }> {
 /** A rider's card order at the card shop, and the rider; with `paid`, paid through Stripe's webhook. */
 async function cardOrder(paid = false): Promise<{ client: Client; number: string }> {
   const { server: shop, fake } = await withCards();
-  const client = new Client(shop.url);
-  await client.signupConfirmed();
+  const client = await confirmedRider(shop.url);
   await client.add('1');
   const { number } = (await client.placeOrder({ paymentMethod: 'card' })).body.order;
   if (paid) await fake.deliver(fake.pay(fake.sessionOf(number)?.id ?? ''));
@@ -155,11 +155,7 @@ function passkeyAnswer(challenge = 'AAAA') {
 }
 
 /** A rider who has signed up and confirmed the address, as every rider who orders has. */
-async function signedIn(): Promise<Client> {
-  const client = new Client(server.url);
-  await client.signupConfirmed();
-  return client;
-}
+const signedIn = () => confirmedRider(server.url);
 
 /** A new rider's link to confirm the address, as e-mailed; the rider has not opened it. */
 async function confirmationLink(): Promise<{ client: Client; token: string }> {
@@ -472,8 +468,7 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     const { email } = await admin.signupConfirmed();
     await createRoles(shop.db).grant(email);
     const code = (await createDiscount(admin, { gives: { kind: 'amount', amountCents: 30250 } })).code;
-    const client = new Client(shop.url);
-    await client.signupConfirmed();
+    const client = await confirmedRider(shop.url);
     await client.add('1');
     return client.placeOrder({ paymentMethod: 'card', delivery: 'collection', discountCode: code });
   },
@@ -703,8 +698,7 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
       STRIPE_API_URL: await closedUrl(),
     });
     try {
-      const rider = new Client(away.url);
-      await rider.signupConfirmed();
+      const rider = await confirmedRider(away.url);
       await rider.add('1');
       const placed = await rider.placeOrder({ paymentMethod: 'card' });
       return await rider.json('POST', `/api/orders/${placed.body.order.number}/pay`);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
 import { type ProductPage, productQuery } from '../../src/shared/finding';
 import { pages } from '../../src/shared/pages';
-import { Client } from '../support/client';
+import { Client, confirmedRider } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -258,8 +258,7 @@ describe('any text a visitor types', () => {
   );
 
   it('answers 200 to the list and to the signed-in home page, whose data has the list', async () => {
-    const member = new Client(server.url);
-    await member.signupConfirmed();
+    const member = await confirmedRider(server.url);
     await fc.assert(
       fc.asyncProperty(searchText, async (q) => {
         // Only what the form's field cannot send (a control character, more than its length) is refused.

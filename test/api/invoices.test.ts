@@ -8,7 +8,7 @@ import { formatCents } from '../../src/shared/money';
 import type { Order } from '../../src/shared/orders';
 import { taxNote } from '../../src/shared/pricing';
 import type { ShopSettings } from '../../src/shared/settings';
-import { address, Client } from '../support/client';
+import { address, Client, confirmedRider } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../support/fake-stripe';
 import { pdfText } from '../support/pdf-text';
@@ -38,11 +38,7 @@ afterAll(async () => {
 const month = () => currentMonth(newShopSettings.format.timeZone);
 const year = () => month().slice(0, 4);
 
-async function rider(): Promise<Client> {
-  const client = new Client(server.url);
-  await client.signupConfirmed();
-  return client;
-}
+const rider = () => confirmedRider(server.url);
 
 const markPaid = (number: string, by = owner) =>
   by.json('POST', `/api/admin/orders/${number}/moves`, { to: 'paid', from: 'placed' });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '../support/client';
+import { Client, confirmedRider } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -77,8 +77,7 @@ describe('/metrics', () => {
 
   it('moves with real requests: orders placed by method, refused by reason, requests by route, e-mails waiting', async () => {
     const before = String((await scrape()).body);
-    const rider = new Client(server.url);
-    await rider.signupConfirmed();
+    const rider = await confirmedRider(server.url);
     // The mailbox turns every e-mail away for a while (a passing failure), so the two order confirmations wait in the
     // outbox at the scrape, whenever the sender tries them.
     const mailbox = server.mailbox;

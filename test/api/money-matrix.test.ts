@@ -5,7 +5,7 @@ import { formatCents } from '../../src/shared/money';
 import type { Order } from '../../src/shared/orders';
 import { type OrderMoney, taxNote } from '../../src/shared/pricing';
 import type { TaxSettings } from '../../src/shared/settings';
-import { address, Client } from '../support/client';
+import { address, Client, confirmedRider } from '../support/client';
 import { createDiscount } from '../support/discounts';
 import { FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../support/fake-stripe';
 import { pdfText } from '../support/pdf-text';
@@ -40,8 +40,7 @@ beforeAll(async () => {
   codes.amount = (await createDiscount(owner, { gives: { kind: 'amount', amountCents: 2000 } })).code;
   codes['free-shipping'] = (await createDiscount(owner, { gives: { kind: 'free-shipping' } })).code;
   for (let i = 0; i < ways.length; i++) {
-    const rider = new Client(server.url);
-    await rider.signupConfirmed();
+    const rider = await confirmedRider(server.url);
     riders.push(rider);
   }
 });

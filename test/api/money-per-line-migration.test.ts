@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
 import type { TaxSettings } from '../../src/shared/settings';
-import { Client } from '../support/client';
+import { Client, confirmedRider } from '../support/client';
 import { createDiscount } from '../support/discounts';
 import { startTestServer } from '../support/server';
 import { createDatabase, type TestDatabase, undoMoneyPerLine } from '../support/test-database';
@@ -65,8 +65,7 @@ it("spreads every older order's discount and tax over its lines once, adding up 
   await createRoles(first.db).grant(email);
   const percent = (await createDiscount(owner, { gives: { kind: 'percent', percent: 15 } })).code;
   const amount = (await createDiscount(owner, { gives: { kind: 'amount', amountCents: 1001 } })).code;
-  const rider = new Client(first.url);
-  await rider.signupConfirmed();
+  const rider = await confirmedRider(first.url);
   const withCode = async (code: string | undefined, ...itemids: string[]) => {
     for (const itemid of itemids) await rider.add(itemid);
     const reply = await rider.placeOrder(code === undefined ? {} : { discountCode: code });

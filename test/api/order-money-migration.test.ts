@@ -1,5 +1,5 @@
 import { afterAll, expect, it } from 'vitest';
-import { Client } from '../support/client';
+import { Client, confirmedRider } from '../support/client';
 import { startTestServer } from '../support/server';
 import { createDatabase, type TestDatabase, undoOrderMoney } from '../support/test-database';
 
@@ -15,8 +15,7 @@ afterAll(async () => {
 it("keeps every order's money and delivery as they were, read through the API", async () => {
   database = await createDatabase();
   const before = await startTestServer({ DATABASE_URL: database.url });
-  const rider = new Client(before.url);
-  await rider.signupConfirmed();
+  const rider = await confirmedRider(before.url);
   // One below the free-shipping threshold, one above it, and one paid on collection (so collected).
   await rider.add('8');
   const collected = await rider.placeOrder({ paymentMethod: 'collection' });

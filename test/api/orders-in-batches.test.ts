@@ -3,7 +3,7 @@ import { createRoles } from '../../src/server/auth/roles';
 import { limits } from '../../src/shared/limits';
 import { formatOrderNumber, type Order, type OrderSummary, parseOrderNumber } from '../../src/shared/orders';
 import type { TaxRate } from '../../src/shared/tax';
-import { address, Client } from '../support/client';
+import { address, Client, confirmedRider } from '../support/client';
 import { startTestServer, type TestServer } from '../support/server';
 
 /**
@@ -56,8 +56,7 @@ describe('the export, a batch at a time', () => {
     };
     const saved = await owner.json('PUT', '/api/admin/settings', { ...settings, tax });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-    const rider = new Client(server.url);
-    await rider.signupConfirmed();
+    const rider = await confirmedRider(server.url);
     // Batches of two: [1, 2], [3, 4], [5, 6], [7]. Texas has no rate; New York's tax is first met in the third batch.
     const orders = [
       await order(rider, ['1'], 'TX', '75001'),
@@ -124,8 +123,7 @@ describe('the order list, at the ends of its pages', () => {
     // Riders place at most limits.ordersPerHour orders each: enough riders for one page and three more orders in all.
     const wanted = limits.pageSize + 3 - placed.length;
     for (let rider = 0; rider * limits.ordersPerHour < wanted; rider += 1) {
-      const client = new Client(server.url);
-      await client.signupConfirmed();
+      const client = await confirmedRider(server.url);
       const count = Math.min(limits.ordersPerHour, wanted - rider * limits.ordersPerHour);
       for (let n = 0; n < count; n += 1) await order(client, ['1'], 'TX', '75001');
     }

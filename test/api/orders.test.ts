@@ -3,7 +3,7 @@ import { firstOrderNumber } from '../../src/server/db/migrations/0003-orders';
 import { firstCatalogue as catalogue } from '../../src/server/db/migrations/0009-owners-catalogue';
 import { limits } from '../../src/shared/limits';
 import { type Order, parseOrderNumber } from '../../src/shared/orders';
-import { address, Client, orderKey, todaysShipping as shopShipping } from '../support/client';
+import { address, Client, confirmedRider, orderKey, todaysShipping as shopShipping } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { atTheYard, untaxed } from '../support/money';
@@ -18,11 +18,7 @@ afterAll(() => server.stop());
 const priceOf = (itemid: string) => catalogue.find((p) => p.itemid === itemid)?.priceCents ?? Number.NaN;
 const orderNumber = /^PF-\d{5,}$/;
 
-async function rider(): Promise<Client> {
-  const client = new Client(server.url);
-  await client.signupConfirmed();
-  return client;
-}
+const rider = () => confirmedRider(server.url);
 
 /** The outbox rows of one recipient, oldest first. */
 /** The e-mails about orders written to `email` (not the sign-up's link to confirm the address), oldest first. */

@@ -4,7 +4,7 @@ import type { AdminCategory } from '../../src/shared/categories';
 import type { ProductPage, SizeGuide } from '../../src/shared/finding';
 import { findingLimits } from '../../src/shared/limits';
 import type { AdminProduct } from '../../src/shared/products';
-import { Client, type Reply } from '../support/client';
+import { Client, confirmedRider, type Reply } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { jpegPicture, pngPicture, webpPicture } from '../support/pictures';
 import { startTestServer, type TestServer } from '../support/server';
@@ -400,8 +400,7 @@ describe('access', () => {
     const before = await categories();
     const picturesBefore = (await product('1')).product.pictures;
     for (const reply of await requests(new Client(server.url))) expectError(reply, 401, 'auth/unauthenticated');
-    const rider = new Client(server.url);
-    await rider.signupConfirmed();
+    const rider = await confirmedRider(server.url);
     for (const reply of await requests(rider)) expectError(reply, 403, 'auth/forbidden');
     expect(await categories()).toEqual(before);
     expect((await product('1')).product.pictures).toEqual(picturesBefore);

@@ -7,7 +7,7 @@ import { firstCatalogue } from '../../src/server/db/migrations/0009-owners-catal
 import type { CatalogueProduct, StockEvent } from '../../src/shared/api';
 import { productLimits } from '../../src/shared/limits';
 import type { AdminProduct } from '../../src/shared/products';
-import { Client, type Reply } from '../support/client';
+import { Client, confirmedRider, type Reply } from '../support/client';
 import { EventStream, openStockStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import {
@@ -38,11 +38,7 @@ async function ownerClient(): Promise<Client> {
   return client;
 }
 
-async function rider(): Promise<Client> {
-  const client = new Client(server.url);
-  await client.signupConfirmed();
-  return client;
-}
+const rider = () => confirmedRider(server.url);
 
 interface Form {
   name: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mailbox } from '../../scripts/mailbox';
-import { address, Client, confirmationToken, type Reply, randomEmail } from '../support/client';
+import { address, Client, confirmationToken, confirmedRider, type Reply, randomEmail } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
 import { type Ceremony, SoftAuthenticator } from '../support/webauthn';
@@ -18,11 +18,7 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 /** A rider whose address is confirmed: only such an account adds passkeys. */
-async function rider(): Promise<Client> {
-  const client = new Client(server.url);
-  await client.signupConfirmed();
-  return client;
-}
+const rider = () => confirmedRider(server.url);
 
 /** A challenge from `path`, as the ceremony the authenticator answers (the shop's origin unless `changes` says). */
 async function ceremony(client: Client, path: string, changes: Partial<Ceremony> = {}): Promise<Ceremony> {

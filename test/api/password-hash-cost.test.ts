@@ -1,6 +1,5 @@
 import { verifyPassword } from 'better-auth/crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { builtFromTheseSources } from '../../scripts/build.mjs';
 import { type ChildServer, startChild } from '../support/child-server';
 import { Client } from '../support/client';
 
@@ -17,7 +16,7 @@ describe('the password hashing cost of a shop started without PASSWORD_HASH_COST
 
   it("stores Better Auth's own hash at N 16384, and a rider logs in with it", async () => {
     expect(process.env.PASSWORD_HASH_COST).toBe('1024');
-    server = await startChild({ built: builtFromTheseSources(), env: { PASSWORD_HASH_COST: '', PIAFFE_TEST: '' } });
+    server = await startChild({ env: { PASSWORD_HASH_COST: '', PIAFFE_TEST: '' } });
     const rider = new Client(server.url);
     const user = await rider.signup(undefined, 'secret1');
     const [row] = await server.database.query<{ password: string }>(

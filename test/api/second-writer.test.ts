@@ -4,7 +4,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { poolSize, poolWaitMs } from '../../src/server/db/open';
 import { busyWaitMs } from '../../src/server/db/sqlite-driver';
-import { Client, type Reply, withSize } from '../support/client';
+import { type Client, confirmedRider, type Reply, withSize } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { serverOnOwnDatabase } from '../support/test-database';
 
@@ -57,13 +57,7 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('a second writer on the 
       rounds += chunk.toString();
     });
     // Signing up (Better Auth's own writes) while it writes, too.
-    const riders = await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        const rider = new Client(shop.server.url);
-        await rider.signupConfirmed();
-        return rider;
-      }),
-    );
+    const riders = await Promise.all(Array.from({ length: 4 }, () => confirmedRider(shop.server.url)));
     const replies: Reply[] = [];
     const kept = new Map<Client, Set<string>>(riders.map((rider) => [rider, new Set()]));
     const ordered = new Map<Client, Set<string>>(riders.map((rider) => [rider, new Set()]));
@@ -117,8 +111,7 @@ describe.runIf(process.env.TEST_BACKEND !== 'postgres')('a second writer on the 
   });
 
   it('answers 503 server/busy with Retry-After when the file stays locked, and serves reads meanwhile', async () => {
-    const rider = new Client(shop.server.url);
-    await rider.signupConfirmed();
+    const rider = await confirmedRider(shop.server.url);
     const item = await rider.add('1');
     const holder = lockHolder(shop.database.url.slice('file:'.length), busyWaitMs + 2_000);
     await once(holder.stdout as NodeJS.ReadableStream, 'data');
@@ -160,8 +153,7 @@ describe.runIf(process.env.TEST_BACKEND === 'postgres')('a lock held on the Post
   it('answers 503 server/busy with Retry-After to a request that waits past the pool, and places the others after', async () => {
     const riders = await Promise.all(
       Array.from({ length: poolSize + 1 }, async () => {
-        const rider = new Client(shop.server.url);
-        await rider.signupConfirmed();
+        const rider = await confirmedRider(shop.server.url);
         await rider.add('1');
         return rider;
       }),

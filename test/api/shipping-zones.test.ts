@@ -4,7 +4,7 @@ import { firstCatalogue as catalogue } from '../../src/server/db/migrations/0009
 import { firstWeights } from '../../src/server/db/migrations/0016-product-weights';
 import { firstShipping } from '../../src/server/db/migrations/0023-shipping-zones';
 import type { ShippingMethod, ShippingSettings, ShippingZone, VersionedSettings } from '../../src/shared/settings';
-import { address, Client, todaysShipping } from '../support/client';
+import { address, Client, confirmedRider, todaysShipping } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { standard, untaxed } from '../support/money';
 import { startTestServer, type TestServer } from '../support/server';
@@ -36,8 +36,7 @@ async function useShipping(shipping: ShippingSettings): Promise<void> {
 }
 
 async function rider(...itemids: string[]): Promise<Client> {
-  const client = new Client(server.url);
-  await client.signupConfirmed();
+  const client = await confirmedRider(server.url);
   for (const itemid of itemids) await client.add(itemid);
   return client;
 }

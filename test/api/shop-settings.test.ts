@@ -6,7 +6,7 @@ import { firstTax } from '../../src/server/db/migrations/0025-tax-settings';
 import { newShopSettings } from '../../src/server/db/new-shop-settings';
 import { type ShopAddress, shopAddressText } from '../../src/shared/address';
 import type { PublicShop, ShopSettings, VersionedSettings } from '../../src/shared/settings';
-import { Client } from '../support/client';
+import { Client, confirmedRider } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
@@ -24,11 +24,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function rider(): Promise<Client> {
-  const client = new Client(server.url);
-  await client.signupConfirmed();
-  return client;
-}
+const rider = () => confirmedRider(server.url);
 
 async function current(): Promise<{ settings: VersionedSettings; history: { by: string; what: string }[] }> {
   const reply = await owner.json('GET', '/api/admin/settings');

@@ -1,5 +1,5 @@
 import { afterAll, expect, it } from 'vitest';
-import { Client } from '../support/client';
+import { Client, confirmedRider } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { startTestServer } from '../support/server';
 import { createDatabase, type TestDatabase, undoOrderMoney } from '../support/test-database';
@@ -17,8 +17,7 @@ afterAll(async () => {
 it('keeps the carts and orders of a shop from before sizes: readable, without a size', async () => {
   database = await createDatabase();
   const before = await startTestServer({ DATABASE_URL: database.url });
-  const rider = new Client(before.url);
-  await rider.signupConfirmed();
+  const rider = await confirmedRider(before.url);
   const order = await rider.order('1', '6');
   const row = await rider.add('3');
   await before.stop();

@@ -53,18 +53,25 @@ describe('npm run stock', { timeout: 60_000 }, () => {
   });
 
   it('refuses an unknown product or size, or a count that is not one, with exit code 1', async () => {
-    expect(await stock('set', '9', 'M', '1')).toEqual({
+    // The owner's form's limit (productLimits.stockMax): above it, the product could no longer be saved there.
+    const badCounts = ['-1', '1.5', 'many', '100001', '1000000', ''];
+    // Refusals change nothing, so the commands run side by side, each a process of its own.
+    const [noProduct, noSize, noSizeAnywhere, ...counts] = await Promise.all([
+      stock('set', '9', 'M', '1'),
+      stock('set', '1', 'XL', '1'),
+      stock('set', 'all', 'XXL', '1'),
+      ...badCounts.map((count) => stock('set', '1', 'Cob', count)),
+    ]);
+    expect(noProduct).toEqual({
       code: 1,
       stdout: '',
       stderr: 'There is no product with the item number 9.\n',
     });
-    expect((await stock('set', '1', 'XL', '1')).stderr).toBe(
-      'Anky Bridle comes in no size XL: its sizes are Pony, Cob, Full, Warmblood.\n',
-    );
-    expect((await stock('set', 'all', 'XXL', '1')).stderr).toBe('No product comes in size XXL.\n');
-    // The owner's form's limit (productLimits.stockMax): above it, the product could no longer be saved there.
-    for (const count of ['-1', '1.5', 'many', '100001', '1000000', '']) {
-      expect(await stock('set', '1', 'Cob', count)).toEqual({
+    expect(noSize?.stderr).toBe('Anky Bridle comes in no size XL: its sizes are Pony, Cob, Full, Warmblood.\n');
+    expect(noSizeAnywhere?.stderr).toBe('No product comes in size XXL.\n');
+    expect(counts).toHaveLength(badCounts.length);
+    for (const refused of counts) {
+      expect(refused).toEqual({
         code: 1,
         stdout: '',
         stderr: 'The count must be a whole number from 0 to 100,000.\n',
@@ -78,8 +85,9 @@ describe('npm run stock', { timeout: 60_000 }, () => {
   });
 
   it('shows how to use it, with exit code 2, for anything else', async () => {
-    for (const args of [[], ['list', 'x'], ['set', '1', 'Cob'], ['add', '1', 'Cob', '2']]) {
-      expect(await stock(...args)).toEqual({
+    const misused = [[], ['list', 'x'], ['set', '1', 'Cob'], ['add', '1', 'Cob', '2']];
+    for (const result of await Promise.all(misused.map((args) => stock(...args)))) {
+      expect(result).toEqual({
         code: 2,
         stdout: '',
         stderr: 'Usage: npm run stock -- list | set <itemid|all> <size|all> <count>\n',

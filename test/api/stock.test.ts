@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
 import type { CatalogueProduct, StockEvent } from '../../src/shared/api';
-import { Client } from '../support/client';
+import { Client, confirmedRider } from '../support/client';
 import { EventStream, openStockStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { rowWithoutSize, startTestServer, type TestServer } from '../support/server';
@@ -17,11 +17,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function rider(): Promise<Client> {
-  const client = new Client(server.url);
-  await client.signupConfirmed();
-  return client;
-}
+const rider = () => confirmedRider(server.url);
 
 async function stockOf(itemid: string, size: string): Promise<number | undefined> {
   return (await server.stock.sizesOf(itemid)).find((s) => s.size === size)?.stock;

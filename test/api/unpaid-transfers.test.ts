@@ -5,7 +5,7 @@ import { formatCents } from '../../src/shared/money';
 import type { Order } from '../../src/shared/orders';
 import { lastDayToPay } from '../../src/shared/payment/bank-transfer';
 import type { ShopSettings, VersionedSettings } from '../../src/shared/settings';
-import { Client, sizeOf } from '../support/client';
+import { Client, confirmedRider, sizeOf } from '../support/client';
 import { createDiscount, listed, placeWith, quoteWith } from '../support/discounts';
 import { expectError } from '../support/expect-error';
 import { startTestServer, type TestServer } from '../support/server';
@@ -26,11 +26,7 @@ beforeAll(() => {
   ({ server, owner } = shop);
 });
 
-async function rider(): Promise<Client> {
-  const client = new Client(server.url);
-  await client.signupConfirmed();
-  return client;
-}
+const rider = () => confirmedRider(server.url);
 
 async function orderOf(client: Client, number: string): Promise<Order> {
   const reply = await client.json('GET', `/api/orders/${number}`);
@@ -259,8 +255,7 @@ describe('a shop from before unpaid orders were cancelled', () => {
   it("gains 'Cancel unpaid orders', on; its old unpaid order is reminded first, cancelled the days to pay later", async () => {
     database = await createDatabase();
     const before = await startTestServer({ DATABASE_URL: database.url });
-    const client = new Client(before.url);
-    await client.signupConfirmed();
+    const client = await confirmedRider(before.url);
     const { number } = await client.order('5');
     await before.stop();
     await undoUnpaidBankTransfers(database);

@@ -3,7 +3,7 @@ import { throttlePolicy } from '../../src/server/auth/throttle';
 import { migrationNames } from '../../src/server/db/migrations';
 import type { CartEvent, CartItem } from '../../src/shared/api';
 import { limits } from '../../src/shared/limits';
-import { Client, confirmationToken, mailedToken, sameBrowserOn, withSize } from '../support/client';
+import { Client, confirmationToken, mailedToken, mailMark, sameBrowserOn, withSize } from '../support/client';
 import { EventStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
 import { createTestSchema, type TestSchema } from '../support/postgres';
@@ -239,7 +239,7 @@ describe('two servers on one PostgreSQL database', () => {
     ];
     try {
       for (const stream of streams) await stream.next('ready' as never);
-      const since = Date.now();
+      const since = await mailMark();
       expect((await new Client(a.url).json('POST', '/api/auth/password-reset', { email })).status).toBe(204);
       const token = await mailedToken(email, 'Reset your password', since);
       const reset = await new Client(a.url).json('POST', '/api/auth/password-reset/confirm', {

@@ -4,7 +4,8 @@ import type { Order } from '../../src/shared/orders';
 import { Client, testMailbox } from '../support/client';
 import { crashScene } from '../support/crash-scene';
 import { FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../support/fake-stripe';
-import { stockUp } from '../support/test-database';
+import { stockUp, type TestDatabase } from '../support/test-database';
+import { until } from '../support/until';
 
 const scene = crashScene();
 
@@ -23,6 +24,15 @@ async function ridersWithCarts(url: string, count: number): Promise<Client[]> {
       return client;
     }),
   );
+}
+
+/**
+ * Waits until every e-mail of `kind` in the outbox is sent: the sender tries none of them again, and a test mailbox
+ * holds each one it took (it keeps a message before it answers), so a duplicate would be there by now.
+ */
+async function everySent(database: TestDatabase, kind: string): Promise<void> {
+  const unsent = () => database.query("select id from outbox where kind = $1 and state <> 'sent'", [kind]);
+  await until(async () => (await unsent()).length === 0, 30_000, `every '${kind}' e-mail sent`);
 }
 
 describe('crash durability of orders and e-mail', () => {
@@ -129,7 +139,7 @@ describe('crash durability of orders and e-mail', () => {
 
     server = await scene.start({ env });
     for (const subject of subjects) await mailbox.waitFor((m) => m.parsed.subject === subject, { ms: 30_000 });
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await everySent(database, 'order-confirmation');
     const received = mailbox.mails.filter((m) => subjects.includes(m.parsed.subject ?? ''));
     const duplicates = received.length - orders;
     // A duplicate is only possible for the e-mail the mail server took just before the kill (docs/RELIABILITY.md).
@@ -179,7 +189,7 @@ describe('crash durability of orders and e-mail', () => {
     expect(retry.status).toBe(204);
     const subject = `We have your payment for order ${number}`;
     await mailbox.waitFor((m) => m.parsed.subject === subject, { ms: 20_000 });
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await everySent(database, 'order-paid');
     expect(mailbox.mails.filter((m) => m.parsed.subject === subject)).toHaveLength(1);
     const moves = await database.query<{ status: string }>(
       'select status from order_event where order_number = $1 order by seq',

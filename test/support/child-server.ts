@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { testMailbox } from './client';
+import { builtServer, scriptArgs } from './command-line';
 import { createDatabase, type TestDatabase } from './test-database';
 
 /**
@@ -23,7 +24,11 @@ export interface ChildOptions {
   inspect?: boolean;
   /** Keeps every log line in `logs` and `requests`; otherwise the output is only drained. */
   keepLogs?: boolean;
-  /** Runs the built server (`dist-server/main.js`, as `npm start` does) instead of the sources through tsx. */
+  /**
+   * Runs the built server (`dist-server/main.js`, as `npm start` does) even if the sources changed since the build (the
+   * benchmarks, which build first). Without it: the built server when the build is fresh, as in `npm test`, otherwise
+   * the sources through tsx (`scriptArgs` in ./command-line).
+   */
   built?: boolean;
   /** More arguments for node, before the script (e.g. `--cpu-prof`). */
   nodeArgs?: string[];
@@ -54,8 +59,8 @@ export interface ChildServer {
 }
 
 /**
- * Starts `node --import tsx src/server/main.ts` (with `built`, `node dist-server/main.js`) and resolves once it
- * logs that it is listening.
+ * Starts the server (`node dist-server/main.js` or `node --import tsx src/server/main.ts`, see `built`) and resolves
+ * once it logs that it is listening.
  */
 export async function startChild(options: ChildOptions = {}): Promise<ChildServer> {
   const ownDatabase = !options.database;
@@ -64,9 +69,7 @@ export async function startChild(options: ChildOptions = {}): Promise<ChildServe
   const mailbox = options.env?.SMTP_URL === undefined ? await testMailbox() : undefined;
   // The inspector listens on 127.0.0.1 only, on a port of its own choosing.
   const inspect = options.inspect ? ['--inspect=127.0.0.1:0'] : [];
-  const entry = options.built
-    ? ['--enable-source-maps', 'dist-server/main.js']
-    : ['--import', 'tsx', 'src/server/main.ts'];
+  const entry = options.built ? ['--enable-source-maps', builtServer] : scriptArgs('main');
   const child = spawn(process.execPath, [...inspect, ...(options.nodeArgs ?? []), ...entry], {
     cwd: resolve('.'),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -146,7 +146,7 @@ export class Client {
   /** Signs up and confirms the address through the e-mail the shop sent: a rider who may order. */
   async signupConfirmed(email = randomEmail(), password = 'secret1'): Promise<SessionUser> {
     // Only a link sent after this sign-up: an account of this address made and deleted before had its own.
-    const since = Date.now();
+    const since = await mailMark();
     await this.signup(email, password);
     await this.confirmEmail(since);
     return this.user as SessionUser;
@@ -224,6 +224,16 @@ export class Client {
   }
 }
 
+/**
+ * A rider who may order (`signupConfirmed`) on the shop at `url`, from `address` (a loopback address of its own by
+ * default): the set-up most API tests start from.
+ */
+export async function confirmedRider(url: string, address?: string): Promise<Client> {
+  const client = new Client(url, address);
+  await client.signupConfirmed();
+  return client;
+}
+
 /** The same browser (the same cookies) talking to another server of the shop. */
 export function sameBrowserOn(url: string, client: Client): Client {
   const other = new Client(url, client.address);
@@ -298,6 +308,17 @@ export async function testMailbox(options?: Parameters<typeof startMailbox>[0]):
     return close();
   };
   return mailbox;
+}
+
+/**
+ * A moment (epoch ms) after every e-mail the test mailboxes have received so far, and at or before any they receive
+ * from now on: the `since` of `mailedToken` for the e-mails a test brings about next. (Not just `Date.now()`: an e-mail
+ * received in that same millisecond would count as new, and its token be taken for the next one's.)
+ */
+export async function mailMark(): Promise<number> {
+  const since = Date.now() + 1;
+  while (Date.now() < since) await new Promise((resolve) => setTimeout(resolve, 1));
+  return since;
 }
 
 /**

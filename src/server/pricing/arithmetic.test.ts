@@ -1,11 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { cents, taxRules } from '../../../test/support/pricing-arbitraries';
 import { sumCents } from '../../shared/money';
-import { rateScale } from '../../shared/tax';
 import { type Breakdown, priceOrder } from './arithmetic';
 import { noTax } from './tax';
 
-const cents = fc.integer({ min: 0, max: 10_000_000 });
 const input = fc.record({
   lineCents: fc.array(cents, { maxLength: 50 }),
   shippingCents: cents,
@@ -14,20 +13,7 @@ const input = fc.record({
     { maxLength: 4 },
   ),
   freeShipping: fc.boolean(),
-  tax: fc.record({
-    pricesIncludeTax: fc.boolean(),
-    taxShipping: fc.boolean(),
-    rates: fc.uniqueArray(
-      fc.record({
-        name: fc.string({ minLength: 1, maxLength: 8 }),
-        country: fc.constant('US'),
-        region: fc.constant(null),
-        postalPrefix: fc.constant(null),
-        rate: fc.integer({ min: 0, max: rateScale }),
-      }),
-      { selector: (rate) => rate.name, maxLength: 3 },
-    ),
-  }),
+  tax: taxRules,
 });
 
 /** Every part of an order's money that the total is made of. */

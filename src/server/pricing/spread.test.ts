@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { cents, taxRules } from '../../../test/support/pricing-arbitraries';
 import { rateScale } from '../../shared/tax';
 import { priceOrder } from './arithmetic';
 import { spreadCents } from './spread';
@@ -86,26 +87,12 @@ describe('spreadCents (largest remainder)', () => {
 });
 
 describe("an order's spread, as priceOrder makes it", () => {
-  const cents = fc.integer({ min: 0, max: 10_000_000 });
   const order = fc.record({
     lineCents: fc.array(cents, { minLength: 1, maxLength: 30 }),
     shippingCents: cents,
     discount: fc.integer({ min: 0, max: 400_000_000 }),
     freeShipping: fc.boolean(),
-    tax: fc.record({
-      pricesIncludeTax: fc.boolean(),
-      taxShipping: fc.boolean(),
-      rates: fc.uniqueArray(
-        fc.record({
-          name: fc.string({ minLength: 1, maxLength: 8 }),
-          country: fc.constant('US'),
-          region: fc.constant(null),
-          postalPrefix: fc.constant(null),
-          rate: fc.integer({ min: 0, max: rateScale }),
-        }),
-        { selector: (rate) => rate.name, maxLength: 3 },
-      ),
-    }),
+    tax: taxRules,
   });
 
   it("adds up to the order's discount and tax to the cent; no line gives more than its price or carries less than zero", () => {
