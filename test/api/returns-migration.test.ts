@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
-import { Client } from '../support/client';
+import { Client, confirmedRider } from '../support/client';
 import { startTestServer } from '../support/server';
 import { createDatabase, type TestDatabase, undoReturns } from '../support/test-database';
 
@@ -37,8 +37,7 @@ it('keeps the refund of every order cancelled after it was paid, once', { timeou
   const owner = new Client(first.url);
   const { email } = await owner.signupConfirmed();
   await createRoles(first.db).grant(email);
-  const rider = new Client(first.url);
-  await rider.signupConfirmed();
+  const rider = await confirmedRider(first.url);
   const move = (number: string, from: string, to: string) =>
     owner.json('POST', `/api/admin/orders/${number}/moves`, { from, to });
   const unpaid = await rider.order('1');

@@ -4,7 +4,7 @@ import { newShopSettings } from '../../src/server/db/new-shop-settings';
 import { formatCents } from '../../src/shared/money';
 import type { Order } from '../../src/shared/orders';
 import type { Return } from '../../src/shared/returns';
-import { Client, sizeOf } from '../support/client';
+import { Client, confirmedRider, sizeOf } from '../support/client';
 import { expectError } from '../support/expect-error';
 import { FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../support/fake-stripe';
 import { pdfText } from '../support/pdf-text';
@@ -33,11 +33,7 @@ afterAll(async () => {
 
 const money = (cents: number) => formatCents(cents, newShopSettings.format);
 
-async function rider(): Promise<Client> {
-  const client = new Client(server.url);
-  await client.signupConfirmed();
-  return client;
-}
+const rider = () => confirmedRider(server.url);
 
 const move = (number: string, from: string, to: string) =>
   owner.json('POST', `/api/admin/orders/${number}/moves`, { from, to });

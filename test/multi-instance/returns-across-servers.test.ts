@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
-import { Client, sameBrowserOn } from '../support/client';
+import { Client, confirmedRider, sameBrowserOn } from '../support/client';
 import { FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../support/fake-stripe';
 import { createTestSchema, type TestSchema } from '../support/postgres';
 import { startTestServer, type TestServer } from '../support/server';
@@ -37,8 +37,7 @@ const on = (i: number) => (i % 2 === 0 ? owner : sameBrowserOn(b.url, owner));
 
 /** A rider's card order of a bridle and boots, paid through the fake Stripe and shipped. */
 async function shippedCardOrder(): Promise<{ client: Client; number: string; paymentId: string }> {
-  const client = new Client(a.url);
-  await client.signupConfirmed();
+  const client = await confirmedRider(a.url);
   await client.add('1');
   await client.add('3');
   const placed = await client.placeOrder({ paymentMethod: 'card' });
@@ -106,8 +105,7 @@ describe('returns on two servers', () => {
     const bought = (await riders[0]?.client.json('GET', `/api/orders/${riders[0]?.number}`))?.body.order.lines[1].size;
     const other = sizes.find((size) => size.size !== bought)?.size as string;
     await a.stock.set(1, { itemid: '3', size: other });
-    const buyer = new Client(b.url);
-    await buyer.signupConfirmed();
+    const buyer = await confirmedRider(b.url);
     await buyer.add('3', other);
     const [ordered, ...asked] = await Promise.all([
       buyer.placeOrder(),

@@ -1,31 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { cents, taxRules } from '../../../test/support/pricing-arbitraries';
 import { rateScale } from '../../shared/tax';
 import { priceOrder } from './arithmetic';
 import { moneyOf } from './pricing';
 import { refundMoney, refundOf, shippingDueOf } from './refund-money';
 
-const cents = fc.integer({ min: 0, max: 10_000_000 });
 /** An order as priceOrder makes it: its lines, a discount, free shipping or not, tax contained or added. */
 const order = fc.record({
   lineCents: fc.array(cents, { minLength: 1, maxLength: 12 }),
   shippingCents: cents,
   discount: fc.integer({ min: 0, max: 40_000_000 }),
   freeShipping: fc.boolean(),
-  tax: fc.record({
-    pricesIncludeTax: fc.boolean(),
-    taxShipping: fc.boolean(),
-    rates: fc.uniqueArray(
-      fc.record({
-        name: fc.string({ minLength: 1, maxLength: 8 }),
-        country: fc.constant('US'),
-        region: fc.constant(null),
-        postalPrefix: fc.constant(null),
-        rate: fc.integer({ min: 0, max: rateScale }),
-      }),
-      { selector: (rate) => rate.name, maxLength: 3 },
-    ),
-  }),
+  tax: taxRules,
 });
 
 type OrderInput = typeof order extends fc.Arbitrary<infer T> ? T : never;
