@@ -46,6 +46,8 @@ import type { OrderStore } from './orders/order-store';
 import { orderRoutes } from './orders/routes';
 import { pageData } from './page-data';
 import type { CardPayments } from './payments/card-payments';
+import { createReports } from './reports/reports';
+import { reportRoutes } from './reports/routes';
 import { settingsRoutes } from './settings/routes';
 import type { SettingsStore } from './settings/settings-store';
 import { staticFiles } from './static-files';
@@ -151,6 +153,7 @@ export function buildApp(parts: AppParts) {
     }),
   );
   app.route('/', invoiceRoutes({ sessions, invoices, settings }));
+  app.route('/', reportRoutes({ sessions, reports: createReports(db), settings }));
   app.route('/', productRoutes({ sessions, catalogue, categories: createCategoryStore(db) }));
   app.route('/', settingsRoutes({ sessions, settings, takesCards: payments.offered }));
   app.route('/', discountRoutes({ sessions, discounts }));

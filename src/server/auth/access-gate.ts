@@ -73,6 +73,8 @@ export const endpointAccess: Readonly<Record<EndpointName, Access>> = {
   adminInvoices: 'owner',
   adminInvoicesZip: 'owner',
   adminInvoice: 'owner',
+  adminReport: 'owner',
+  adminReportTaxCsv: 'owner',
   adminPaymentProblems: 'owner',
   adminSettings: 'owner',
   adminSaveSettings: 'owner',
