@@ -48,6 +48,9 @@ import { pageData } from './page-data';
 import type { CardPayments } from './payments/card-payments';
 import { createReports } from './reports/reports';
 import { reportRoutes } from './reports/routes';
+import type { ReturnSettling } from './returns/return-settling';
+import type { ReturnStore } from './returns/return-store';
+import { returnRoutes } from './returns/routes';
 import { settingsRoutes } from './settings/routes';
 import type { SettingsStore } from './settings/settings-store';
 import { staticFiles } from './static-files';
@@ -73,6 +76,8 @@ export interface AppParts {
   settings: SettingsStore;
   stock: StockStore;
   orders: OrderStore;
+  returns: ReturnStore;
+  settling: ReturnSettling;
   discounts: DiscountStore;
   invoices: Invoices;
   payments: CardPayments;
@@ -87,6 +92,7 @@ export function buildApp(parts: AppParts) {
   const { config, log, auth, db, sessions, devices, throttle, roles, accounts, resets, cart, stock, orders, outbox } =
     parts;
   const { catalogue, settings, discounts, invoices, payments, streams, confirmations, visitorCarts, isClosing } = parts;
+  const { returns, settling } = parts;
   const hashPassword = async (password: string) => (await auth.$context).password.hash(password);
 
   const app = new Hono<AppEnv>();
@@ -152,6 +158,7 @@ export function buildApp(parts: AppParts) {
       settings,
     }),
   );
+  app.route('/', returnRoutes({ sessions, returns, settling }));
   app.route('/', invoiceRoutes({ sessions, invoices, settings }));
   app.route('/', reportRoutes({ sessions, reports: createReports(db), settings }));
   app.route('/', productRoutes({ sessions, catalogue, categories: createCategoryStore(db) }));

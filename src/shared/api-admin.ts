@@ -36,12 +36,21 @@ import {
   productOrderSchema,
 } from './products';
 import { reportQuery, reportSchema } from './reports';
+import {
+  returnPageSchema,
+  returnReceiptSchema,
+  returnRefusalSchema,
+  returnSchema,
+  returnSettleSchema,
+  returnsQuery,
+} from './returns';
 import { settingsChangeSchema, settingsEditSchema, versionedSettingsSchema } from './settings';
 
 const productReply = z.object({ product: adminProductSchema });
 const categoriesReply = z.object({ categories: z.array(adminCategorySchema) });
 
 const pageQuery = z.strictObject({ page: pageNumber });
+const returnReply = z.object({ return: returnSchema });
 
 /** The back office's endpoints, in the order of the contract. */
 export const adminEndpoints = {
@@ -52,6 +61,29 @@ export const adminEndpoints = {
   adminExport: { method: 'GET', path: '/api/admin/orders.csv', query: exportQuery },
   adminOrder: { method: 'GET', path: '/api/admin/orders/:number', reply: orderReply },
   adminMoveOrder: { method: 'POST', path: '/api/admin/orders/:number/moves', body: orderMoveSchema, reply: orderReply },
+  /** The returns (docs/product.md §25), newest first, by state; live through the orders' stream. */
+  adminReturns: { method: 'GET', path: '/api/admin/returns', query: returnsQuery, reply: returnPageSchema },
+  adminReturn: { method: 'GET', path: '/api/admin/returns/:number', reply: returnReply },
+  /** 'Mark received': every line of a requested return, each restocked or not. */
+  adminReceiveReturn: {
+    method: 'POST',
+    path: '/api/admin/returns/:number/receive',
+    body: returnReceiptSchema,
+    reply: returnReply,
+  },
+  /** 'Refund': the lines to refund paid back (and shipping, if asked), the exchange's order made. */
+  adminSettleReturn: {
+    method: 'POST',
+    path: '/api/admin/returns/:number/refund',
+    body: returnSettleSchema,
+    reply: returnReply,
+  },
+  adminRefuseReturn: {
+    method: 'POST',
+    path: '/api/admin/returns/:number/refuse',
+    body: returnRefusalSchema,
+    reply: returnReply,
+  },
   /** The invoices and credit notes of a month (by default the shop's current one), in the order issued. */
   adminInvoices: { method: 'GET', path: '/api/admin/invoices', query: documentsQuery, reply: documentMonthSchema },
   /** `application/zip`, streamed: every PDF of the month and `summary.csv`. */

@@ -10,6 +10,7 @@ import { deliveries } from './delivery';
 import { documentPaths } from './invoices';
 import { liveStreams } from './live-streams';
 import { oneKey, orderKeys, orderMoneySchema, orderPageSchema, orderSchema, placeOrderSchema } from './orders';
+import { orderReturnsSchema, returnRequestSchema, returnSchema } from './returns';
 import { publicShopSchema } from './settings';
 import type { ShippingOption } from './shipping';
 import { addToCartSchema } from './validation';
@@ -120,6 +121,17 @@ export const orderEndpoints = {
   orderInvoice: { method: 'GET', path: documentPaths.orderInvoice },
   /** `application/pdf`: the credit note of an order cancelled after it was invoiced. */
   orderCreditNote: { method: 'GET', path: documentPaths.orderCreditNote },
+  /** `application/pdf`: one of the order's documents by its number (a return's credit note: `Return.refund`). */
+  orderDocument: { method: 'GET', path: documentPaths.orderDocument },
+  /** The order's returns, and what may still be returned and until when (docs/product.md §25). */
+  orderReturns: { method: 'GET', path: '/api/orders/:number/returns', reply: orderReturnsSchema },
+  /** 'Return items': 201 with the new return; the exchange's sizes are held from now. */
+  requestReturn: {
+    method: 'POST',
+    path: '/api/orders/:number/returns',
+    body: returnRequestSchema,
+    reply: z.object({ return: returnSchema }),
+  },
   /** Stripe's webhook: signed by Stripe (Stripe-Signature), not by a browser; answers 204 once acted on. */
   stripeWebhook: { method: 'POST', path: '/api/payments/stripe/webhook' },
 } as const satisfies Record<string, Endpoint>;

@@ -182,6 +182,31 @@ export const errorCatalogue = {
     message: `You have ${limits.stockAlertsMax} back-in-stock alerts already: cancel one on your account page first.`,
   },
   'stock-alert/not-found': { status: 404, message: 'There is no such alert: it has ended, or was cancelled.' },
+  'return/not-found': { status: 404, message: 'There is no such return.' },
+  'return/order-not-found': { status: 404, message: 'There is no such order.' },
+  'return/closed': {
+    status: 409,
+    message: 'This order can no longer be returned: returns are asked within the shop’s days after it was shipped.',
+  },
+  'return/unknown-line': { status: 400, message: 'This order has no such item.' },
+  'return/line-taken': { status: 409, message: 'This item has already been asked back.' },
+  'return/unknown-size': { status: 400, message: 'This product comes in no such size to exchange for.' },
+  'return/size-sold-out': { status: 409, message: 'The size asked for in exchange has just sold out: choose another.' },
+  'return/invalid': { status: 400, message: 'The return is not valid.' },
+  'return/state-changed': { status: 409, message: 'Someone else has just changed this return.' },
+  'return/not-received': { status: 409, message: 'Mark the items received before the refund.' },
+  'return/wrong-lines': {
+    status: 400,
+    message: 'Say for each item of the return, and only those, whether it is restocked.',
+  },
+  'return/refund-busy': {
+    status: 409,
+    message: 'This refund is being made right now. Please wait a moment and look again.',
+  },
+  'return/refund-failed': {
+    status: 409,
+    message: 'Stripe refused the refund: the return stays received, and the refund can be tried again.',
+  },
   'category/not-found': { status: 404, message: 'There is no such category.' },
   'category/invalid': { status: 400, message: 'The category is not valid.' },
   'category/changed': {
@@ -258,6 +283,7 @@ export const errorExtras: Partial<Record<ErrorCode, 'rows' | 'field' | 'reason'>
   'discount/code-taken': 'field',
   'order/discount-unavailable': 'reason',
   'order/invalid-address': 'field',
+  'return/invalid': 'field',
 };
 
 /** The body of every error response. */
