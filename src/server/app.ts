@@ -47,6 +47,8 @@ import type { OrderStore } from './orders/order-store';
 import { orderRoutes } from './orders/routes';
 import { pageData } from './page-data';
 import type { CardPayments } from './payments/card-payments';
+import { createReports } from './reports/reports';
+import { reportRoutes } from './reports/routes';
 import type { ReturnSettling } from './returns/return-settling';
 import type { ReturnStore } from './returns/return-store';
 import { returnRoutes } from './returns/routes';
@@ -159,6 +161,7 @@ export function buildApp(parts: AppParts) {
   );
   app.route('/', returnRoutes({ sessions, returns, settling }));
   app.route('/', invoiceRoutes({ sessions, invoices, settings }));
+  app.route('/', reportRoutes({ sessions, reports: createReports(db), settings }));
   app.route('/', productRoutes({ sessions, catalogue, categories: createCategoryStore(db) }));
   app.route('/', settingsRoutes({ sessions, settings, takesCards: payments.offered }));
   app.route('/', discountRoutes({ sessions, discounts }));

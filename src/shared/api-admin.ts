@@ -1,6 +1,6 @@
 /**
  * The contract's back office (src/shared/api.ts): owners only (403 auth/forbidden for a rider). Orders and their
- * documents, payment problems, the shop's settings, products, categories, discount codes and the outbox.
+ * documents, the reports, payment problems, the shop's settings, products, categories, discount codes and the outbox.
  */
 import './zod-config';
 import { z } from 'zod';
@@ -35,6 +35,7 @@ import {
   productEditSchema,
   productOrderSchema,
 } from './products';
+import { reportQuery, reportSchema } from './reports';
 import {
   returnPageSchema,
   returnReceiptSchema,
@@ -89,6 +90,10 @@ export const adminEndpoints = {
   adminInvoicesZip: { method: 'GET', path: documentPaths.adminInvoicesZip, query: monthQuery },
   /** `application/pdf`: one invoice or credit note, by its number. */
   adminInvoice: { method: 'GET', path: documentPaths.adminInvoice },
+  /** The owner's report of a period (docs/product.md §26). */
+  adminReport: { method: 'GET', path: '/api/admin/reports', query: reportQuery, reply: reportSchema },
+  /** `text/csv`: the period's tax collected by name and place, to file. */
+  adminReportTaxCsv: { method: 'GET', path: '/api/admin/reports/tax.csv', query: reportQuery },
   /** Stripe's webhook events that did not match an order, newest first. */
   adminPaymentProblems: {
     method: 'GET',

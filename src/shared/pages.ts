@@ -37,6 +37,7 @@ export const pages = {
   adminOutbox: { path: '/admin/outbox', title: 'Outbox · Back office', access: 'owner' },
   adminPayments: { path: '/admin/payments', title: 'Payments · Back office', access: 'owner' },
   adminInvoices: { path: '/admin/invoices', title: 'Invoices · Back office', access: 'owner' },
+  adminReports: { path: '/admin/reports', title: 'Reports · Back office', access: 'owner' },
   adminProducts: { path: '/admin/products', title: 'Products · Back office', access: 'owner' },
   adminNewProduct: { path: '/admin/products/new', title: 'New product · Back office', access: 'owner' },
   adminProduct: { path: '/admin/products/:itemid', title: 'Product · Back office', access: 'owner' },

@@ -81,6 +81,8 @@ export const endpointAccess: Readonly<Record<EndpointName, Access>> = {
   adminInvoices: 'owner',
   adminInvoicesZip: 'owner',
   adminInvoice: 'owner',
+  adminReport: 'owner',
+  adminReportTaxCsv: 'owner',
   adminPaymentProblems: 'owner',
   adminSettings: 'owner',
   adminSaveSettings: 'owner',

@@ -22,10 +22,13 @@ export function shopTime(iso: string, timeZone: string): string {
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
 }
 
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
 /** The UTC offset of `timeZone` at `instant`, in ms (negative west of Greenwich). */
 function offsetAt(instant: number, timeZone: string): number {
-  const parts: Record<string, number> = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
+  let wallClock = wallClocks.get(timeZone);
+  if (wallClock === undefined) {
+    wallClock = new Intl.DateTimeFormat('en-US', {
       timeZone,
       hourCycle: 'h23',
       year: 'numeric',
@@ -34,9 +37,11 @@ function offsetAt(instant: number, timeZone: string): number {
       hour: 'numeric',
       minute: 'numeric',
       second: 'numeric',
-    })
-      .formatToParts(instant)
-      .map((part) => [part.type, Number(part.value)]),
+    });
+    wallClocks.set(timeZone, wallClock);
+  }
+  const parts: Record<string, number> = Object.fromEntries(
+    wallClock.formatToParts(instant).map((part) => [part.type, Number(part.value)]),
   );
   const at = (type: string) => parts[type] ?? 0;
   const wall = Date.UTC(at('year'), at('month') - 1, at('day'), at('hour'), at('minute'), at('second'));

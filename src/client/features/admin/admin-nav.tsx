@@ -13,6 +13,9 @@ export function AdminNav() {
       <Link to={pages.adminInvoices.path} aria-current={current(pages.adminInvoices.path)}>
         Invoices
       </Link>
+      <Link to={pages.adminReports.path} aria-current={current(pages.adminReports.path)}>
+        Reports
+      </Link>
       <Link to={pages.adminProducts.path} aria-current={current(pages.adminProducts.path)}>
         Products
       </Link>
