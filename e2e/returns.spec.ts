@@ -190,6 +190,9 @@ test('the owner refuses a return with a reason, which the rider reads on the ord
   await payAndShip(owner, number);
 
   await page.goto(`/orders/${number}/return`);
+  // Nothing chosen: the server says so, and the form stays.
+  await page.getByRole('button', { name: 'Send the request' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Choose at least one item to return.');
   await chooseLine(page, itemText('Fellmore Bridle'), 'Changed my mind');
   const returnNumber = await sendRequest(page, number);
 
