@@ -41,7 +41,7 @@ async function expectFitsAPhone(page: Page): Promise<void> {
 /** The rider's 'Return items' form, with `item` chosen for `reason`; what it is asked for is the caller's. */
 async function chooseLine(page: Page, item: string, reason: string): Promise<void> {
   await page.getByRole('checkbox', { name: `Return ${item}` }).check();
-  await page.getByRole('group', { name: item }).getByLabel('Reason').selectOption({ label: reason });
+  await page.getByRole('group', { name: item }).getByRole('combobox', { name: 'Reason' }).selectOption({ label: reason });
 }
 
 /** Sends the rider's request and answers its number, as the order page says it. */
@@ -147,7 +147,7 @@ test('a rider exchanges a blanket for another size; the owner sends the exchange
   await chooseLine(page, item, 'Too large');
   const line = page.getByRole('group', { name: item });
   await line.getByRole('radio', { name: 'Exchange for another size' }).check();
-  await line.getByLabel('Size').selectOption('Cob');
+  await line.getByRole('combobox', { name: 'Size' }).selectOption('Cob');
   await expectFitsAPhone(page);
   const returnNumber = await sendRequest(page, number);
   await expect(page.getByRole('article', { name: `Return ${returnNumber}` })).toContainText(

@@ -60,7 +60,7 @@ export default function AdminReturnPage() {
           The last refund was refused: {item.refundProblem} The return stays received: try 'Refund' again.
         </Alert>
       )}
-      <dl className="facts">
+      <dl className="facts return-facts">
         <dt>State</dt>
         <dd>{returnStateLabels[item.state]}</dd>
         <dt>Order</dt>

@@ -38,7 +38,7 @@ function ReturnCard({ item, address }: { item: Return; address: string }) {
       </ul>
       {item.state === 'requested' && (
         <p>
-          Send the parcel to: <span className="return-address">{address}</span>
+          Send the parcel to: <strong>{address}</strong>
         </p>
       )}
       {item.state === 'refused' && <p>Refused: {item.refusedReason}</p>}
