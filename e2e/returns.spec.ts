@@ -41,7 +41,10 @@ async function expectFitsAPhone(page: Page): Promise<void> {
 /** The rider's 'Return items' form, with `item` chosen for `reason`; what it is asked for is the caller's. */
 async function chooseLine(page: Page, item: string, reason: string): Promise<void> {
   await page.getByRole('checkbox', { name: `Return ${item}` }).check();
-  await page.getByRole('group', { name: item }).getByRole('combobox', { name: 'Reason' }).selectOption({ label: reason });
+  await page
+    .getByRole('group', { name: item })
+    .getByRole('combobox', { name: 'Reason' })
+    .selectOption({ label: reason });
 }
 
 /** Sends the rider's request and answers its number, as the order page says it. */
