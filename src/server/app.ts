@@ -46,6 +46,9 @@ import type { OrderStore } from './orders/order-store';
 import { orderRoutes } from './orders/routes';
 import { pageData } from './page-data';
 import type { CardPayments } from './payments/card-payments';
+import type { ReturnSettling } from './returns/return-settling';
+import type { ReturnStore } from './returns/return-store';
+import { returnRoutes } from './returns/routes';
 import { settingsRoutes } from './settings/routes';
 import type { SettingsStore } from './settings/settings-store';
 import { staticFiles } from './static-files';
@@ -71,6 +74,8 @@ export interface AppParts {
   settings: SettingsStore;
   stock: StockStore;
   orders: OrderStore;
+  returns: ReturnStore;
+  settling: ReturnSettling;
   discounts: DiscountStore;
   invoices: Invoices;
   payments: CardPayments;
@@ -85,6 +90,7 @@ export function buildApp(parts: AppParts) {
   const { config, log, auth, db, sessions, devices, throttle, roles, accounts, resets, cart, stock, orders, outbox } =
     parts;
   const { catalogue, settings, discounts, invoices, payments, streams, confirmations, visitorCarts, isClosing } = parts;
+  const { returns, settling } = parts;
   const hashPassword = async (password: string) => (await auth.$context).password.hash(password);
 
   const app = new Hono<AppEnv>();
@@ -150,6 +156,7 @@ export function buildApp(parts: AppParts) {
       settings,
     }),
   );
+  app.route('/', returnRoutes({ sessions, returns, settling }));
   app.route('/', invoiceRoutes({ sessions, invoices, settings }));
   app.route('/', productRoutes({ sessions, catalogue, categories: createCategoryStore(db) }));
   app.route('/', settingsRoutes({ sessions, settings, takesCards: payments.offered }));

@@ -37,10 +37,12 @@ import { startMailSender } from './mail/sender';
 import { createOrderStore } from './orders/order-store';
 import { createCardLease } from './payments/card-lease';
 import { createCardPayments } from './payments/card-payments';
-import { cardBeforeCancel } from './payments/card-refunds';
+import { cardBeforeCancel, cardPartRefund } from './payments/card-refunds';
 import { startCardSweep } from './payments/card-sweep';
 import { connectStripe } from './payments/stripe-client';
 import { createTransferSweep } from './payments/transfer-sweep';
+import { createReturnSettling } from './returns/return-settling';
+import { createReturnStore } from './returns/return-store';
 import { createSettingsStore } from './settings/settings-store';
 import { createStockStore } from './stock/stock-store';
 
@@ -109,6 +111,15 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     cardPaymentMs: config.cardPaymentMs,
     beforeCancel,
   });
+  // Returns (docs/product.md §25): a card order's part refunds go through Stripe, holding the order's lease.
+  const returns = createReturnStore({ db, stock, outbox, settings });
+  const settling = createReturnSettling({
+    db,
+    outbox,
+    settings,
+    lease,
+    refunders: new Map([[card.id, cardPartRefund({ stripe, log })]]),
+  });
   const payments = createCardPayments({
     db,
     orders,
@@ -158,6 +169,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     settings,
     stock,
     orders,
+    returns,
+    settling,
     discounts,
     invoices: createInvoices(db),
     payments,

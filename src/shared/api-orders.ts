@@ -121,6 +121,8 @@ export const orderEndpoints = {
   orderInvoice: { method: 'GET', path: documentPaths.orderInvoice },
   /** `application/pdf`: the credit note of an order cancelled after it was invoiced. */
   orderCreditNote: { method: 'GET', path: documentPaths.orderCreditNote },
+  /** `application/pdf`: one of the order's documents by its number (a return's credit note: `Return.refund`). */
+  orderDocument: { method: 'GET', path: documentPaths.orderDocument },
   /** The order's returns, and what may still be returned and until when (docs/product.md §25). */
   orderReturns: { method: 'GET', path: '/api/orders/:number/returns', reply: orderReturnsSchema },
   /** 'Return items': 201 with the new return; the exchange's sizes are held from now. */

@@ -58,6 +58,8 @@ export type DocumentMonth = z.infer<typeof documentMonthSchema>;
 export const documentPaths = {
   orderInvoice: '/api/orders/:number/invoice',
   orderCreditNote: '/api/orders/:number/credit-note',
+  /** Any document of a rider's order by its number: a return's credit note among them. */
+  orderDocument: '/api/orders/:number/documents/:document',
   adminInvoice: '/api/admin/invoices/:number',
   adminInvoicesZip: '/api/admin/invoices.zip',
 } as const;

@@ -10,6 +10,9 @@ export const mailKinds = {
   'email-changed': 'E-mail address changed',
   'confirm-email': 'Address confirmation link',
   'back-in-stock': 'Back in stock',
+  'return-requested': 'Return requested',
+  'return-refused': 'Return refused',
+  'return-settled': 'Return refunded or exchanged',
 } as const;
 export type MailKind = keyof typeof mailKinds;
 

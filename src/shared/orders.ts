@@ -248,6 +248,11 @@ export const orderSchema = orderSummarySchema.omit({ totalCents: true, currency:
   invoice: z.string().optional(),
   /** The number of the credit note that cancelled its invoice, once cancelled after it was paid. */
   creditNote: z.string().optional(),
+  /**
+   * What has been paid back of it in all, in cents (docs/product.md §25): 'Partly refunded' below the total,
+   * 'Refunded' at it. Left out while nothing has been.
+   */
+  refundedCents: z.number().int().optional(),
 });
 export type Order = z.infer<typeof orderSchema>;
 

@@ -69,6 +69,37 @@ async function cardOrder(paid = false): Promise<{ client: Client; number: string
   return { client, number };
 }
 
+/** A rider's order of a bridle at `shop` (bank transfer, or card paid through Stripe), paid and shipped by an owner. */
+async function shippedOrder(card = false): Promise<{ client: Client; admin: Client; number: string }> {
+  const shop = card ? (await withCards()).server : server;
+  let client: Client;
+  let number: string;
+  if (card) ({ client, number } = await cardOrder(true));
+  else {
+    client = await signedIn();
+    ({ number } = await client.order('1'));
+  }
+  const admin = new Client(shop.url);
+  await admin.signupConfirmed();
+  await createRoles(shop.db).grant(admin.user?.email ?? '');
+  if (!card) await admin.json('POST', `/api/admin/orders/${number}/moves`, { to: 'paid', from: 'placed' });
+  await admin.json('POST', `/api/admin/orders/${number}/moves`, { to: 'shipped', from: 'paid' });
+  return { client, admin, number };
+}
+
+/** A return of a shipped order's line, asked by its rider; with `received`, marked received by the owner. */
+async function returnOf(card = false, received = false) {
+  const { client, admin, number } = await shippedOrder(card);
+  const asked = await client.json('POST', `/api/orders/${number}/returns`, {
+    lines: [{ line: 1, reason: 'too-small', outcome: 'refund' }],
+  });
+  const ret = asked.body.return as { number: string };
+  if (received) {
+    await admin.json('POST', `/api/admin/returns/${ret.number}/receive`, { lines: [{ line: 1, restock: true }] });
+  }
+  return { client, admin, number, ret: ret.number };
+}
+
 /**
  * A reset link of a new rider's, made as the server makes one: the link's token is e-mailed, so the test writes a
  * row of its own with a token it knows (the server stores only the SHA-256).
@@ -570,6 +601,92 @@ const scenarios: Record<TriggerableCode, () => Promise<Reply>> = {
     fake.refundRefusal = 'This charge is disputed.';
     try {
       return await owner.json('POST', `/api/admin/orders/${number}/moves`, { to: 'cancelled', from: 'paid' });
+    } finally {
+      fake.refundRefusal = null;
+    }
+  },
+  'return/not-found': async () => (await ownerClient()).json('GET', '/api/admin/returns/RET-2000-99999'),
+  'return/order-not-found': async () => (await signedIn()).json('GET', '/api/orders/PF-99999/returns'),
+  'return/closed': async () => {
+    const client = await signedIn();
+    const { number } = await client.order('1');
+    return client.json('POST', `/api/orders/${number}/returns`, {
+      lines: [{ line: 1, reason: 'damaged', outcome: 'refund' }],
+    });
+  },
+  'return/unknown-line': async () => {
+    const { client, number } = await shippedOrder();
+    return client.json('POST', `/api/orders/${number}/returns`, {
+      lines: [{ line: 9, reason: 'damaged', outcome: 'refund' }],
+    });
+  },
+  'return/line-taken': async () => {
+    const { client, number } = await returnOf();
+    return client.json('POST', `/api/orders/${number}/returns`, {
+      lines: [{ line: 1, reason: 'damaged', outcome: 'refund' }],
+    });
+  },
+  'return/unknown-size': async () => {
+    const { client, number } = await shippedOrder();
+    return client.json('POST', `/api/orders/${number}/returns`, {
+      lines: [{ line: 1, reason: 'too-small', outcome: 'exchange', size: 'Huge' }],
+    });
+  },
+  'return/size-sold-out': async () => {
+    const admin = await ownerClient();
+    const body = {
+      name: 'Test Numnah',
+      details: '',
+      priceCents: 4500,
+      shown: true,
+      sizes: [
+        { size: 'Full', stock: 5 },
+        { size: 'Cob', stock: 0 },
+      ],
+    };
+    const { product } = (await admin.json('POST', '/api/admin/products', body)).body;
+    const client = await signedIn();
+    await client.add(product.itemid, 'Full');
+    const { number } = (await client.placeOrder()).body.order;
+    await admin.json('POST', `/api/admin/orders/${number}/moves`, { to: 'paid', from: 'placed' });
+    await admin.json('POST', `/api/admin/orders/${number}/moves`, { to: 'shipped', from: 'paid' });
+    return client.json('POST', `/api/orders/${number}/returns`, {
+      lines: [{ line: 1, reason: 'too-small', outcome: 'exchange', size: 'Cob' }],
+    });
+  },
+  'return/invalid': async () => {
+    const { client, number } = await shippedOrder();
+    return client.json('POST', `/api/orders/${number}/returns`, { lines: [] });
+  },
+  'return/state-changed': async () => {
+    const { admin, ret } = await returnOf();
+    await admin.json('POST', `/api/admin/returns/${ret}/refuse`, { reason: 'Worn.' });
+    return admin.json('POST', `/api/admin/returns/${ret}/refuse`, { reason: 'Worn.' });
+  },
+  'return/not-received': async () => {
+    const { admin, ret } = await returnOf();
+    return admin.json('POST', `/api/admin/returns/${ret}/refund`, { refundShipping: false });
+  },
+  'return/wrong-lines': async () => {
+    const { admin, ret } = await returnOf();
+    return admin.json('POST', `/api/admin/returns/${ret}/receive`, { lines: [{ line: 9, restock: true }] });
+  },
+  'return/refund-busy': async () => {
+    const { admin, number, ret } = await returnOf(true, true);
+    // Another server talks to Stripe about this order's payment right now.
+    await (await withCards()).server.db.kysely
+      .updateTable('shop_order')
+      .set({ card_lease_until: Date.now() + 60_000 })
+      .where('number', '=', Number(number.slice(3)))
+      .execute();
+    return admin.json('POST', `/api/admin/returns/${ret}/refund`, { refundShipping: false });
+  },
+  'return/refund-failed': async () => {
+    const { admin, ret } = await returnOf(true, true);
+    const { fake } = await withCards();
+    fake.refundRefusal = 'This charge is disputed.';
+    try {
+      return await admin.json('POST', `/api/admin/returns/${ret}/refund`, { refundShipping: false });
     } finally {
       fake.refundRefusal = null;
     }

@@ -301,18 +301,30 @@ export class FakeStripe {
       const session = [...this.sessions.values()].find((s) => s.payment_intent === body.payment_intent);
       if (!session) return this.#error(404, `No such payment_intent: '${body.payment_intent}'`, 'resource_missing');
       if (this.refundRefusal) return this.#error(400, this.refundRefusal, 'charge_disputed');
-      if (this.refunds.some((r) => r.payment_intent === body.payment_intent)) {
+      // As Stripe: a refund of part of a charge (`amount`) or of what is left of it, never more than is left.
+      const refunded = this.refunds
+        .filter((r) => r.payment_intent === body.payment_intent)
+        .reduce((sum, r) => sum + r.amount, 0);
+      const left = session.amount_total - refunded;
+      if (left <= 0) {
         return this.#error(
           400,
           `Charge for ${body.payment_intent} has already been refunded.`,
           'charge_already_refunded',
         );
       }
+      const amount = body.amount === undefined ? left : Number(body.amount);
+      if (!Number.isInteger(amount) || amount < 1 || amount > left) {
+        return this.#error(
+          400,
+          `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`,
+        );
+      }
       const refund: FakeRefund = {
         id: this.#id('re'),
         object: 'refund',
         payment_intent: String(body.payment_intent),
-        amount: session.amount_total,
+        amount,
         status: 'succeeded',
       };
       this.refunds.push(refund);

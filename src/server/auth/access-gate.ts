@@ -61,6 +61,7 @@ export const endpointAccess: Readonly<Record<EndpointName, Access>> = {
   order: 'rider',
   cancelOrder: 'rider',
   orderReturns: 'rider',
+  orderDocument: 'rider',
   requestReturn: 'rider',
   payOrder: 'rider',
   orderInvoice: 'rider',

@@ -182,6 +182,11 @@ export interface ReturnRequestTable {
   refund_started_at: number | null;
   /** The provider's words, when it refused the last refund asked. */
   refund_problem: string | null;
+  /**
+   * How many refunds the provider refused: each new try is asked under a key of its own (a provider keeps its answer
+   * to a key, a refusal too), a try taken up after a crash under the same key.
+   */
+  refund_attempt: number;
   /** The order that sends the sizes exchanged, once made. */
   exchange_order: number | null;
 }

@@ -31,7 +31,14 @@ export async function nextDocumentNumber(
   return { number: formatDocumentNumber(kind, year, number), month };
 }
 
-async function store(uow: UnitOfWork, record: InvoiceRecord, orderNumber: number, at: number, month: string) {
+async function store(
+  uow: UnitOfWork,
+  record: InvoiceRecord,
+  orderNumber: number,
+  at: number,
+  month: string,
+  returnNumber: string | null = null,
+) {
   await uow.trx
     .insertInto('invoice')
     .values({
@@ -41,6 +48,7 @@ async function store(uow: UnitOfWork, record: InvoiceRecord, orderNumber: number
       issued_at: at,
       month,
       record: JSON.stringify(record),
+      return_number: returnNumber,
     })
     .execute();
 }
@@ -85,12 +93,42 @@ export async function issueDocuments(
   return {};
 }
 
-/** The numbers of an order's documents. */
+/**
+ * The credit note of a refund of part of an invoiced order (a return's, docs/product.md §25), in the refund's unit of
+ * work: the invoice's buyer and payment, exactly the lines and money that came back (made negative), naming the
+ * invoice. None when the order has no invoice. One per return: the unique index on its return is the last guard.
+ */
+export async function issueRefundNote(
+  uow: UnitOfWork,
+  orderNumber: number,
+  returnNumber: string,
+  part: Pick<InvoiceRecord, 'lines' | 'money'>,
+  issuer: () => Promise<Issuer>,
+  at: number,
+): Promise<string | undefined> {
+  const row = await uow.trx
+    .selectFrom('invoice')
+    .select('record')
+    .where('order_number', '=', orderNumber)
+    .where('kind', '=', 'invoice')
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const invoice = readRecord(row.record);
+  const { seller, format } = await issuer();
+  const { number, month } = await nextDocumentNumber(uow, 'credit-note', at, format.timeZone);
+  const issuedAt = new Date(at).toISOString();
+  const note = creditNoteOf({ ...invoice, ...part }, { number, issuedAt, seller });
+  await store(uow, note, orderNumber, at, month, returnNumber);
+  return number;
+}
+
+/** The numbers of an order's documents: its invoice, and the credit note that cancelled it (a return's are its own). */
 export async function documentsOf(executor: Db['kysely'], orderNumber: number): Promise<OrderDocuments> {
   const rows = await executor
     .selectFrom('invoice')
     .select(['number', 'kind'])
     .where('order_number', '=', orderNumber)
+    .where('return_number', 'is', null)
     .execute();
   const of = (kind: DocumentKind) => rows.find((row) => row.kind === kind)?.number;
   const invoice = of('invoice');
@@ -129,7 +167,8 @@ export function createInvoices(db: Db) {
         .innerJoin('shop_order', 'shop_order.number', 'invoice.order_number')
         .select('invoice.record')
         .where('invoice.order_number', '=', orderNumber)
-        .where('invoice.kind', '=', kind);
+        .where('invoice.kind', '=', kind)
+        .where('invoice.return_number', 'is', null);
       if (uid !== null) query = query.where('shop_order.uid', '=', uid);
       const row = await query.executeTakeFirst();
       return row ? readRecord(row.record) : undefined;
@@ -137,6 +176,19 @@ export function createInvoices(db: Db) {
 
     /** One document by its number. */
     byNumber: (number: string) => readDocument(db.kysely, number),
+
+    /** One of the documents of a rider's order by its number (a return's credit note among them). */
+    async ofOrderByNumber(orderNumber: number, number: string, uid: string): Promise<InvoiceRecord | undefined> {
+      const row = await db.kysely
+        .selectFrom('invoice')
+        .innerJoin('shop_order', 'shop_order.number', 'invoice.order_number')
+        .select('invoice.record')
+        .where('invoice.order_number', '=', orderNumber)
+        .where('invoice.number', '=', number)
+        .where('shop_order.uid', '=', uid)
+        .executeTakeFirst();
+      return row ? readRecord(row.record) : undefined;
+    },
 
     /** The month's documents in the order issued, and every month that has any, newest first. */
     async month(month: string): Promise<{ months: string[]; documents: DocumentSummary[] }> {

@@ -44,6 +44,15 @@ export function invoiceRoutes({ sessions, invoices, settings }: InvoiceRoutePart
   return new Hono<AppEnv>()
     .get(endpoints.orderInvoice.path, session, ofOrder('invoice'))
     .get(endpoints.orderCreditNote.path, session, ofOrder('credit-note'))
+    .get(endpoints.orderDocument.path, session, async (c) => {
+      const order = orderNumberParam(c.req.param('number') ?? '');
+      const number = c.req.param('document') ?? '';
+      const { uid } = c.get('session').user;
+      return pdfReply(
+        c,
+        documentNumberPattern.test(number) ? await invoices.ofOrderByNumber(order, number, uid) : undefined,
+      );
+    })
 
     .get(endpoints.adminInvoices.path, owner, async (c) => {
       const month =

@@ -10,6 +10,9 @@ import { orderShipped } from './templates/order-shipped';
 import { passwordChanged } from './templates/password-changed';
 import { passwordReset } from './templates/password-reset';
 import { paymentReminder } from './templates/payment-reminder';
+import { returnRefused } from './templates/return-refused';
+import { returnRequested } from './templates/return-requested';
+import { returnSettled } from './templates/return-settled';
 
 /** Each kind of e-mail and its template (src/server/mail/templates/: the words, one file per e-mail). */
 const templates = {
@@ -23,6 +26,9 @@ const templates = {
   'email-changed': emailChanged,
   'confirm-email': confirmEmail,
   'back-in-stock': backInStock,
+  'return-requested': returnRequested,
+  'return-refused': returnRefused,
+  'return-settled': returnSettled,
 } as const satisfies Record<MailKind, (data: never, site: Site) => Letter>;
 
 /** What the template of `kind` needs. */

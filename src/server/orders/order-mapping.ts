@@ -44,7 +44,7 @@ export function currencyOf(row: Pick<OrderRow, 'money'>): string {
   return storedMoneySchema.shape.currency.parse(JSON.parse(row.money).currency);
 }
 
-function moneyOfRow(row: Pick<OrderRow, 'money' | 'total_cents'>): OrderMoney {
+export function moneyOfRow(row: Pick<OrderRow, 'money' | 'total_cents'>): OrderMoney {
   return moneyOf({ ...storedMoneySchema.parse(JSON.parse(row.money)), totalCents: Number(row.total_cents) });
 }
 
@@ -135,5 +135,15 @@ export async function readOrder(
     .where('order_number', '=', number)
     .orderBy('seq')
     .execute();
-  return { ...toOrder(row, lines, events, forOwner, cardPaymentMs), ...(await documentsOf(executor, number)) };
+  const refunded = await executor
+    .selectFrom('refund')
+    .select((eb) => eb.fn.max('refunded_cents').as('cents'))
+    .where('order_number', '=', number)
+    .executeTakeFirst();
+  const refundedCents = Number(refunded?.cents ?? 0);
+  return {
+    ...toOrder(row, lines, events, forOwner, cardPaymentMs),
+    ...(await documentsOf(executor, number)),
+    ...(refundedCents > 0 ? { refundedCents } : {}),
+  };
 }

@@ -10,6 +10,7 @@ import type { SettingsStore } from '../settings/settings-store';
 import { returnedOf, type StockStore } from '../stock/stock-store';
 import { readOrder } from './order-mapping';
 import { ordersTopic } from './order-topic';
+import { lockRefunds, recordRefund, wholeRefundOf } from './refunds';
 
 /** Whoever acts on an order: the rider it belongs to, an owner, or the shop itself (`uid` null, `email` a name). */
 export interface ActingUser {
@@ -76,11 +77,17 @@ export interface MoveOptions {
 /** A move just made: the order as it is now, who moved it and why, and whom the order was placed by. */
 interface Move {
   number: number;
+  /** The status it was moved from. */
+  from: OrderStatus;
   to: OrderStatus;
   order: Order;
   actor: ActingUser;
   note: string;
   placedBy: { uid: string | null; email: string };
+  /** When it was made (epoch ms). */
+  at: number;
+  /** The payment's refund at its provider that came with it, if any. */
+  refundId: string | null;
 }
 
 /** A step that follows every move, inside its unit of work. */
@@ -132,6 +139,23 @@ export function createMoves(parts: MovesParts) {
     if (to === 'cancelled') await discounts.giveBack(uow, number);
   }
 
+  /**
+   * A paid order cancelled is paid back whole: kept as the order's refund (docs/decisions/0064-returns.md), with its
+   * credit note and the provider's refund, on the day of the cancel.
+   */
+  async function keepRefund(uow: UnitOfWork, { number, from, to, order, at, refundId }: Move): Promise<void> {
+    if (to !== 'cancelled' || from !== 'paid') return;
+    await lockRefunds(uow, number);
+    await recordRefund(uow, {
+      orderNumber: number,
+      returnNumber: null,
+      at,
+      parts: wholeRefundOf(order.money),
+      creditNote: order.creditNote ?? null,
+      providerRefundId: refundId,
+    });
+  }
+
   /** The rider hears of every move but to placed. */
   async function tellRider(uow: UnitOfWork, { to, order, actor, note, placedBy }: Move): Promise<void> {
     const recipient = await recipientOf(uow, placedBy);
@@ -142,7 +166,7 @@ export function createMoves(parts: MovesParts) {
   }
 
   /** What follows a move, in its unit of work, in order (after its invoice or credit note). */
-  const afterMove: readonly AfterMove[] = [giveBackStock, giveBackDiscount, tellRider];
+  const afterMove: readonly AfterMove[] = [giveBackStock, giveBackDiscount, keepRefund, tellRider];
 
   async function moveWithin(
     uow: UnitOfWork,
@@ -216,7 +240,17 @@ export function createMoves(parts: MovesParts) {
     };
     const order = { ...read, ...(await issueDocuments(uow, number, to, read, issuer, at)) };
     // Once only: of two moves at once, the second moved nothing above and never gets here.
-    const move: Move = { number, to, order, actor, note, placedBy: row };
+    const move: Move = {
+      number,
+      from: status,
+      to,
+      order,
+      actor,
+      note,
+      placedBy: row,
+      at,
+      refundId: facts.refundId ?? null,
+    };
     for (const step of afterMove) await step(uow, move);
     uow.publish(ordersTopic, { type: 'moved', number, status: to, uid: row.uid });
     return { ok: true, order } as const;

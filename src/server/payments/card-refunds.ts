@@ -70,3 +70,40 @@ export function cardBeforeCancel({ db, stripe, lease, log }: CardRefundParts): B
     );
   };
 }
+
+/** How a payment's provider answered a refund of part of it. */
+export type PartRefundResult =
+  | { ok: true; refundId: string }
+  | { ok: false; reason: 'refund-failed'; detail: string }
+  | { ok: false; reason: 'payments-unavailable' };
+
+/** A refund of `amountCents` of an order's payment at its provider, under an idempotency key: one refund per key. */
+export type PartRefunder = (
+  order: { number: number; paymentId: string | null },
+  key: string,
+  amountCents: number,
+) => Promise<PartRefundResult>;
+
+/**
+ * A card payment paid back in part, through Stripe's refund of that amount (a return's, src/server/returns/): one
+ * refund per key, however often asked. Stripe's refusal is told in its words; out of reach, `payments-unavailable`.
+ */
+export function cardPartRefund({ stripe, log }: Pick<CardRefundParts, 'stripe' | 'log'>): PartRefunder {
+  return async ({ number, paymentId }, key, amountCents) => {
+    const client = stripe?.client;
+    if (!client || paymentId === null) return { ok: false, reason: 'payments-unavailable' };
+    return reachingStripe(log, async () => {
+      try {
+        const refund = await client.refunds.create(
+          { payment_intent: paymentId, amount: amountCents, metadata: { order: formatOrderNumber(number) } },
+          { idempotencyKey: key },
+        );
+        return { ok: true, refundId: refund.id } as const;
+      } catch (error) {
+        if (!isRefusal(error)) throw error;
+        log.warn({ order: number, err: error.message }, 'Stripe refused a refund of part of a payment');
+        return { ok: false, reason: 'refund-failed', detail: error.message } as const;
+      }
+    });
+  };
+}

@@ -39,6 +39,7 @@ export const migration = (dialect: Dialect): Migration => ({
       .addColumn('refund_shipping', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('refund_started_at', 'bigint')
       .addColumn('refund_problem', 'text')
+      .addColumn('refund_attempt', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('exchange_order', 'integer', (c) => c.references('shop_order.number'))
       .execute();
     await db.schema.createIndex('return_request_order').on('return_request').column('order_number').execute();

@@ -1,0 +1,332 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRoles } from '../../src/server/auth/roles';
+import { newShopSettings } from '../../src/server/db/new-shop-settings';
+import { formatCents } from '../../src/shared/money';
+import type { Order } from '../../src/shared/orders';
+import type { Return } from '../../src/shared/returns';
+import { Client, sizeOf } from '../support/client';
+import { expectError } from '../support/expect-error';
+import { FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../support/fake-stripe';
+import { pdfText } from '../support/pdf-text';
+import { startTestServer, type TestServer } from '../support/server';
+
+let fake: FakeStripe;
+let server: TestServer;
+let owner: Client;
+
+beforeAll(async () => {
+  fake = await FakeStripe.start();
+  server = await startTestServer({
+    STRIPE_SECRET_KEY: fakeStripeKey,
+    STRIPE_WEBHOOK_SECRET: fakeWebhookSecret,
+    STRIPE_API_URL: fake.url,
+  });
+  fake.webhookUrl = `${server.url}/api/payments/stripe/webhook`;
+  owner = new Client(server.url);
+  const { email } = await owner.signupConfirmed();
+  await createRoles(server.db).grant(email);
+});
+afterAll(async () => {
+  await server?.stop();
+  await fake?.close();
+});
+
+const money = (cents: number) => formatCents(cents, newShopSettings.format);
+
+async function rider(): Promise<Client> {
+  const client = new Client(server.url);
+  await client.signupConfirmed();
+  return client;
+}
+
+const move = (number: string, from: string, to: string) =>
+  owner.json('POST', `/api/admin/orders/${number}/moves`, { from, to });
+
+/** A rider's bank-transfer order of the items (a bridle and a saddle by default), paid and shipped. */
+async function shippedOrder(...itemids: string[]): Promise<{ client: Client; order: Order }> {
+  const client = await rider();
+  const placed = await client.order(...(itemids.length > 0 ? itemids : ['1', '2']));
+  expect((await move(placed.number, 'placed', 'paid')).status).toBe(200);
+  const shipped = await move(placed.number, 'paid', 'shipped');
+  expect(shipped.status).toBe(200);
+  return { client, order: shipped.body.order };
+}
+
+/** A rider's card order of a bridle and boots, paid at the fake Stripe and shipped. */
+async function shippedCardOrder(): Promise<{ client: Client; order: Order }> {
+  const client = await rider();
+  await client.add('1');
+  await client.add('3');
+  const placed = await client.placeOrder({ paymentMethod: 'card' });
+  expect(placed.status, JSON.stringify(placed.body)).toBe(201);
+  const order: Order = placed.body.order;
+  const session = fake.sessionOf(order.number);
+  if (!session) throw new Error(`no session for ${order.number}`);
+  await fake.deliver(fake.pay(session.id));
+  const shipped = await move(order.number, 'paid', 'shipped');
+  expect(shipped.status, JSON.stringify(shipped.body)).toBe(200);
+  return { client, order: shipped.body.order };
+}
+
+const ask = (client: Client, order: Order, lines: unknown[]) =>
+  client.json('POST', `/api/orders/${order.number}/returns`, { lines });
+
+async function asked(client: Client, order: Order, lines: unknown[]): Promise<Return> {
+  const reply = await ask(client, order, lines);
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  return reply.body.return;
+}
+
+async function receive(ret: Return, restock = true): Promise<Return> {
+  const lines = ret.lines.map((line) => ({ line: line.line, restock }));
+  const reply = await owner.json('POST', `/api/admin/returns/${ret.number}/receive`, { lines });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body.return;
+}
+
+const settle = (ret: Return, refundShipping = false) =>
+  owner.json('POST', `/api/admin/returns/${ret.number}/refund`, { refundShipping });
+
+async function stockOf(itemid: string, size: string): Promise<number> {
+  const row = await server.db.kysely
+    .selectFrom('product_size')
+    .select('stock')
+    .where('itemid', '=', itemid)
+    .where('size', '=', size)
+    .executeTakeFirstOrThrow();
+  return Number(row.stock);
+}
+
+async function refundsOf(order: Order) {
+  return server.db.kysely
+    .selectFrom('refund')
+    .selectAll()
+    .where('order_number', '=', Number(order.number.slice(3)))
+    .orderBy('seq')
+    .execute();
+}
+
+async function mailsTo(email: string, kind: string): Promise<number> {
+  const rows = await server.db.kysely
+    .selectFrom('outbox')
+    .select('id')
+    .where('kind', '=', kind)
+    .where('recipient', '=', email)
+    .execute();
+  return rows.length;
+}
+
+describe('a rider returns one of two lines for a refund; the owner receives and refunds it', () => {
+  it('numbers the return, e-mails where to send it, restocks, refunds exactly the line with a credit note', async () => {
+    const { client, order } = await shippedOrder();
+    const offer = (await client.json('GET', `/api/orders/${order.number}/returns`)).body;
+    expect(offer.until).not.toBeNull();
+    expect(offer.lines.map((line: { returnable: boolean }) => line.returnable)).toEqual([true, true]);
+    expect(offer.address).toContain('12 Arena Lane');
+
+    const ret = await asked(client, order, [{ line: 1, reason: 'too-small', outcome: 'refund' }]);
+    expect(ret).toMatchObject({ state: 'requested', order: order.number, refund: null });
+    expect(ret.number).toMatch(/^RET-\d{4}-\d{5}$/);
+    expect(await mailsTo(order.email, 'return-requested')).toBe(1);
+    // The same line again: refused, never a second return of it.
+    expectError(
+      await ask(client, order, [{ line: 1, reason: 'too-large', outcome: 'refund' }]),
+      409,
+      'return/line-taken',
+    );
+
+    const line = order.lines[0] as Order['lines'][number];
+    const before = await stockOf(line.itemid, line.size as string);
+    expectError(await settle(ret), 409, 'return/not-received');
+    const received = await receive(ret);
+    expect(received.state).toBe('received');
+    expect(await stockOf(line.itemid, line.size as string)).toBe(before + 1);
+
+    const reply = await settle(received);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const refunded: Return = reply.body.return;
+    // No discount and no tax in a new shop: exactly the line's price.
+    expect(refunded).toMatchObject({ state: 'refunded', refund: { amountCents: line.priceCents, shippingCents: 0 } });
+    const creditNote = refunded.refund?.creditNote as string;
+    expect(creditNote).toMatch(/^CN-\d{4}-\d{5}$/);
+    expect(await refundsOf(order)).toMatchObject([
+      { seq: 1, return_number: ret.number, credit_note: creditNote, provider_refund_id: null },
+    ]);
+
+    const now = (await client.json('GET', `/api/orders/${order.number}`)).body.order as Order;
+    expect(now.refundedCents).toBe(line.priceCents);
+    expect(now.creditNote).toBeUndefined();
+    const pdf = await client.raw('GET', `/api/orders/${order.number}/documents/${creditNote}`);
+    expect(pdf.status).toBe(200);
+    const text = await pdfText(pdf.bytes);
+    expect(text).toContain(order.invoice as string);
+    expect(text).toContain(`-${money(line.priceCents)}`);
+    expect(text).not.toContain((order.lines[1] as Order['lines'][number]).name);
+    // Another rider reaches none of it.
+    const other = await rider();
+    expectError(
+      await other.raw('GET', `/api/orders/${order.number}/documents/${creditNote}`),
+      404,
+      'invoice/not-found',
+    );
+    expectError(await other.json('GET', `/api/orders/${order.number}/returns`), 404, 'return/order-not-found');
+    expectError(
+      await ask(other, order, [{ line: 2, reason: 'damaged', outcome: 'refund' }]),
+      404,
+      'return/order-not-found',
+    );
+    expect(await mailsTo(order.email, 'return-settled')).toBe(1);
+  });
+
+  it('pays back the shipping once, when asked, and the whole order at last: never more than was paid', async () => {
+    const { client, order } = await shippedOrder('1');
+    const first = await receive(await asked(client, order, [{ line: 1, reason: 'damaged', outcome: 'refund' }]), false);
+    const reply = await settle(first, true);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body.return.refund.amountCents).toBe(order.money.totalCents);
+    const refunds = await refundsOf(order);
+    expect(refunds.map((r) => Number(r.refunded_cents))).toEqual([order.money.totalCents]);
+    expect((await client.json('GET', `/api/orders/${order.number}`)).body.order.refundedCents).toBe(
+      order.money.totalCents,
+    );
+    // The database holds the sum at or below what was paid, whatever the code does.
+    await expect(
+      server.db.kysely
+        .insertInto('refund')
+        .values({
+          ...refunds[0],
+          seq: 2,
+          return_number: null,
+          amount_cents: 1,
+          refunded_cents: order.money.totalCents + 1,
+        } as never)
+        .execute(),
+    ).rejects.toThrow();
+  });
+});
+
+describe('what a rider may ask, and when', () => {
+  it('refuses an order not shipped, returns turned off, a line that is not the order’s, a size it does not come in', async () => {
+    const client = await rider();
+    const placed = await client.order('1');
+    expectError(await ask(client, placed, [{ line: 1, reason: 'damaged', outcome: 'refund' }]), 409, 'return/closed');
+    const { client: buyer, order } = await shippedOrder('1');
+    expectError(
+      await ask(buyer, order, [{ line: 9, reason: 'damaged', outcome: 'refund' }]),
+      400,
+      'return/unknown-line',
+    );
+    expectError(
+      await ask(buyer, order, [{ line: 1, reason: 'too-small', outcome: 'exchange', size: 'Huge' }]),
+      400,
+      'return/unknown-size',
+    );
+    expectError(
+      await ask(buyer, order, [{ line: 1, reason: 'too-small', outcome: 'exchange' }]),
+      400,
+      'return/invalid',
+    );
+    expectError(await ask(buyer, order, []), 400, 'return/invalid');
+    // Shipped longer ago than the shop's 30 days.
+    await server.db.kysely
+      .updateTable('order_event')
+      .set({ at: Date.now() - 31 * 24 * 3600 * 1000 })
+      .where('order_number', '=', Number(order.number.slice(3)))
+      .where('status', '=', 'shipped')
+      .execute();
+    expectError(await ask(buyer, order, [{ line: 1, reason: 'damaged', outcome: 'refund' }]), 409, 'return/closed');
+    expect((await buyer.json('GET', `/api/orders/${order.number}/returns`)).body.until).toBeNull();
+  });
+
+  it('keeps the owner’s routes to owners', async () => {
+    const client = await rider();
+    expectError(await client.json('GET', '/api/admin/returns'), 403, 'auth/forbidden');
+    expectError(await new Client(server.url).json('GET', '/api/orders/PF-10001/returns'), 401, 'auth/unauthenticated');
+    expectError(await owner.json('GET', '/api/admin/returns/RET-2000-99999'), 404, 'return/not-found');
+    expectError(await owner.json('GET', '/api/admin/returns/nope'), 404, 'return/not-found');
+  });
+});
+
+describe('exchanges and refusals', () => {
+  it('holds the new size from the request, gives it back when refused, sends it as a new order at no charge', async () => {
+    const { client, order } = await shippedOrder('3');
+    const line = order.lines[0] as Order['lines'][number];
+    const offer = (await client.json('GET', `/api/orders/${order.number}/returns`)).body;
+    const other = offer.lines[0].exchangeSizes[0] as string;
+    expect(other).toBeDefined();
+    expect(other).not.toBe(line.size);
+    const before = await stockOf(line.itemid, other);
+    const first = await asked(client, order, [{ line: 1, reason: 'too-small', outcome: 'exchange', size: other }]);
+    expect(await stockOf(line.itemid, other)).toBe(before - 1);
+
+    const refused = await owner.json('POST', `/api/admin/returns/${first.number}/refuse`, { reason: 'Worn outside.' });
+    expect(refused.body.return).toMatchObject({ state: 'refused', refusedReason: 'Worn outside.' });
+    expect(await stockOf(line.itemid, other)).toBe(before);
+    expect(await mailsTo(order.email, 'return-refused')).toBe(1);
+    expectError(await settle(first), 409, 'return/state-changed');
+
+    const second = await asked(client, order, [{ line: 1, reason: 'too-small', outcome: 'exchange', size: other }]);
+    const reply = await settle(await receive(second));
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const exchanged: Return = reply.body.return;
+    expect(exchanged).toMatchObject({ state: 'exchanged', refund: null });
+    const sent = (await client.json('GET', `/api/orders/${exchanged.exchangeOrder}`)).body.order as Order;
+    expect(sent).toMatchObject({ status: 'paid', money: { totalCents: 0 } });
+    expect(sent.lines).toEqual([{ itemid: line.itemid, name: line.name, priceCents: 0, size: other }]);
+    // Its stock was taken at the request, once.
+    expect(await stockOf(line.itemid, other)).toBe(before - 1);
+    expect(await refundsOf(order)).toEqual([]);
+    expect(sizeOf(line.itemid)).toBeDefined();
+  });
+});
+
+describe('a card order’s part refund through Stripe', () => {
+  it('refunds that amount at Stripe once; a refusal leaves it received with the reason, and it can be tried again', async () => {
+    const { client, order } = await shippedCardOrder();
+    const ret = await receive(await asked(client, order, [{ line: 2, reason: 'too-large', outcome: 'refund' }]));
+    fake.refundRefusal = 'This charge is disputed.';
+    try {
+      expectError(await settle(ret), 409, 'return/refund-failed');
+    } finally {
+      fake.refundRefusal = null;
+    }
+    const after = (await owner.json('GET', `/api/admin/returns/${ret.number}`)).body.return as Return;
+    expect(after).toMatchObject({ state: 'received', refundProblem: 'This charge is disputed.' });
+
+    const reply = await settle(after);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const line = order.lines[1] as Order['lines'][number];
+    const atStripe = fake.refunds.filter((r) => r.payment_intent === order.card?.paymentId);
+    expect(atStripe.map((r) => r.amount)).toEqual([line.priceCents]);
+    expect(await refundsOf(order)).toMatchObject([
+      { provider_refund_id: atStripe[0]?.id, amount_cents: line.priceCents },
+    ]);
+  });
+
+  it('two clicks on Refund at once: one refund at Stripe, one credit note, one kept refund', async () => {
+    const { client, order } = await shippedCardOrder();
+    const ret = await receive(await asked(client, order, [{ line: 1, reason: 'too-large', outcome: 'refund' }]));
+    const replies = await Promise.all(Array.from({ length: 5 }, () => settle(ret)));
+    const statuses = replies.map((reply) => reply.status).sort();
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    for (const reply of replies)
+      if (reply.status !== 200) expect(reply.body.code).toMatch(/^return\/(refund-busy|state-changed)$/);
+    expect(fake.refunds.filter((r) => r.payment_intent === order.card?.paymentId)).toHaveLength(1);
+    expect(await refundsOf(order)).toHaveLength(1);
+    const notes = await server.db.kysely
+      .selectFrom('invoice')
+      .select('number')
+      .where('return_number', '=', ret.number)
+      .execute();
+    expect(notes).toHaveLength(1);
+  });
+
+  it('two riders’ windows at once ask the same line once', async () => {
+    const { client, order } = await shippedOrder('1');
+    const replies = await Promise.all(
+      Array.from({ length: 6 }, () => ask(client, order, [{ line: 1, reason: 'damaged', outcome: 'refund' }])),
+    );
+    expect(replies.filter((reply) => reply.status === 201)).toHaveLength(1);
+    for (const reply of replies) if (reply.status !== 201) expectError(reply, 409, 'return/line-taken');
+  });
+});
