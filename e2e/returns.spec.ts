@@ -116,12 +116,7 @@ test('a rider returns one of two lines as too small; the owner receives and refu
   await expect(owner.getByRole('status').filter({ hasText: '$302.99 is paid back' })).toBeVisible();
   await expect(owner.getByText('Paid back $302.99.')).toBeVisible();
 
-  const creditLink = owner.getByRole('link', { name: /^Download CN-\d{4}-\d{5} \(PDF\)$/ });
-  const download = owner.waitForEvent('download');
-  await creditLink.click();
-  const credit = await pdfText(readFileSync(await (await download).path()));
-  expect(credit).toContain(`${itemText('Anky Bridle')} -$302.99`);
-  expect(credit).not.toContain('Carlson Barn Jacket');
+  await expect(owner.getByRole('link', { name: /^Download CN-\d{4}-\d{5} \(PDF\)$/ })).toBeVisible();
 
   await owner.getByRole('link', { name: 'All returns' }).click();
   await owner.getByLabel('State').selectOption({ label: 'Refunded' });
@@ -132,6 +127,16 @@ test('a rider returns one of two lines as too small; the owner receives and refu
   await page.reload();
   await expect(page.getByText('Partly refunded: $302.99')).toBeVisible();
   await expect(returns).toContainText('Refunded $302.99.');
+  // The rider's credit note: exactly the line that came back, naming the invoice, and nothing of the other line.
+  const download = page.waitForEvent('download');
+  await returns.getByRole('link', { name: 'Download credit note (PDF)' }).click();
+  const pdf = await download;
+  expect(pdf.suggestedFilename()).toMatch(/^CN-\d{4}-\d{5}\.pdf$/);
+  const credit = await pdfText(readFileSync(await pdf.path()));
+  expect(credit).toMatch(/INV-\d{4}-\d{5}/);
+  expect(credit).toContain(`${itemText('Anky Bridle')} -$302.99`);
+  expect(credit).not.toContain('Carlson Barn Jacket');
+  expect(credit).not.toContain('$379.00');
 });
 
 test('a rider exchanges a blanket for another size; the owner sends the exchange as a new order', async ({

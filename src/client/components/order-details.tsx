@@ -13,13 +13,9 @@ import { OrderSummary } from './order-summary';
  * What of the order has been paid back (docs/product.md §25): 'Refunded' once all of it, 'Partly refunded' before;
  * nothing while nothing has (the API leaves `refundedCents` out at 0).
  */
-function refundOf(order: {
-  refundedCents?: number;
-  money: { totalCents: number };
-}): { label: string; cents: number } | undefined {
-  const cents = order.refundedCents;
-  if (!cents) return undefined;
-  return { label: cents >= order.money.totalCents ? 'Refunded' : 'Partly refunded', cents };
+function refundOf({ refundedCents, money }: Order): { label: string; cents: number } | undefined {
+  if (!refundedCents) return undefined;
+  return { label: refundedCents >= money.totalCents ? 'Refunded' : 'Partly refunded', cents: refundedCents };
 }
 
 /** Everything the rider saw of an order: its facts, its lines and totals, where it goes and how it is paid. */

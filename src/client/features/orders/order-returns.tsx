@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { formatDate, formatDateTime } from '../../../shared/dates';
+import { documentFileName, documentPaths } from '../../../shared/invoices';
 import { formatCents } from '../../../shared/money';
 import { pages } from '../../../shared/pages';
 import { fillPath } from '../../../shared/paths';
@@ -46,7 +47,18 @@ function ReturnCard({ item, address }: { item: Return; address: string }) {
         <p>
           Refunded {money(item.refund.amountCents)}
           {item.refund.shippingCents > 0 && `, of which shipping ${money(item.refund.shippingCents)}`}.
-          {item.refund.creditNote && ` Credit note ${item.refund.creditNote}.`}
+        </p>
+      )}
+      {item.refund?.creditNote && (
+        <p>
+          Credit note {item.refund.creditNote}{' '}
+          <a
+            className="button button-quiet"
+            href={fillPath(documentPaths.orderDocument, { number: item.order, document: item.refund.creditNote })}
+            download={documentFileName(item.refund.creditNote)}
+          >
+            Download credit note (PDF)
+          </a>
         </p>
       )}
       {item.exchangeOrder && (
