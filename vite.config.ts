@@ -19,9 +19,11 @@ function brotliCopies(): Plugin {
     name: 'piaffe:brotli-copies',
     apply: 'build',
     configResolved(config) {
-      outDir = resolve(config.root, config.build.outDir);
+      // The server's rendering (dist/.ssr, scripts/build.mjs) is read from disk by the server, never sent.
+      outDir = config.build.ssr ? '' : resolve(config.root, config.build.outDir);
     },
     closeBundle() {
+      if (!outDir) return;
       for (const file of files(outDir)) {
         const copy = brotlied(file, readFileSync(file));
         if (copy) writeFileSync(`${file}${brotliSuffix}`, copy);
@@ -70,7 +72,7 @@ export default defineConfig(({ command }) => ({
             // overhead: 0.4 KB as sent on /checkout, bench/README.md). ADR 0010.
             {
               name: 'shared',
-              test: /[\\/]src[\\/](shared[\\/](money|brand|notices|paths|pages|sizes|tax|delivery)\.ts|client[\\/](components[\\/]alert\.tsx|lib[\\/]live-events\.ts))$/,
+              test: /[\\/]src[\\/](shared[\\/](money|brand|notices|paths|pages|sizes|tax|delivery)\.ts|client[\\/](components[\\/](alert|document-title)\.tsx|lib[\\/]live-events\.ts))$/,
             },
             // The same for the pieces of a form (its fields and its state), which the sign-up, reset, checkout and
             // account pages share.

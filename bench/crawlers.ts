@@ -1,10 +1,16 @@
 // `npm run bench:crawlers`: what crawlers read of a shop of 10,000 products of five sizes each (`npm run demo-data`)
 // open to everyone (docs/product.md §24), on SQLite and on PostgreSQL: the sitemap and Google's feed (time to the first
 // byte and to the last, size as sent plain and gzipped, the server's resident memory while four are read at once),
-// and a visitor's product page with its head and data at 100 req/s and saturated, beside the same page of the same
-// shop members-only (the static shell, no data, no head) in the same run. See bench/README.md, "Crawlers".
+// and a visitor's product page rendered on the server at 100 req/s and saturated (the same 500 addresses in turn, which
+// the server keeps rendered, and addresses asked once each, rendered at each request), beside the same page with its
+// head and data but an empty root (the server of a build without its rendering: the page before issue 52's first
+// item) and the same page of the same shop members-only (the static shell, no data, no head), in the same run. See
+// bench/README.md, "Crawlers".
 import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join, resolve, sep } from 'node:path';
 import { authSecret, type ChildServer, startChild } from '../test/support/child-server';
 import type { Backend } from '../test/support/server';
 import { createDatabase, type TestDatabase } from '../test/support/test-database';
@@ -58,7 +64,23 @@ async function peakRss(server: ChildServer, work: () => Promise<unknown>): Promi
   return { before, peak: Math.max(peak, server.rssMiB()) };
 }
 
+/** The CPU time the process `pid` has used so far, in ms (user and system, from /proc: robust to a loaded machine). */
+const ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+function cpuMs(pid: number): number {
+  // After "pid (name) ", utime and stime are the 12th and 13th fields (proc(5)'s 14th and 15th).
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+}
+
 buildShopIfStale();
+// The same build without its rendering (dist/.ssr): the server then sends the public pages with an empty root.
+const unrendered = mkdtempSync(join(tmpdir(), 'piaffe-bench-unrendered-'));
+cpSync(resolve('dist'), unrendered, { recursive: true, filter: (path) => !path.includes(`${sep}.ssr`) });
+const shops = [
+  { name: 'open: rendered on the server', openTo: 'everyone', env: {} },
+  { name: 'open: head and data, empty root', openTo: 'everyone', env: { DIST_DIR: unrendered } },
+  { name: 'members only: the shell', openTo: 'members', env: {} },
+] as const;
 const documents: string[][] = [];
 const pagesRows: string[][] = [];
 for (const backend of backends) {
@@ -71,14 +93,14 @@ for (const backend of backends) {
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     console.log(`${backend}: ${products} products made in ${((performance.now() - made) / 1000).toFixed(0)} s`);
-    const slugs = (await database.query<{ slug: string }>('select slug from product where shown = 1 limit 500')).map(
+    const slugs = (await database.query<{ slug: string }>('select slug from product where shown = 1')).map(
       (row) => row.slug,
     );
-    for (const openTo of ['everyone', 'members'] as const) {
-      await setOpenTo(database, openTo);
-      const server = await startChild({ database, built: true });
+    for (const shop of shops) {
+      await setOpenTo(database, shop.openTo);
+      const server = await startChild({ database, built: true, env: shop.env });
       try {
-        if (openTo === 'everyone') {
+        if (shop === shops[0]) {
           for (const path of ['/sitemap.xml', '/feeds/google.xml']) {
             const url = `${server.url}${path}`;
             await download(url, true); // warm-up
@@ -109,19 +131,38 @@ for (const backend of backends) {
             ]);
           }
         }
-        const urls = slugs.map((slug) => `${server.url}/products/${slug}`);
-        await measureLatencies({ urls, connections: 10, ms: 2000 });
-        for (const rate of [100, undefined]) {
-          const m = await measureLatencies({ urls, connections: 10, ms: seconds * 1000, rate });
+        const urlsOf = (some: string[]) => some.map((slug) => `${server.url}/products/${slug}`);
+        const urls = urlsOf(slugs.slice(0, 500));
+        // Each of them once, 10 at a time: the server warm, and those 500 pages rendered and kept.
+        for (let i = 0; i < urls.length; i += 10) {
+          await Promise.all(urls.slice(i, i + 10).map(async (url) => (await fetch(url)).arrayBuffer()));
+        }
+        const runs = [
+          { addresses: '500 in turn', rate: 100, urls },
+          { addresses: '500 in turn', rate: undefined, urls },
+          // Addresses no run has asked before: each rendered at its request (the saturated run wraps round after 8,500).
+          ...(shop === shops[0]
+            ? [
+                { addresses: 'each once', rate: 100, urls: urlsOf(slugs.slice(500, 1500)) },
+                { addresses: 'each once', rate: undefined, urls: urlsOf(slugs.slice(1500)) },
+              ]
+            : []),
+        ];
+        for (const run of runs) {
+          const cpuBefore = cpuMs(server.pid);
+          const m = await measureLatencies({ urls: run.urls, connections: 10, ms: seconds * 1000, rate: run.rate });
+          const cpuPerPage = (cpuMs(server.pid) - cpuBefore) / m.requests;
           pagesRows.push([
             backend,
-            openTo === 'everyone' ? 'open: head and data' : 'members only: the shell',
-            rate === undefined ? 'saturated' : `${rate}/s`,
+            shop.name,
+            run.addresses,
+            run.rate === undefined ? 'saturated' : `${run.rate}/s`,
             String(Math.round(m.rate)),
             m.p50.toFixed(1),
             m.p95.toFixed(1),
             m.p99.toFixed(1),
             String(m.failed),
+            cpuPerPage.toFixed(2),
           ]);
         }
       } finally {
@@ -132,9 +173,10 @@ for (const backend of backends) {
     await database.drop();
   }
 }
+rmSync(unrendered, { recursive: true, force: true });
 console.log(
   `\n${products} products: the sitemap and the feed (median of ${rounds} reads, one at a time)\n${table(['database', 'document', 'encoding', 'bytes as sent', 'first byte ms', 'last byte ms', 'server RSS MiB'], documents)}`,
 );
 console.log(
-  `\nA visitor's product page, 10 connections, ${seconds} s each\n${table(['database', 'shop', 'load', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'failed'], pagesRows)}`,
+  `\nA visitor's product page, 10 connections, ${seconds} s each\n${table(['database', 'shop', 'addresses', 'load', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'failed', 'server CPU ms a page'], pagesRows)}\n(load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')})`,
 );

@@ -58,6 +58,15 @@ export async function showLogIn(page: Page): Promise<void> {
 
 /** The back office's settings form (docs/product.md §17). */
 export const settingsForm = (page: Page) => page.getByRole('form', { name: 'Settings' });
+
+/** The owner's choice in 'Who can see the shop', saved. */
+export async function openTo(page: Page, choice: 'Everyone' | 'Members only', version: number): Promise<void> {
+  await page.goto('/admin/settings');
+  await settingsForm(page).getByRole('group', { name: 'Who can see the shop' }).getByLabel(choice).check();
+  await settingsForm(page).getByRole('button', { name: 'Save' }).click();
+  await expect(settingsForm(page).getByRole('status')).toHaveText(`Saved. This is version ${version} of the settings.`);
+}
+
 export const cartTable = (page: Page) => page.getByRole('table', { name: 'Your cart' });
 export const deleteButtons = (page: Page) => cartTable(page).getByRole('button', { name: /^Delete / });
 

@@ -7,8 +7,8 @@ import {
   expectNoSevereAxeViolation,
   fillAddress,
   newRider,
+  openTo,
   pageOnAnotherDevice,
-  settingsForm,
   signUpForm,
   signUpOwner,
   testOnFreshShop,
@@ -20,14 +20,6 @@ import {
  */
 const test = testOnFreshShop;
 test.describe.configure({ mode: 'parallel' });
-
-/** The owner's choice in 'Who can see the shop', saved. */
-async function openTo(page: Page, choice: 'Everyone' | 'Members only', version: number): Promise<void> {
-  await page.goto('/admin/settings');
-  await settingsForm(page).getByRole('group', { name: 'Who can see the shop' }).getByLabel(choice).check();
-  await settingsForm(page).getByRole('button', { name: 'Save' }).click();
-  await expect(settingsForm(page).getByRole('status')).toHaveText(`Saved. This is version ${version} of the settings.`);
-}
 
 /** On the product's page: a size chosen and 'Add to cart'; the cart page shows it. */
 async function addOnProductPage(page: Page, size: string): Promise<void> {

@@ -13,6 +13,10 @@ export const serverEntry = join(serverDir, 'main.js');
 /** The shop's command lines: `npm run owner`, `stock`, `backup`, `restore` and `demo-data` (src/server/<name>-cli.ts). */
 const cliNames = ['owner', 'stock', 'backup', 'demo-data'];
 export const cliEntry = (name) => join(serverDir, `${name}-cli.js`);
+/** The server's rendering of the public pages, built from the client's sources into `dist/.ssr/render.js`. */
+const ssrEntry = 'src/client/server-render.tsx';
+const ssrDir = join('dist', '.ssr');
+const ssrFile = 'render.js';
 /** Written after a successful build: the hash of the inputs it was built from. */
 const stampFile = join(serverDir, '.sources');
 
@@ -35,6 +39,23 @@ export async function build() {
   // Vite is a development dependency: imported only when something must be built.
   const vite = await import('vite');
   await vite.build({ logLevel: 'warn' });
+  // The server's rendering of the public pages (src/client/server-render.tsx, ADR 0063): the client's own components,
+  // beside the client it renders for, under dist/.ssr (a path the server never serves). React and React Router are
+  // bundled in, as their production builds whatever NODE_ENV the server runs with.
+  await vite.build({
+    logLevel: 'warn',
+    publicDir: false,
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    ssr: { noExternal: true },
+    build: {
+      ssr: ssrEntry,
+      outDir: ssrDir,
+      emptyOutDir: true,
+      manifest: false,
+      target: 'node20',
+      rolldownOptions: { output: { codeSplitting: false, entryFileNames: ssrFile } },
+    },
+  });
   await vite.build({
     configFile: false,
     logLevel: 'warn',
@@ -63,7 +84,8 @@ export function builtFromTheseSources() {
     existsSync(stampFile) &&
     existsSync(serverEntry) &&
     cliNames.every((name) => existsSync(cliEntry(name))) &&
-    existsSync(join('dist', 'index.html'));
+    existsSync(join('dist', 'index.html')) &&
+    existsSync(join(ssrDir, ssrFile));
   return built && readFileSync(stampFile, 'utf8') === sourcesHash();
 }
 

@@ -26,6 +26,7 @@ import { createCategoryStore } from './catalogue/category-store';
 import { catalogueRoutes } from './catalogue/routes';
 import type { Config } from './config';
 import { pageHead } from './crawlers/head';
+import { pageRender } from './crawlers/page-render';
 import { pictureSizes } from './crawlers/picture-sizes';
 import { crawlerRoutes } from './crawlers/routes';
 import type { Db } from './db/database';
@@ -168,7 +169,7 @@ export function buildApp(parts: AppParts) {
   app.route('/', crawlerRoutes({ db, publicUrl, settings }));
   const pageParts = { sessions, roles, catalogue, cart, visitorCarts, orders, settings, takesCards: payments.offered };
   const head = pageHead({ db, publicUrl, pictureSize: pictureSizes(db, config.distDir) });
-  app.get('*', staticFiles(config.distDir, pageData(pageParts), head));
+  app.get('*', staticFiles(config.distDir, pageData(pageParts), head, pageRender(config.distDir)));
   app.all('*', (c) => errorResponse(c, 'request/not-found'));
 
   app.onError((error, c) => {

@@ -85,15 +85,18 @@ export function pageData(parts: PageDataParts) {
  * fetched beside the entry rather than after it has run) and its data in a JSON script element; `<` is escaped, so
  * nothing in the data can end the element or open a comment. The CSP allows no inline script, and needs to: a JSON
  * element is never run. Without data (it could not be read), no element: the page then asks the server. `head`, the
- * page's own title and tags for crawlers and shared links (src/server/crawlers/head.ts), replaces index.html's.
+ * page's own title and tags for crawlers and shared links (src/server/crawlers/head.ts), replaces index.html's;
+ * `content`, the page rendered on the server (src/server/crawlers/page-render.ts), goes into the empty `#root`.
  */
 export function pageHtml(
   html: string,
   data: PageData | undefined,
   preloads: readonly string[] = [],
   head?: Head,
+  content?: string,
 ): string {
   html = withHead(html, head);
+  if (content) html = html.replace('<div id="root"></div>', () => `<div id="root">${content}</div>`);
   const links = preloads.map((path) => `<link rel="modulepreload" crossorigin href="${path}">`).join('');
   if (!data) return html.replace('</head>', () => `${links}</head>`);
   const json = JSON.stringify(data).replace(/</g, '\\u003c');

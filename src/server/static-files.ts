@@ -67,6 +67,7 @@ export function staticFiles(
   root: string,
   pageData: (c: Context<AppEnv>, page: Page | undefined) => Promise<PageData>,
   pageHead?: (c: Context<AppEnv>, page: Page | undefined, data: PageData | undefined) => Promise<Head | undefined>,
+  pageRender?: (c: Context<AppEnv>, page: Page | undefined, data: PageData) => Promise<string | undefined>,
 ) {
   const files = new Map<string, StaticFile>();
   try {
@@ -95,7 +96,14 @@ export function staticFiles(
       c.get('log')?.warn({ err }, 'page head unavailable: the page is sent with index.html’s');
       return undefined;
     });
-    const body = Buffer.from(pageHtml(html, data, (page && preloads.get(page.path)) ?? [], head));
+    // A public page's content, rendered from the same data (docs/product.md §24); without it, the empty root.
+    const content =
+      data &&
+      (await pageRender?.(c, page, data).catch((err: unknown) => {
+        c.get('log')?.warn({ err }, 'page not rendered: it is sent with an empty root');
+        return undefined;
+      }));
+    const body = Buffer.from(pageHtml(html, data, (page && preloads.get(page.path)) ?? [], head, content));
     // Made per request: only in the encoding this browser takes.
     const accepted = acceptedEncodings(c.req.header('accept-encoding'));
     const compressed = accepted.br

@@ -77,6 +77,14 @@ function canonicalOf(html: string): string | undefined {
   return found === undefined ? undefined : decodeHtml(found);
 }
 
+/** What the page's `#root` says as text, as the server wrote it: what a reader without JavaScript sees of its body. */
+function contentOf(html: string): string {
+  const root = /<div id="root">([\s\S]*)<\/div>\s*<\/body>/.exec(html)?.[1] ?? '';
+  return decodeHtml(root.replace(/<!--[\s\S]*?-->/g, '').replace(/<[^>]*>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 /** Every JSON-LD graph of the page, parsed back. */
 function jsonLdOf(html: string): Graph[] {
   return [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/g)].map(
@@ -142,6 +150,9 @@ describe('a members-only shop (the default) serves none of it', () => {
       expect(metaOf(page.text, 'og:title')).toBeUndefined();
       expect(jsonLdOf(page.text)).toEqual([]);
       expect(page.text).not.toContain('Anky');
+      // Nothing rendered on the server, for a visitor or a rider: the page is empty until JavaScript runs, as before.
+      expect(contentOf(page.text)).toBe('');
+      expect(contentOf((await owner.raw('GET', path)).bytes.toString('utf8'))).toBe('');
     }
   });
 });
@@ -198,6 +209,47 @@ describe('a shop open to everyone', () => {
     // The index's own title and description are replaced, not added to.
     expect(html.match(/<title>/g)).toHaveLength(1);
     expect(html.match(/<meta name="description"/g)).toHaveLength(1);
+  });
+
+  it('home, a category, a search and a product page hold their content in their HTML; a price change shows in the next response', async () => {
+    const product = await addProduct({ name: 'Hoof oil', categories: ['boots'], priceCents: 2_345 });
+    const pages = [`/products/${product.slug}`, '/home', '/home?category=boots', '/home?q=hoof+oil'];
+    for (const path of pages) {
+      const content = contentOf((await get(path)).text);
+      // The frame (the header's shop name, the footer's address) and the page's own content, read without JavaScript.
+      expect(content, path).toMatch(/^Skip to content Piaffe /);
+      expect(content, path).toContain('12 Arena Lane, Wellington, FL 33414');
+      expect(content, path).toContain('Hoof oil');
+      expect(content, path).toContain('$23.45');
+    }
+    // Another category and another search: not this product.
+    for (const path of ['/home?category=bridles', '/home?q=bridle']) {
+      const content = contentOf((await get(path)).text);
+      expect(content, path).toContain('Anky Bridle');
+      expect(content, path).not.toContain('Hoof oil');
+    }
+    // The product's page: its name as the heading, its price, its details, its category's size guide, 'Add to cart'.
+    const html = (await get(`/products/${product.slug}`)).text;
+    expect(html).toContain('<h1 id="product-title">Hoof oil</h1>');
+    expect(contentOf(html)).toMatch(/Item no\. \d+ Hoof oil \$23\.45 Soft leather\. Size guide .* Add to cart/);
+
+    await save(product, { priceCents: 2_999 });
+    for (const path of pages) {
+      const content = contentOf((await get(path)).text);
+      expect(content, path).toContain('$29.99');
+      expect(content, path).not.toContain('$23.45');
+    }
+  });
+
+  it("a signed-in rider's page is rendered with their session, and the next visitor's with none", async () => {
+    const rider = await owner.raw('GET', '/products/anky-bridle', { headers: { accept: 'text/html' } });
+    expect(rider.status).toBe(200);
+    const riderContent = contentOf(rider.bytes.toString('utf8'));
+    expect(riderContent).toContain('Account Admin Log out');
+    expect(riderContent).toContain('Anky Bridle');
+    const visitorContent = contentOf((await get('/products/anky-bridle')).text);
+    expect(visitorContent).toContain('view items Log in');
+    expect(visitorContent).not.toContain('Log out');
   });
 
   it("a product's JSON-LD: a Product with one Offer per size, checked against the database, and a BreadcrumbList", async () => {

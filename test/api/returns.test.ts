@@ -247,6 +247,30 @@ describe('what a rider may ask, and when', () => {
   });
 });
 
+describe('a return and a cancel at once', () => {
+  it('never both: a cancelled order has no return, a returned one was shipped and is not cancelled', async () => {
+    for (let round = 0; round < 3; round++) {
+      const client = await rider();
+      const placed = await client.order('1');
+      expect((await move(placed.number, 'placed', 'paid')).status).toBe(200);
+      const [shipped, cancelled, ...asks] = await Promise.all([
+        move(placed.number, 'paid', 'shipped'),
+        move(placed.number, 'paid', 'cancelled'),
+        ...Array.from({ length: 3 }, () => ask(client, placed, [{ line: 1, reason: 'damaged', outcome: 'refund' }])),
+      ]);
+      expect([shipped?.status, cancelled?.status].filter((status) => status === 200)).toHaveLength(1);
+      const order = (await client.json('GET', `/api/orders/${placed.number}`)).body.order as Order;
+      const returns = asks.filter((reply) => reply.status === 201);
+      if (order.status === 'cancelled') {
+        expect(returns).toHaveLength(0);
+        expect(await refundsOf(order)).toHaveLength(1);
+      } else expect(returns.length).toBeLessThanOrEqual(1);
+      for (const reply of asks)
+        if (reply.status !== 201) expect(reply.body.code).toMatch(/^return\/(closed|line-taken)$/);
+    }
+  });
+});
+
 describe('exchanges and refusals', () => {
   it('holds the new size from the request, gives it back when refused, sends it as a new order at no charge', async () => {
     const { client, order } = await shippedOrder('3');
@@ -319,6 +343,25 @@ describe('a card order’s part refund through Stripe', () => {
       .where('return_number', '=', ret.number)
       .execute();
     expect(notes).toHaveLength(1);
+  });
+
+  it('a refund answered late: a second click meanwhile is told it is being made, and makes none', async () => {
+    const { client, order } = await shippedCardOrder();
+    const ret = await receive(await asked(client, order, [{ line: 1, reason: 'too-large', outcome: 'refund' }]));
+    fake.refundDelayMs = 1500;
+    try {
+      const first = settle(ret);
+      // The first click's refund is at Stripe, not answered yet.
+      while (!fake.requests.some((r) => r.path === '/v1/refunds' && r.idempotencyKey?.includes(ret.number))) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expectError(await settle(ret), 409, 'return/refund-busy');
+      expect((await first).status).toBe(200);
+    } finally {
+      fake.refundDelayMs = 0;
+    }
+    expect(fake.refunds.filter((r) => r.payment_intent === order.card?.paymentId)).toHaveLength(1);
+    expect(await refundsOf(order)).toHaveLength(1);
   });
 
   it('two riders’ windows at once ask the same line once', async () => {

@@ -109,6 +109,8 @@ export class FakeStripe {
   webhookUrl = '';
   /** Set to a message to refuse every refund with it, as Stripe refuses one. */
   refundRefusal: string | null = null;
+  /** How long a refund takes to be answered (made at once, answered late). */
+  refundDelayMs = 0;
   /** How long the hosted page waits before sending the webhook of a payment (the rider is back at the shop first). */
   webhookDelayMs = 0;
   /** The payments' webhooks held back, by the order they pay for, until the test lets them go (`/held/<order>`). */
@@ -227,6 +229,9 @@ export class FakeStripe {
     const cached = cacheKey ? this.#idempotent.get(cacheKey) : undefined;
     if (cached) return this.#reply(res, cached.status, cached.body);
     const answer = this.#api(req.method ?? 'GET', url.pathname, body);
+    if (url.pathname === '/v1/refunds' && this.refundDelayMs > 0) {
+      await new Promise((resolve) => setTimeout(resolve, this.refundDelayMs));
+    }
     // Stripe keeps the answer to a key, errors included (but not for a server error).
     if (cacheKey && answer.status < 500) this.#idempotent.set(cacheKey, answer);
     this.#reply(res, answer.status, answer.body);

@@ -7,14 +7,13 @@ import {
   redirect,
 } from 'react-router';
 import type { Access } from '../../shared/access';
-import { type PageName, pages, startPage } from '../../shared/pages';
+import { type PageName, pages } from '../../shared/pages';
 import { ApiError } from '../lib/api';
 import { notFound } from '../lib/not-found';
 import { checkSession, currentRole, currentUser, subscribeToSession } from '../lib/session';
 import { openToVisitors } from '../lib/shop';
-import { Layout } from './layout';
+import { appRoutes } from './app-routes';
 import { type PageModule, type PageModules, pageModuleFile } from './page-module';
-import { RouteError } from './route-error';
 
 // Each page module becomes a chunk of its own, loaded when its page is first visited. The back office's pages are
 // listed apart (owner-pages.ts), in a chunk fetched with the first of them: what every rider's first visit loads does
@@ -93,26 +92,7 @@ function pageRoutes(): RouteObject[] {
 }
 
 export function createAppRouter(): DataRouter {
-  const router = createBrowserRouter([
-    {
-      Component: Layout,
-      // Until the first page's module is in and its guard has run, nothing at all: then the frame and the page
-      // appear together, in one paint, never the frame with an empty main area first.
-      HydrateFallback: () => null,
-      children: [
-        {
-          // Inside the layout, so that a page that cannot load keeps the header, the banner and the footer.
-          ErrorBoundary: RouteError,
-          children: [
-            { index: true, loader: () => redirect(startPage.path) },
-            ...pageRoutes(),
-            // The Snap! page is loaded when first shown, off every page's first load.
-            { path: '*', lazy: async () => ({ Component: (await import('../components/not-found')).NotFound }) },
-          ],
-        },
-      ],
-    },
-  ]);
+  const router = createBrowserRouter(appRoutes(pageRoutes()));
   // A sign-out from anywhere (log-out, a 401, the live cart's signed-out event) runs the guards again: a guarded
   // page goes to signup-login as the header changes; a visitor's page too when the shop has just closed to visitors.
   subscribeToSession(() => {

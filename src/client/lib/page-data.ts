@@ -8,6 +8,8 @@ import { type PageData, pageDataElementId } from '../../shared/page-data';
  * however the page was marked), saying who was signed in then: its data is not used, and the page asks the server.
  */
 function read(): PageData | undefined {
+  // On the server (server-render.tsx) there is no page to read: each request's data is given to the stores there.
+  if (typeof document === 'undefined') return undefined;
   const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
   if (navigation?.type === 'back_forward') return undefined;
   const text = document.getElementById(pageDataElementId)?.textContent;

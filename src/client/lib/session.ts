@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { SessionUser } from '../../shared/api';
+import type { ReplyOf, SessionUser } from '../../shared/api';
 import type { Role } from '../../shared/roles';
 import { call, onUnauthenticated } from './api';
 import { sessionFromPage } from './page-data';
@@ -22,10 +22,13 @@ export interface SessionState {
 
 // The store lives outside React, so that the router's guards (loaders) and the components read one state. It starts
 // from what the page's HTML says (the server's answer for this page load) or, without that, from the stored hint.
+const stateOf = (session: ReplyOf<'session'> | null): SessionState => ({
+  user: session?.user ?? null,
+  role: session?.role ?? null,
+  notice: null,
+});
 let state: SessionState =
-  sessionFromPage === undefined
-    ? { user: readHint(), role: null, notice: null }
-    : { user: sessionFromPage?.user ?? null, role: sessionFromPage?.role ?? null, notice: null };
+  sessionFromPage === undefined ? { user: readHint(), role: null, notice: null } : stateOf(sessionFromPage);
 if (sessionFromPage) writeHint(sessionFromPage.user);
 else if (sessionFromPage === null) clearHint();
 const listeners = new Set<() => void>();
@@ -55,8 +58,19 @@ export function subscribeToSession(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+const snapshot = () => state;
+
+/** On the server too (src/client/server-render.tsx), where `serveSession` has just given it the request's session. */
 export function useSession(): SessionState {
-  return useSyncExternalStore(subscribeToSession, () => state);
+  return useSyncExternalStore(subscribeToSession, snapshot, snapshot);
+}
+
+/**
+ * On the server, right before a page is rendered for a request, synchronously (src/client/server-render.tsx): who the
+ * request's session says is signed in. Never in the browser, whose state comes from the page's HTML.
+ */
+export function serveSession(session: ReplyOf<'session'> | null): void {
+  state = stateOf(session);
 }
 
 /** The server has said yes to a sign-up or log-in. */

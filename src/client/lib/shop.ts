@@ -61,8 +61,11 @@ export function openToVisitors(): boolean {
   return state.access.openTo === 'everyone';
 }
 
+const snapshot = () => state;
+
+/** On the server too (src/client/server-render.tsx), where `setShop` has just given it the request's shop. */
 export function useShop(): PublicShop {
-  return useSyncExternalStore(subscribe, () => state);
+  return useSyncExternalStore(subscribe, snapshot, snapshot);
 }
 
 /** How the shop's amounts and dates read (its settings' currency, locale and time zone), following the owner's saves. */

@@ -1,0 +1,119 @@
+import type { Browser, Page } from '@playwright/test';
+import { cartTable, expect, openTo, pageOnAnotherDevice, signUpOwner, testOnFreshShop } from './support';
+
+/**
+ * The public pages of a shop open to everyone come rendered by the server (docs/product.md §24), and the browser takes
+ * them over (hydrates) without changing them: the same page, no error, nothing moved, nothing fetched twice, and every
+ * control working after. Each test opens its own shop: every other spec runs on a members-only shop.
+ */
+const test = testOnFreshShop;
+test.describe.configure({ mode: 'parallel' });
+
+declare global {
+  interface Window {
+    /** The page's layout shifts so far, summed as CLS counts them (those right after an input left out). */
+    layoutShift: number;
+  }
+}
+
+/**
+ * A visitor's page that records what a hydration that went wrong would show: the console's errors and warnings (a
+ * hydration mismatch is one), the page's uncaught errors, its layout shifts, and every read of the API but the live
+ * streams (the page's data is in its HTML: nothing should be asked again).
+ */
+async function visitor(browser: Browser, baseURL: string) {
+  const page = await pageOnAnotherDevice(browser, baseURL);
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  const reads: string[] = [];
+  page.on('request', (request) => {
+    const { pathname, search } = new URL(request.url());
+    if (pathname.startsWith('/api/') && !pathname.endsWith('/stream')) reads.push(`${pathname}${search}`);
+  });
+  await page.addInitScript(() => {
+    window.layoutShift = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!entry.hadRecentInput) window.layoutShift += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  return { page, errors, reads };
+}
+
+/**
+ * Opens `path` and waits until React has taken the page over: the page's live stock stream is opened by an effect,
+ * and effects run only once the page is hydrated.
+ */
+async function openHydrated(page: Page, path: string): Promise<void> {
+  const stream = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/catalogue/stream');
+  await page.goto(path);
+  await stream;
+}
+
+/** The same address in a browser that runs no JavaScript, as a crawler or a link preview reads it. */
+async function withoutJavaScript(browser: Browser, baseURL: string, path: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(path);
+  return page;
+}
+
+test("a product's page is there before JavaScript, hydrates into the same page, and adds to the cart after", async ({
+  page,
+  browser,
+  shop,
+}) => {
+  await signUpOwner(page, shop);
+  await openTo(page, 'Everyone', 2);
+
+  const plain = await withoutJavaScript(browser, shop.baseURL, '/products/anky-bridle');
+  await expect(plain.getByRole('heading', { level: 1, name: 'Anky Bridle' })).toBeVisible();
+  await expect(plain.getByText('$302.99')).toBeVisible();
+  await expect(plain.getByRole('button', { name: 'Add to cart: Anky Bridle' })).toBeVisible();
+
+  const { page: rider, errors, reads } = await visitor(browser, shop.baseURL);
+  await openHydrated(rider, '/products/anky-bridle');
+  await expect(rider.getByRole('heading', { level: 1, name: 'Anky Bridle' })).toBeVisible();
+  await expect(rider).toHaveTitle('Anky Bridle · Piaffe');
+  expect(await rider.evaluate(() => window.layoutShift)).toBe(0);
+  expect(reads).toEqual([]);
+
+  await rider.getByLabel('Size', { exact: true }).selectOption('Cob');
+  await rider.getByRole('button', { name: 'Add to cart: Anky Bridle' }).click();
+  await expect(rider).toHaveURL(/\/cart$/);
+  await expect(cartTable(rider)).toContainText('Anky Bridle, size Cob');
+  expect(errors).toEqual([]);
+});
+
+test('a category and a search are there before JavaScript, hydrate into the same page, and search after', async ({
+  page,
+  browser,
+  shop,
+}) => {
+  await signUpOwner(page, shop);
+  await openTo(page, 'Everyone', 2);
+
+  const plain = await withoutJavaScript(browser, shop.baseURL, '/home?q=bridle');
+  await expect(plain.getByRole('article')).toHaveCount(2);
+  await expect(plain.getByRole('article', { name: 'Anky Bridle' })).toContainText('$302.99');
+
+  const { page: rider, errors, reads } = await visitor(browser, shop.baseURL);
+  await openHydrated(rider, '/home?category=bridles');
+  await expect(rider.getByRole('article', { name: 'Anky Bridle' })).toBeVisible();
+  await expect(rider.getByRole('link', { name: 'Bridles' })).toHaveAttribute('aria-current', 'page');
+  await expect(rider).toHaveTitle('Bridles · Piaffe');
+  expect(await rider.evaluate(() => window.layoutShift)).toBe(0);
+  expect(reads).toEqual([]);
+
+  await rider.getByRole('searchbox', { name: 'Search the shop' }).fill('Ariat');
+  await rider.getByRole('button', { name: 'Search' }).click();
+  await expect(rider).toHaveURL(/\/home\?q=Ariat&category=bridles$/);
+  await rider.getByRole('link', { name: 'All products' }).click();
+  await expect(rider.getByRole('article')).toHaveCount(1);
+  await expect(rider.getByRole('article', { name: 'Ariat Westchester Boots' })).toBeVisible();
+  expect(errors).toEqual([]);
+});
