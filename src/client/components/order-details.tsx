@@ -1,12 +1,22 @@
 import { useId } from 'react';
 import { addressLines } from '../../shared/address';
 import { formatDateTime } from '../../shared/dates';
+import { formatCents } from '../../shared/money';
 import { deliveryText, type Order, statusLabels } from '../../shared/orders';
 import { lastDayToPay } from '../../shared/payment/bank-transfer';
 import { findPaymentMethod } from '../../shared/payment/payment-methods';
 import { useRegionName } from '../lib/places';
 import { useShop } from '../lib/shop';
 import { OrderSummary } from './order-summary';
+
+/**
+ * What of the order has been paid back (docs/product.md §25): 'Refunded' once all of it, 'Partly refunded' before;
+ * nothing while nothing has (the API leaves `refundedCents` out at 0).
+ */
+function refundOf({ refundedCents, money }: Order): { label: string; cents: number } | undefined {
+  if (!refundedCents) return undefined;
+  return { label: refundedCents >= money.totalCents ? 'Refunded' : 'Partly refunded', cents: refundedCents };
+}
 
 /** Everything the rider saw of an order: its facts, its lines and totals, where it goes and how it is paid. */
 export function OrderDetails({ order }: { order: Order }) {
@@ -18,6 +28,7 @@ export function OrderDetails({ order }: { order: Order }) {
   const pay = order.status === 'placed' ? method?.howToPay(order, shop) : undefined;
   // Reminded, and the shop still cancels unpaid orders: the last day its reminder gave (docs/product.md §8).
   const payBy = shop.bankTransfer.cancelUnpaid ? order.reminder?.payBy : undefined;
+  const refund = refundOf(order);
   return (
     <div className="order-details">
       <dl className="facts">
@@ -27,6 +38,15 @@ export function OrderDetails({ order }: { order: Order }) {
         <dd>{formatDateTime(order.placedAt, shop.format.locale)}</dd>
         <dt>Status</dt>
         <dd>{statusLabels[order.status]}</dd>
+        {refund && (
+          <>
+            <dt>Money back</dt>
+            <dd>
+              {refund.label}:{' '}
+              {formatCents(refund.cents, { currency: order.money.currency, locale: shop.format.locale })}
+            </dd>
+          </>
+        )}
         <dt>Delivery</dt>
         <dd>{deliveryText(order)}</dd>
         <dt>Payment</dt>

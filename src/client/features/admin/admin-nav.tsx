@@ -10,6 +10,9 @@ export function AdminNav() {
       <Link to={pages.admin.path} aria-current={current(pages.admin.path)}>
         Orders
       </Link>
+      <Link to={pages.adminReturns.path} aria-current={current(pages.adminReturns.path)}>
+        Returns
+      </Link>
       <Link to={pages.adminInvoices.path} aria-current={current(pages.adminInvoices.path)}>
         Invoices
       </Link>

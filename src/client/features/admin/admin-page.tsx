@@ -1,15 +1,14 @@
-import { type FormEvent, useEffect } from 'react';
-import { type LoaderFunctionArgs, useLoaderData, useNavigate, useRevalidator, useSearchParams } from 'react-router';
-import { adminEventSchemas, endpoints } from '../../../shared/api';
-import { liveStreams } from '../../../shared/live-streams';
+import type { FormEvent } from 'react';
+import { type LoaderFunctionArgs, useLoaderData, useNavigate, useSearchParams } from 'react-router';
+import { endpoints } from '../../../shared/api';
 import { orderStatuses, statusLabels } from '../../../shared/orders';
 import { pages } from '../../../shared/pages';
 import { DocumentTitle } from '../../components/document-title';
 import { OrdersTable } from '../../components/orders-table';
 import { OrderPagination } from '../../components/pagination';
 import { call } from '../../lib/api';
-import { followEvents } from '../../lib/live-events';
 import { AdminNav } from './admin-nav';
+import { useLiveOrders } from './use-live-orders';
 
 /** The orders the filter in the address asks for. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -37,23 +36,6 @@ function ordersCounted(total: number, more: boolean): string {
   const count = total.toLocaleString('en-US');
   if (more) return `More than ${count} orders`;
   return total === 1 ? '1 order' : `${count} orders`;
-}
-
-const adminOrdersStream = { ...liveStreams.adminOrders, schemas: async () => adminEventSchemas };
-
-/**
- * Reloads the list whenever an order is placed or moved, on any server (the owners' live stream); an ended session
- * leaves the page, as on every live page.
- */
-function useLiveOrders(): void {
-  const { revalidate } = useRevalidator();
-  useEffect(
-    () =>
-      followEvents(adminOrdersStream, (event) => {
-        if (event.type === 'orders') void revalidate();
-      }),
-    [revalidate],
-  );
 }
 
 export default function AdminPage() {

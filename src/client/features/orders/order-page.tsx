@@ -20,18 +20,27 @@ import { call, loadContract, messageOf } from '../../lib/api';
 import { followEvents } from '../../lib/live-events';
 import { orNotFound } from '../../lib/not-found';
 import { useFormat } from '../../lib/shop';
+import { OrderReturns } from './order-returns';
 
-/** The order, if it is the rider's; any other number is the Snap! page, as a number that does not exist. */
-export function loader({ params }: LoaderFunctionArgs) {
-  return orNotFound(call('order', { params: { number: params.number ?? '' } }), 'order/not-found');
+/**
+ * The order, if it is the rider's, and its returns; any other number is the Snap! page, as a number that does not
+ * exist.
+ */
+export async function loader({ params }: LoaderFunctionArgs) {
+  const number = { number: params.number ?? '' };
+  const [{ order }, returns] = await Promise.all([
+    orNotFound(call('order', { params: number }), 'order/not-found'),
+    orNotFound(call('orderReturns', { params: number }), 'return/order-not-found'),
+  ]);
+  return { order, returns };
 }
 
 const ordersStream = { ...liveStreams.orders, schemas: async () => (await loadContract()).orderEventSchemas };
 
 export default function OrderPage() {
   const format = useFormat();
-  const { order } = useLoaderData<typeof loader>();
-  const state = useLocation().state as { placed?: boolean; payError?: string } | null;
+  const { order, returns } = useLoaderData<typeof loader>();
+  const state = useLocation().state as { placed?: boolean; payError?: string; returned?: string } | null;
   const placed = state?.placed === true;
   // Back from Stripe's page: `done` after paying, `cancelled` after leaving it without paying.
   const [search] = useSearchParams();
@@ -92,6 +101,11 @@ export default function OrderPage() {
           Your order {order.number} has been placed. We have sent you an e-mail with the details.
         </Alert>
       )}
+      {state?.returned && (
+        <Alert kind="status">
+          Your return {state.returned} has been requested. We have sent you an e-mail with where to send the parcel.
+        </Alert>
+      )}
       {message && <Alert kind={message.kind}>{message.text}</Alert>}
       {awaitingCard && backFromPaying && <Alert kind="status">Thank you: we are confirming your payment.</Alert>}
       {order.card && order.status === 'paid' && backFromPaying && (
@@ -136,6 +150,7 @@ export default function OrderPage() {
           </p>
         </div>
       )}
+      <OrderReturns order={order.number} data={returns} />
       <div className="card">
         <h2>History</h2>
         <ol className="history">
