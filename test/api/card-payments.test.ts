@@ -2,18 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoles } from '../../src/server/auth/roles';
 import type { Order } from '../../src/shared/orders';
 import { nothingToPay } from '../../src/shared/payment/payment-methods';
+import { stockOf, stripeEnv } from '../support/card-shop';
 import { Client, confirmedRider, sizeOf } from '../support/client';
 import { createDiscount } from '../support/discounts';
 import { openRawStream } from '../support/event-stream';
 import { expectError } from '../support/expect-error';
-import {
-  closedUrl,
-  FakeStripe,
-  fakeStripeKey,
-  fakeWebhookSecret,
-  type StripeEvent,
-  signPayload,
-} from '../support/fake-stripe';
+import { closedUrl, FakeStripe, fakeWebhookSecret, type StripeEvent, signPayload } from '../support/fake-stripe';
 import { pdfText } from '../support/pdf-text';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -22,15 +16,6 @@ const webhook = '/api/payments/stripe/webhook';
 let fake: FakeStripe;
 let server: TestServer;
 let owner: Client;
-
-function stripeEnv(apiUrl: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    STRIPE_SECRET_KEY: fakeStripeKey,
-    STRIPE_WEBHOOK_SECRET: fakeWebhookSecret,
-    STRIPE_API_URL: apiUrl,
-    ...extra,
-  };
-}
 
 beforeAll(async () => {
   fake = await FakeStripe.start();
@@ -65,16 +50,6 @@ async function mails(number: string, kind: string): Promise<number> {
   return rows.filter((row) => row.subject.includes(`${number} `) || row.subject.endsWith(number)).length;
 }
 
-async function stockOf(itemid: string, size: string): Promise<number> {
-  const row = await server.db.kysely
-    .selectFrom('product_size')
-    .select('stock')
-    .where('itemid', '=', itemid)
-    .where('size', '=', size)
-    .executeTakeFirstOrThrow();
-  return Number(row.stock);
-}
-
 function sessionOf(order: Order) {
   const session = fake.sessionOf(order.number);
   if (!session) throw new Error(`no session for ${order.number}`);
@@ -101,13 +76,13 @@ describe('card payments: placing and paying', () => {
   });
 
   it('places the order, takes its stock and makes a Checkout Session for exactly its total', async () => {
-    const before = await stockOf('1', sizeOf('1'));
+    const before = await stockOf(server, '1', sizeOf('1'));
     const { order, payUrl } = await cardOrder();
     expect(order.status).toBe('placed');
     expect(order.paymentMethod).toBe('card');
     expect(order.card).toEqual({ payBy: expect.any(String), paymentId: null, refundId: null });
     expect(Date.parse(order.card?.payBy ?? '') - Date.parse(order.placedAt)).toBe(60 * 60_000);
-    expect(await stockOf('1', sizeOf('1'))).toBe(before - 1);
+    expect(await stockOf(server, '1', sizeOf('1'))).toBe(before - 1);
     const session = sessionOf(order);
     expect(payUrl).toBe(session.url);
     expect(session).toMatchObject({
@@ -379,12 +354,12 @@ describe('card payments: coming back, cancelling, refunding', () => {
 
   it('lets the rider cancel an unpaid card order (its session closed at Stripe, its stock back), not one being paid', async () => {
     const { client, order } = await cardOrder();
-    const before = await stockOf('1', sizeOf('1'));
+    const before = await stockOf(server, '1', sizeOf('1'));
     const cancelled = await client.json('POST', `/api/orders/${order.number}/cancel`);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.order.status).toBe('cancelled');
     expect(sessionOf(order).status).toBe('expired');
-    expect(await stockOf('1', sizeOf('1'))).toBe(before + 1);
+    expect(await stockOf(server, '1', sizeOf('1'))).toBe(before + 1);
 
     const paying = await cardOrder();
     fake.pay(sessionOf(paying.order).id); // paid at Stripe; the webhook is on its way

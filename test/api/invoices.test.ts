@@ -1,6 +1,5 @@
 import { unzipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRoles } from '../../src/server/auth/roles';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newShopSettings } from '../../src/server/db/new-shop-settings';
 import { currentMonth, nextDocumentNumber } from '../../src/server/invoices/invoicing';
 import { shopAddressText } from '../../src/shared/address';
@@ -8,31 +7,19 @@ import { formatCents } from '../../src/shared/money';
 import type { Order } from '../../src/shared/orders';
 import { taxNote } from '../../src/shared/pricing';
 import type { ShopSettings } from '../../src/shared/settings';
+import { cardShopWithOwner } from '../support/card-shop';
 import { address, Client, confirmedRider } from '../support/client';
 import { expectError } from '../support/expect-error';
-import { FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../support/fake-stripe';
+import type { FakeStripe } from '../support/fake-stripe';
 import { pdfText } from '../support/pdf-text';
-import { startTestServer, type TestServer } from '../support/server';
+import type { TestServer } from '../support/server';
 
+const shop = cardShopWithOwner();
 let fake: FakeStripe;
 let server: TestServer;
 let owner: Client;
-
-beforeAll(async () => {
-  fake = await FakeStripe.start();
-  server = await startTestServer({
-    STRIPE_SECRET_KEY: fakeStripeKey,
-    STRIPE_WEBHOOK_SECRET: fakeWebhookSecret,
-    STRIPE_API_URL: fake.url,
-  });
-  fake.webhookUrl = `${server.url}/api/payments/stripe/webhook`;
-  owner = new Client(server.url);
-  const { email } = await owner.signupConfirmed();
-  await createRoles(server.db).grant(email);
-});
-afterAll(async () => {
-  await server?.stop();
-  await fake?.close();
+beforeAll(() => {
+  ({ fake, server, owner } = shop);
 });
 
 const month = () => currentMonth(newShopSettings.format.timeZone);

@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRoles } from '../../src/server/auth/roles';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newShopSettings } from '../../src/server/db/new-shop-settings';
 import { formatCents } from '../../src/shared/money';
 import type { Order } from '../../src/shared/orders';
 import { type OrderMoney, taxNote } from '../../src/shared/pricing';
 import type { TaxSettings } from '../../src/shared/settings';
-import { address, Client, confirmedRider } from '../support/client';
+import { cardShopWithOwner } from '../support/card-shop';
+import { address, type Client, confirmedRider } from '../support/client';
 import { createDiscount } from '../support/discounts';
-import { FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../support/fake-stripe';
+import type { FakeStripe } from '../support/fake-stripe';
 import { pdfText } from '../support/pdf-text';
-import { startTestServer, type TestServer } from '../support/server';
+import type { TestServer } from '../support/server';
 
 /**
  * An order's money, one value (docs/product.md §8, §19; docs/decisions/0053-an-orders-money-as-one-value.md): for every
@@ -25,17 +25,9 @@ const codes: Record<string, string> = {};
 /** A rider for each way, signed up once: each places one order of each tax's four. */
 const riders: Client[] = [];
 
+const shop = cardShopWithOwner();
 beforeAll(async () => {
-  fake = await FakeStripe.start();
-  server = await startTestServer({
-    STRIPE_SECRET_KEY: fakeStripeKey,
-    STRIPE_WEBHOOK_SECRET: fakeWebhookSecret,
-    STRIPE_API_URL: fake.url,
-  });
-  fake.webhookUrl = `${server.url}/api/payments/stripe/webhook`;
-  owner = new Client(server.url);
-  const { email } = await owner.signupConfirmed();
-  await createRoles(server.db).grant(email);
+  ({ fake, server, owner } = shop);
   codes.percent = (await createDiscount(owner, { gives: { kind: 'percent', percent: 10 } })).code;
   codes.amount = (await createDiscount(owner, { gives: { kind: 'amount', amountCents: 2000 } })).code;
   codes['free-shipping'] = (await createDiscount(owner, { gives: { kind: 'free-shipping' } })).code;
@@ -43,10 +35,6 @@ beforeAll(async () => {
     const rider = await confirmedRider(server.url);
     riders.push(rider);
   }
-});
-afterAll(async () => {
-  await server?.stop();
-  await fake?.close();
 });
 
 const discounts = ['none', 'percent', 'amount', 'free-shipping'] as const;

@@ -1,42 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRoles } from '../../src/server/auth/roles';
+import { describe, expect, it } from 'vitest';
 import { newShopSettings } from '../../src/server/db/new-shop-settings';
 import { formatCents } from '../../src/shared/money';
 import type { Order } from '../../src/shared/orders';
 import type { Return } from '../../src/shared/returns';
+import { cardShopWithOwner, stockOf } from '../support/card-shop';
 import { Client, confirmedRider, sizeOf } from '../support/client';
 import { expectError } from '../support/expect-error';
-import { FakeStripe, fakeStripeKey, fakeWebhookSecret } from '../support/fake-stripe';
 import { pdfText } from '../support/pdf-text';
-import { startTestServer, type TestServer } from '../support/server';
 
-let fake: FakeStripe;
-let server: TestServer;
-let owner: Client;
-
-beforeAll(async () => {
-  fake = await FakeStripe.start();
-  server = await startTestServer({
-    STRIPE_SECRET_KEY: fakeStripeKey,
-    STRIPE_WEBHOOK_SECRET: fakeWebhookSecret,
-    STRIPE_API_URL: fake.url,
-  });
-  fake.webhookUrl = `${server.url}/api/payments/stripe/webhook`;
-  owner = new Client(server.url);
-  const { email } = await owner.signupConfirmed();
-  await createRoles(server.db).grant(email);
-});
-afterAll(async () => {
-  await server?.stop();
-  await fake?.close();
-});
+const shop = cardShopWithOwner();
 
 const money = (cents: number) => formatCents(cents, newShopSettings.format);
 
-const rider = () => confirmedRider(server.url);
+const rider = () => confirmedRider(shop.server.url);
 
 const move = (number: string, from: string, to: string) =>
-  owner.json('POST', `/api/admin/orders/${number}/moves`, { from, to });
+  shop.owner.json('POST', `/api/admin/orders/${number}/moves`, { from, to });
 
 /** A rider's bank-transfer order of the items (a bridle and a saddle by default), paid and shipped. */
 async function shippedOrder(...itemids: string[]): Promise<{ client: Client; order: Order }> {
@@ -56,9 +35,9 @@ async function shippedCardOrder(): Promise<{ client: Client; order: Order }> {
   const placed = await client.placeOrder({ paymentMethod: 'card' });
   expect(placed.status, JSON.stringify(placed.body)).toBe(201);
   const order: Order = placed.body.order;
-  const session = fake.sessionOf(order.number);
+  const session = shop.fake.sessionOf(order.number);
   if (!session) throw new Error(`no session for ${order.number}`);
-  await fake.deliver(fake.pay(session.id));
+  await shop.fake.deliver(shop.fake.pay(session.id));
   const shipped = await move(order.number, 'paid', 'shipped');
   expect(shipped.status, JSON.stringify(shipped.body)).toBe(200);
   return { client, order: shipped.body.order };
@@ -75,26 +54,16 @@ async function asked(client: Client, order: Order, lines: unknown[]): Promise<Re
 
 async function receive(ret: Return, restock = true): Promise<Return> {
   const lines = ret.lines.map((line) => ({ line: line.line, restock }));
-  const reply = await owner.json('POST', `/api/admin/returns/${ret.number}/receive`, { lines });
+  const reply = await shop.owner.json('POST', `/api/admin/returns/${ret.number}/receive`, { lines });
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   return reply.body.return;
 }
 
 const settle = (ret: Return, refundShipping = false) =>
-  owner.json('POST', `/api/admin/returns/${ret.number}/refund`, { refundShipping });
-
-async function stockOf(itemid: string, size: string): Promise<number> {
-  const row = await server.db.kysely
-    .selectFrom('product_size')
-    .select('stock')
-    .where('itemid', '=', itemid)
-    .where('size', '=', size)
-    .executeTakeFirstOrThrow();
-  return Number(row.stock);
-}
+  shop.owner.json('POST', `/api/admin/returns/${ret.number}/refund`, { refundShipping });
 
 async function refundsOf(order: Order) {
-  return server.db.kysely
+  return shop.server.db.kysely
     .selectFrom('refund')
     .selectAll()
     .where('order_number', '=', Number(order.number.slice(3)))
@@ -103,7 +72,7 @@ async function refundsOf(order: Order) {
 }
 
 async function mailsTo(email: string, kind: string): Promise<number> {
-  const rows = await server.db.kysely
+  const rows = await shop.server.db.kysely
     .selectFrom('outbox')
     .select('id')
     .where('kind', '=', kind)
@@ -132,11 +101,11 @@ describe('a rider returns one of two lines for a refund; the owner receives and 
     );
 
     const line = order.lines[0] as Order['lines'][number];
-    const before = await stockOf(line.itemid, line.size as string);
+    const before = await stockOf(shop.server, line.itemid, line.size as string);
     expectError(await settle(ret), 409, 'return/not-received');
     const received = await receive(ret);
     expect(received.state).toBe('received');
-    expect(await stockOf(line.itemid, line.size as string)).toBe(before + 1);
+    expect(await stockOf(shop.server, line.itemid, line.size as string)).toBe(before + 1);
 
     const reply = await settle(received);
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
@@ -187,7 +156,7 @@ describe('a rider returns one of two lines for a refund; the owner receives and 
     );
     // The database holds the sum at or below what was paid, whatever the code does.
     await expect(
-      server.db.kysely
+      shop.server.db.kysely
         .insertInto('refund')
         .values({
           ...refunds[0],
@@ -224,7 +193,7 @@ describe('what a rider may ask, and when', () => {
     );
     expectError(await ask(buyer, order, []), 400, 'return/invalid');
     // Shipped longer ago than the shop's 30 days.
-    await server.db.kysely
+    await shop.server.db.kysely
       .updateTable('order_event')
       .set({ at: Date.now() - 31 * 24 * 3600 * 1000 })
       .where('order_number', '=', Number(order.number.slice(3)))
@@ -237,9 +206,13 @@ describe('what a rider may ask, and when', () => {
   it('keeps the owner’s routes to owners', async () => {
     const client = await rider();
     expectError(await client.json('GET', '/api/admin/returns'), 403, 'auth/forbidden');
-    expectError(await new Client(server.url).json('GET', '/api/orders/PF-10001/returns'), 401, 'auth/unauthenticated');
-    expectError(await owner.json('GET', '/api/admin/returns/RET-2000-99999'), 404, 'return/not-found');
-    expectError(await owner.json('GET', '/api/admin/returns/nope'), 404, 'return/not-found');
+    expectError(
+      await new Client(shop.server.url).json('GET', '/api/orders/PF-10001/returns'),
+      401,
+      'auth/unauthenticated',
+    );
+    expectError(await shop.owner.json('GET', '/api/admin/returns/RET-2000-99999'), 404, 'return/not-found');
+    expectError(await shop.owner.json('GET', '/api/admin/returns/nope'), 404, 'return/not-found');
   });
 });
 
@@ -275,13 +248,15 @@ describe('exchanges and refusals', () => {
     const other = offer.lines[0].exchangeSizes[0] as string;
     expect(other).toBeDefined();
     expect(other).not.toBe(line.size);
-    const before = await stockOf(line.itemid, other);
+    const before = await stockOf(shop.server, line.itemid, other);
     const first = await asked(client, order, [{ line: 1, reason: 'too-small', outcome: 'exchange', size: other }]);
-    expect(await stockOf(line.itemid, other)).toBe(before - 1);
+    expect(await stockOf(shop.server, line.itemid, other)).toBe(before - 1);
 
-    const refused = await owner.json('POST', `/api/admin/returns/${first.number}/refuse`, { reason: 'Worn outside.' });
+    const refused = await shop.owner.json('POST', `/api/admin/returns/${first.number}/refuse`, {
+      reason: 'Worn outside.',
+    });
     expect(refused.body.return).toMatchObject({ state: 'refused', refusedReason: 'Worn outside.' });
-    expect(await stockOf(line.itemid, other)).toBe(before);
+    expect(await stockOf(shop.server, line.itemid, other)).toBe(before);
     expect(await mailsTo(order.email, 'return-refused')).toBe(1);
     expectError(await settle(first), 409, 'return/state-changed');
 
@@ -294,7 +269,7 @@ describe('exchanges and refusals', () => {
     expect(sent).toMatchObject({ status: 'paid', money: { totalCents: 0 } });
     expect(sent.lines).toEqual([{ itemid: line.itemid, name: line.name, priceCents: 0, size: other }]);
     // Its stock was taken at the request, once.
-    expect(await stockOf(line.itemid, other)).toBe(before - 1);
+    expect(await stockOf(shop.server, line.itemid, other)).toBe(before - 1);
     expect(await refundsOf(order)).toEqual([]);
     expect(sizeOf(line.itemid)).toBeDefined();
   });
@@ -304,19 +279,19 @@ describe('a card order’s part refund through Stripe', () => {
   it('refunds that amount at Stripe once; a refusal leaves it received with the reason, and it can be tried again', async () => {
     const { client, order } = await shippedCardOrder();
     const ret = await receive(await asked(client, order, [{ line: 2, reason: 'too-large', outcome: 'refund' }]));
-    fake.refundRefusal = 'This charge is disputed.';
+    shop.fake.refundRefusal = 'This charge is disputed.';
     try {
       expectError(await settle(ret), 409, 'return/refund-failed');
     } finally {
-      fake.refundRefusal = null;
+      shop.fake.refundRefusal = null;
     }
-    const after = (await owner.json('GET', `/api/admin/returns/${ret.number}`)).body.return as Return;
+    const after = (await shop.owner.json('GET', `/api/admin/returns/${ret.number}`)).body.return as Return;
     expect(after).toMatchObject({ state: 'received', refundProblem: 'This charge is disputed.' });
 
     const reply = await settle(after);
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     const line = order.lines[1] as Order['lines'][number];
-    const atStripe = fake.refunds.filter((r) => r.payment_intent === order.card?.paymentId);
+    const atStripe = shop.fake.refunds.filter((r) => r.payment_intent === order.card?.paymentId);
     expect(atStripe.map((r) => r.amount)).toEqual([line.priceCents]);
     expect(await refundsOf(order)).toMatchObject([
       { provider_refund_id: atStripe[0]?.id, amount_cents: line.priceCents },
@@ -331,9 +306,9 @@ describe('a card order’s part refund through Stripe', () => {
     expect(statuses.filter((status) => status === 200)).toHaveLength(1);
     for (const reply of replies)
       if (reply.status !== 200) expect(reply.body.code).toMatch(/^return\/(refund-busy|state-changed)$/);
-    expect(fake.refunds.filter((r) => r.payment_intent === order.card?.paymentId)).toHaveLength(1);
+    expect(shop.fake.refunds.filter((r) => r.payment_intent === order.card?.paymentId)).toHaveLength(1);
     expect(await refundsOf(order)).toHaveLength(1);
-    const notes = await server.db.kysely
+    const notes = await shop.server.db.kysely
       .selectFrom('invoice')
       .select('number')
       .where('return_number', '=', ret.number)
@@ -344,19 +319,19 @@ describe('a card order’s part refund through Stripe', () => {
   it('a refund answered late: a second click meanwhile is told it is being made, and makes none', async () => {
     const { client, order } = await shippedCardOrder();
     const ret = await receive(await asked(client, order, [{ line: 1, reason: 'too-large', outcome: 'refund' }]));
-    fake.refundDelayMs = 1500;
+    shop.fake.refundDelayMs = 1500;
     try {
       const first = settle(ret);
       // The first click's refund is at Stripe, not answered yet.
-      while (!fake.requests.some((r) => r.path === '/v1/refunds' && r.idempotencyKey?.includes(ret.number))) {
+      while (!shop.fake.requests.some((r) => r.path === '/v1/refunds' && r.idempotencyKey?.includes(ret.number))) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expectError(await settle(ret), 409, 'return/refund-busy');
       expect((await first).status).toBe(200);
     } finally {
-      fake.refundDelayMs = 0;
+      shop.fake.refundDelayMs = 0;
     }
-    expect(fake.refunds.filter((r) => r.payment_intent === order.card?.paymentId)).toHaveLength(1);
+    expect(shop.fake.refunds.filter((r) => r.payment_intent === order.card?.paymentId)).toHaveLength(1);
     expect(await refundsOf(order)).toHaveLength(1);
   });
 
