@@ -1,7 +1,7 @@
 // `npm run bench:reports`: the owner's report of a year (docs/product.md §26: within a second at 200,000 orders), on a
 // big shop made before by `npm run demo-data` (BENCH_SHOP=file:/path/shop.db or postgres://…/name), on both databases.
 // The shop is never changed: SQLite's file is copied first, PostgreSQL's database is copied as a template. With
-// BENCH_COPIES=N the copy's orders (with their lines, documents, codes' uses and refunds) are written N more times
+// BENCH_COPIES=N the copy's orders (with their lines, documents and their tax lines, codes' uses and refunds) are written N more times
 // under new numbers on the same days: a shop N+1 times as busy, for a figure at a size the demo fill had no time to
 // reach (bench/README.md, "The owner's reports"). The year is the 366 days up to the day of the shop's last order.
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -56,9 +56,18 @@ const copied: [table: string, changed: Record<string, (offset: number, copy: num
   ['shop_order', { number: (o) => `number + ${o}`, idempotency_key: (_, c) => `idempotency_key || '-${c}'` }],
   ['order_line', { order_number: (o) => `order_number + ${o}` }],
   ['invoice', { number: (_, c) => `number || '-${c}'`, order_number: (o) => `order_number + ${o}` }],
+  ['document_tax', { document: (_, c) => `document || '-${c}'` }],
   ['discount_use', { order_number: (o) => `order_number + ${o}`, email: (_, c) => `email || '-${c}'` }],
   ['refund', { order_number: (o) => `order_number + ${o}` }],
 ];
+
+/** The rows of `table` that belong to the shop's own orders (numbered below `step`), not to a copy's. */
+const originals = (table: string, step: number) =>
+  table === 'shop_order'
+    ? `number < ${step}`
+    : table === 'document_tax'
+      ? `document in (select number from invoice where order_number < ${step})`
+      : `order_number < ${step}`;
 
 async function inflate({ db, dialect }: OpenDatabase): Promise<void> {
   const { max } = await db
@@ -77,7 +86,7 @@ async function inflate({ db, dialect }: OpenDatabase): Promise<void> {
       const values = names.map((name) => changed[name]?.(step * copy, copy) ?? name);
       await sql
         .raw(`insert into ${table} (${names.join(', ')}) select ${values.join(', ')} from ${table}
-          where ${table === 'shop_order' ? 'number' : 'order_number'} < ${step}`)
+          where ${originals(table, step)}`)
         .execute(db);
     }
   }

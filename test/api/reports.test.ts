@@ -41,22 +41,36 @@ async function move(order: Order, from: string, to: string) {
   return reply.body.order as Order;
 }
 
-/** Moves an order's placing, its invoice and credit note, and its refund to the days given. */
+/** Moves an order's placing to `at`: its instant and its lines' copy of it (docs/decisions/0066-reports-at-size.md). */
+async function placeAt(order: Order, at: number) {
+  const { kysely } = shop.server.db;
+  const number = orderNumber(order);
+  await kysely.updateTable('shop_order').set({ placed_at: at }).where('number', '=', number).execute();
+  await kysely.updateTable('order_line').set({ placed_at: at }).where('order_number', '=', number).execute();
+}
+
+/**
+ * Moves an order's placing, its invoice and credit note (with their tax lines), and its refund to the days given.
+ */
 async function dateOrder({ order, day, paidDay, cancelledDay }: Placed) {
   const { kysely } = shop.server.db;
   const number = orderNumber(order);
-  await kysely
-    .updateTable('shop_order')
-    .set({ placed_at: onDay(day) })
-    .where('number', '=', number)
-    .execute();
-  const issue = async (kind: string, date: string) =>
-    kysely
+  await placeAt(order, onDay(day));
+  const issue = async (kind: string, date: string) => {
+    const documents = await kysely
       .updateTable('invoice')
       .set({ issued_at: onDay(date, 12), month: date.slice(0, 7) })
       .where('order_number', '=', number)
       .where('kind', '=', kind)
+      .returning('number')
       .execute();
+    for (const { number: document } of documents)
+      await kysely
+        .updateTable('document_tax')
+        .set({ issued_at: onDay(date, 12) })
+        .where('document', '=', document)
+        .execute();
+  };
   if (paidDay) await issue('invoice', paidDay);
   if (paidDay && cancelledDay) {
     await issue('credit-note', cancelledDay);
@@ -182,11 +196,7 @@ beforeAll(async () => {
   ];
   for (const one of placed) await dateOrder(one);
   // Half an hour before midnight of the 31st in the shop's time zone: the 1st of April in UTC.
-  await shop.server.db.kysely
-    .updateTable('shop_order')
-    .set({ placed_at: onDay('2025-03-31', 23.5) })
-    .where('number', '=', orderNumber(lateOnTheLastDay))
-    .execute();
+  await placeAt(lateOnTheLastDay, onDay('2025-03-31', 23.5));
 });
 
 describe('the report of a period (docs/product.md §26)', () => {

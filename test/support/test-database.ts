@@ -167,8 +167,25 @@ export function serverOnOwnDatabase(backend: Backend = configuredBackend): {
  * The statements that take a shop back to before migration 0041 (returns) on `backend`: no returns or refunds, one
  * credit note per order, the settings without their returns and reports.
  */
+/** The statements that take a shop back to before migration 0042 (the reports' columns). */
+const undoReportColumnsStatements = [
+  'drop table document_tax',
+  'drop index product_size_stock',
+  'drop index order_line_sales',
+  'alter table order_line drop column placed_at',
+  'drop index shop_order_sales',
+  'alter table shop_order drop column shipping_cents',
+  "delete from piaffe_migration where name = '0042-report-columns'",
+];
+
+/** Takes a stopped shop back to before migration 0042 (the reports' columns). */
+export async function undoReportColumns(database: TestDatabase): Promise<void> {
+  for (const statement of undoReportColumnsStatements) await database.query(statement);
+}
+
 function undoReturnsStatements(backend: TestDatabase['backend']): string[] {
   return [
+    ...undoReportColumnsStatements,
     'drop table refund',
     'drop table return_line',
     'drop table return_request',
@@ -183,7 +200,7 @@ function undoReturnsStatements(backend: TestDatabase['backend']): string[] {
   ];
 }
 
-/** Takes a stopped shop back to before migration 0041 (returns). */
+/** Takes a stopped shop back to before migration 0041 (returns), and so before 0042. */
 export async function undoReturns(database: TestDatabase): Promise<void> {
   for (const statement of undoReturnsStatements(database.backend)) await database.query(statement);
 }

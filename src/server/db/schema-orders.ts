@@ -51,6 +51,8 @@ export interface ShopOrderTable {
   /** The parts of the order's money (pricing.ts's OrderMoney but its total), as JSON. */
   money: string;
   total_cents: number;
+  /** The money's shipping, copied for the reports' index (migration 0042, docs/decisions/0066-reports-at-size.md). */
+  shipping_cents: number;
   item_count: number;
   placed_at: number;
   /** A card order's payment at Stripe (a PaymentIntent's id), once paid. */
@@ -111,6 +113,8 @@ export interface OrderLineTable {
    */
   discount_cents: number;
   tax_cents: number;
+  /** Its order's `placed_at`, copied for the reports' index (docs/decisions/0066-reports-at-size.md). */
+  placed_at: number;
 }
 
 /** One change of an order's status, the placing included; never updated or deleted. */
@@ -160,6 +164,20 @@ export interface InvoiceTable {
   record: string;
   /** A credit note's return (`RET-2026-00001`), when it pays back part of the order; null otherwise. */
   return_number: string | null;
+}
+/**
+ * One tax line of a document, as its record states it (a credit note's negative), with its order's place: written
+ * with the document, never changed, summed by the owner's tax report (docs/decisions/0066-reports-at-size.md).
+ */
+export interface DocumentTaxTable {
+  document: string;
+  /** 1, 2, ...: the line's place in the record's tax lines. */
+  position: number;
+  issued_at: number;
+  name: string;
+  country: string;
+  region: string;
+  amount_cents: number;
 }
 
 /** A rider's request to send lines of an order back (docs/product.md §25, docs/decisions/0064-returns.md). */

@@ -32,6 +32,7 @@ import type {
   CounterTable,
   DiscountCodeTable,
   DiscountUseTable,
+  DocumentTaxTable,
   InvoiceTable,
   OrderEventTable,
   OrderLineTable,
@@ -70,6 +71,7 @@ export {
   type CounterTable,
   type DiscountCodeTable,
   type DiscountUseTable,
+  type DocumentTaxTable,
   type InvoiceTable,
   type OrderEventTable,
   type OrderLineTable,
@@ -110,6 +112,7 @@ export interface Tables {
   discount_code: DiscountCodeTable;
   discount_use: DiscountUseTable;
   invoice: InvoiceTable;
+  document_tax: DocumentTaxTable;
   return_request: ReturnRequestTable;
   return_line: ReturnLineTable;
   refund: RefundTable;

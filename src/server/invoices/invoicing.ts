@@ -51,6 +51,24 @@ async function store(
       return_number: returnNumber,
     })
     .execute();
+  // Its tax lines, beside it, for the owner's tax report (docs/decisions/0066-reports-at-size.md).
+  const { country, region } = record.buyer.address;
+  const taxLines = record.money.taxLines ?? [];
+  if (taxLines.length > 0)
+    await uow.trx
+      .insertInto('document_tax')
+      .values(
+        taxLines.map((line, index) => ({
+          document: record.number,
+          position: index + 1,
+          issued_at: at,
+          name: line.name,
+          country,
+          region,
+          amount_cents: line.amountCents,
+        })),
+      )
+      .execute();
 }
 
 /** Who issues a document and how its amounts and days read: the shop's settings as the move's unit reads them. */

@@ -52,6 +52,7 @@ export async function placeExchange(
       phone: first.phone,
       money: JSON.stringify({ currency: money.currency ?? 'USD', subtotalCents: 0, shippingCents: 0 }),
       total_cents: 0,
+      shipping_cents: 0,
       item_count: lines.length,
       placed_at: at,
       payment_id: null,
@@ -74,6 +75,7 @@ export async function placeExchange(
         size_key: line.sizeKey,
         discount_cents: 0,
         tax_cents: 0,
+        placed_at: at,
       })),
     )
     .execute();

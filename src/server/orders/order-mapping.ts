@@ -35,8 +35,8 @@ export function moneyColumns({
   taxCents: _tax,
   netCents: _net,
   ...parts
-}: OrderMoney): Pick<ShopOrderTable, 'money' | 'total_cents'> {
-  return { money: JSON.stringify(parts), total_cents: totalCents };
+}: OrderMoney): Pick<ShopOrderTable, 'money' | 'total_cents' | 'shipping_cents'> {
+  return { money: JSON.stringify(parts), total_cents: totalCents, shipping_cents: parts.shippingCents };
 }
 
 /** The currency an order's row says it was priced in. */

@@ -119,6 +119,7 @@ export function createPlacing(parts: PlacingParts) {
     phone: true,
     money: true,
     total_cents: true,
+    shipping_cents: true,
     item_count: true,
     placed_at: true,
     payment_id: true,
@@ -137,6 +138,7 @@ export function createPlacing(parts: PlacingParts) {
     size_key: true,
     discount_cents: true,
     tax_cents: true,
+    placed_at: true,
   });
   const insertEvent = db.precompileInsert('order_event', {
     order_number: true,
@@ -266,6 +268,7 @@ export function createPlacing(parts: PlacingParts) {
         // Its share of the discount and tax, spread by the pricing in this transaction (docs/product.md §8).
         discount_cents: lineShares[index]?.discountCents ?? 0,
         tax_cents: lineShares[index]?.taxCents ?? 0,
+        placed_at: now,
       }));
       const placed: OrderEventTable = {
         order_number: number,

@@ -27,11 +27,6 @@ function shopToday(timeZone: string, now: number): string {
   return shopTime(new Date(now).toISOString(), timeZone).slice(0, 10);
 }
 
-/** Every month (`2026-11`) that has a day from `from` to `to`. */
-function monthsOf(from: string, to: string): string[] {
-  return chartSteps(`${from.slice(0, 7)}-01`, to, 'month').map((day) => day.slice(0, 7));
-}
-
 /** A period's figures from its days' (the tax apart); the average order is its sales less discounts per order. */
 function figuresOf(days: readonly DayFigures[], taxCents: number): ReportFigures {
   const sum = (part: keyof DayFigures) => days.reduce((total, day) => total + day[part], 0);
@@ -70,7 +65,7 @@ export function createReports(db: Db, queries: ReportQueries = createReportQueri
   async function taxOf(from: string, to: string, timeZone: string): Promise<TaxRow[]> {
     const start = startOfShopDay(from, timeZone);
     const end = startOfShopDay(addDays(to, 1), timeZone);
-    return queries.tax(start, end, monthsOf(from, to));
+    return queries.tax(start, end);
   }
 
   return {

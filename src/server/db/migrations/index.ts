@@ -30,6 +30,7 @@ import { migration as m0038 } from './0038-open-to-visitors';
 import { migration as m0039 } from './0039-back-in-stock';
 import { migration as m0040 } from './0040-money-per-line';
 import { migration as m0041 } from './0041-returns';
+import { migration as m0042 } from './0042-report-columns';
 import type { Dialect } from './dialect';
 
 /**
@@ -70,6 +71,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0039-back-in-stock': m0039,
   '0040-money-per-line': m0040(dialect),
   '0041-returns': m0041(dialect),
+  '0042-report-columns': m0042(dialect),
 });
 
 /** The names of our migrations, oldest first: a database that has applied any other comes from a newer Piaffe. */
