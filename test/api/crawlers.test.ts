@@ -303,6 +303,17 @@ describe('a shop open to everyone', () => {
       ['99.50', 'https://schema.org/OutOfStock'],
     ]);
     await server.stock.set(1000);
+
+    // A change of stock alone (the product's page is kept by the server until one): the next response has it.
+    const availability = async () =>
+      (nodeOf<Exclude<Product, string>>(await read(), 'Product').offers as Exclude<Offer, string>[]).map(
+        (offer) => offer.availability,
+      );
+    expect(await availability()).toEqual(['https://schema.org/InStock', 'https://schema.org/InStock']);
+    expect(await availability()).toEqual(['https://schema.org/InStock', 'https://schema.org/InStock']);
+    await server.stock.set(0);
+    expect(await availability()).toEqual(['https://schema.org/OutOfStock', 'https://schema.org/OutOfStock']);
+    await server.stock.set(1000);
   });
 
   it("a renamed product's old address names its new one as canonical; a hidden one's page says noindex", async () => {

@@ -88,6 +88,29 @@ describe("the owner's catalogue on two servers", () => {
     }
   });
 
+  it("an order through A: B's product page, kept in B's memory, has the size's new stock", async () => {
+    const watcher = new Client(servers.b.url);
+    await watcher.signup();
+    const products = (await watcher.json('GET', '/api/catalogue')).body.products as { itemid: string; slug: string }[];
+    const slug = products.find((p) => p.itemid === '6')?.slug;
+    const stockOnB = async (size: string | null | undefined) => {
+      const reply = await watcher.json('GET', `/api/products/${slug}`);
+      expect(reply.status).toBe(200);
+      const sizes = reply.body.product.sizes as { size: string; stock: number }[];
+      return sizes.find((s) => s.size === size)?.stock;
+    };
+    const buyer = new Client(servers.a.url);
+    await buyer.signupConfirmed();
+    const sizeBought = (await product('6')).sizes[0]?.size;
+    // B reads the page twice: the second answer is the one it keeps.
+    const before = await stockOnB(sizeBought);
+    expect(await stockOnB(sizeBought)).toBe(before);
+    await buyer.add('6', sizeBought);
+    const order = await buyer.placeOrder();
+    expect(order.status).toBe(201);
+    await until(async () => (await stockOnB(sizeBought)) === (before ?? 0) - 1, 2000, "B's page with the new stock");
+  });
+
   it('a product hidden through A cannot be added through B; shown again, it can', async () => {
     const rider = new Client(servers.a.url);
     await rider.signup();

@@ -62,8 +62,22 @@ export function createFinding(db: Db, products: () => Promise<Product[]>) {
   // The counts of the lists without a search or a stock filter, by keptCountKey: one per category at most, and one of
   // every shown product. Kept until the catalogue changes (on any server), as the choices are.
   let counts = new Map<string, Promise<number>>();
+  // Shown products' pages by slug, kept until the catalogue changes or one of the product's sizes changes stock (on
+  // any server): a product page's data is then read from memory (docs/decisions/0063). An entry knows the catalogue's
+  // generation and its product's count of stock changes; a read that any change overtook is not kept.
+  let generation = 0;
+  let stockEvents = 0;
+  const stockChanges = new Map<string, number>();
+  const pages = new Map<string, { generation: number; stock: number; details: ProductDetails }>();
   db.feed.subscribe(catalogueTopic, (change) => {
-    if (change.type === 'stock') return;
+    if (change.type === 'stock') {
+      stockEvents += 1;
+      stockChanges.set(change.itemid, (stockChanges.get(change.itemid) ?? 0) + 1);
+      return;
+    }
+    generation += 1;
+    stockChanges.clear();
+    pages.clear();
     choices = undefined;
     counts = new Map();
   });
@@ -216,67 +230,90 @@ export function createFinding(db: Db, products: () => Promise<Product[]>) {
     return order;
   }
 
+  /** A shown product's page by any slug it has had, read from the database; undefined for a hidden or unknown one. */
+  async function readDetails(slug: string): Promise<ProductDetails | undefined> {
+    const row = await db.kysely
+      .selectFrom('product_slug as ps')
+      .innerJoin('product', 'product.itemid', 'ps.itemid')
+      .select([
+        'product.itemid',
+        'product.slug',
+        'product.name',
+        'product.price_cents',
+        'product.details',
+        'product.pic',
+        'product.largepic',
+        'product.shown',
+        'product.size_guide',
+      ])
+      .where('ps.slug', '=', slug)
+      .executeTakeFirst();
+    if (!row || Number(row.shown) !== 1) return undefined;
+    const [pictures, sizes, category] = await Promise.all([
+      db.kysely
+        .selectFrom('product_picture')
+        .select(['pic', 'largepic'])
+        .where('itemid', '=', row.itemid)
+        .orderBy('position')
+        .execute(),
+      db.kysely
+        .selectFrom('product_size')
+        .select(['size', 'stock'])
+        .where('itemid', '=', row.itemid)
+        .orderBy('position')
+        .execute(),
+      db.kysely
+        .selectFrom('product_category as pc')
+        .innerJoin('category as c', 'c.slug', 'pc.category')
+        .select('c.size_guide')
+        .where('pc.itemid', '=', row.itemid)
+        .where('c.size_guide', 'is not', null)
+        .orderBy('c.position')
+        .limit(1)
+        .executeTakeFirst(),
+    ]);
+    const guide = row.size_guide ?? category?.size_guide ?? null;
+    return {
+      itemid: row.itemid,
+      slug: row.slug,
+      name: row.name,
+      priceCents: Number(row.price_cents),
+      details: row.details,
+      pic: row.pic,
+      largepic: row.largepic,
+      sizes: sizes.map((s) => ({ size: s.size, stock: Number(s.stock) })),
+      pictures,
+      sizeGuide: guide === null ? null : (JSON.parse(guide) as SizeGuide),
+    };
+  }
+
   return {
     /** Whether the product is shown, as this server knows the products now (hidden, or no such product: false). */
     async isShown(itemid: string): Promise<boolean> {
       return (await shownOrder()).at.has(itemid);
     },
 
-    /** A shown product's page by any slug it has had; undefined for a hidden product or an unknown slug. */
+    /**
+     * A shown product's page by any slug it has had; undefined for a hidden product or an unknown slug. Kept by slug
+     * (the last `findingLimits.productPagesKept` asked), while nothing it shows has changed; a slug that names no shown
+     * product is not kept.
+     */
     async details(slug: string): Promise<ProductDetails | undefined> {
-      const row = await db.kysely
-        .selectFrom('product_slug as ps')
-        .innerJoin('product', 'product.itemid', 'ps.itemid')
-        .select([
-          'product.itemid',
-          'product.slug',
-          'product.name',
-          'product.price_cents',
-          'product.details',
-          'product.pic',
-          'product.largepic',
-          'product.shown',
-          'product.size_guide',
-        ])
-        .where('ps.slug', '=', slug)
-        .executeTakeFirst();
-      if (!row || Number(row.shown) !== 1) return undefined;
-      const [pictures, sizes, category] = await Promise.all([
-        db.kysely
-          .selectFrom('product_picture')
-          .select(['pic', 'largepic'])
-          .where('itemid', '=', row.itemid)
-          .orderBy('position')
-          .execute(),
-        db.kysely
-          .selectFrom('product_size')
-          .select(['size', 'stock'])
-          .where('itemid', '=', row.itemid)
-          .orderBy('position')
-          .execute(),
-        db.kysely
-          .selectFrom('product_category as pc')
-          .innerJoin('category as c', 'c.slug', 'pc.category')
-          .select('c.size_guide')
-          .where('pc.itemid', '=', row.itemid)
-          .where('c.size_guide', 'is not', null)
-          .orderBy('c.position')
-          .limit(1)
-          .executeTakeFirst(),
-      ]);
-      const guide = row.size_guide ?? category?.size_guide ?? null;
-      return {
-        itemid: row.itemid,
-        slug: row.slug,
-        name: row.name,
-        priceCents: Number(row.price_cents),
-        details: row.details,
-        pic: row.pic,
-        largepic: row.largepic,
-        sizes: sizes.map((s) => ({ size: s.size, stock: Number(s.stock) })),
-        pictures,
-        sizeGuide: guide === null ? null : (JSON.parse(guide) as SizeGuide),
-      };
+      const kept = pages.get(slug);
+      if (kept && kept.generation === generation && kept.stock === (stockChanges.get(kept.details.itemid) ?? 0)) {
+        // The most recently asked last: the first in the map is the one to drop.
+        pages.delete(slug);
+        pages.set(slug, kept);
+        return kept.details;
+      }
+      const began = { generation, stockEvents };
+      const details = await readDetails(slug);
+      if (details && began.generation === generation && began.stockEvents === stockEvents) {
+        pages.delete(slug);
+        pages.set(slug, { generation, stock: stockChanges.get(details.itemid) ?? 0, details });
+        if (pages.size > findingLimits.productPagesKept) pages.delete(pages.keys().next().value as string);
+      }
+      return details;
     },
 
     async list(query: ProductQuery): Promise<ProductPage> {
