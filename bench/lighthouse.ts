@@ -1,6 +1,7 @@
-// `npm run bench:lighthouse [-- --runs 3 --without-hint --out bench/results/lighthouse.json]`: an outside judge,
-// Lighthouse 12's default mobile run (simulated slow 4G, 4x CPU) on /home signed in as a rider, on the built
-// server. Method and latest numbers: bench/README.md.
+// `npm run bench:lighthouse [-- --runs 3 --without-hint --visitor-product --out bench/results/lighthouse.json]`: an
+// outside judge, Lighthouse 12's default mobile run (simulated slow 4G, 4x CPU) on /home signed in as a rider, or with
+// `--visitor-product` on a product's page as a visitor of a shop open to everyone (rendered on the server,
+// docs/product.md §24), on the built server. Method and latest numbers: bench/README.md.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { chromium } from '@playwright/test';
 import { chromiumLaunchOptions } from '../e2e/chromium';
 import { startChild } from '../test/support/child-server';
 import { Client } from '../test/support/client';
+import { createDatabase } from '../test/support/test-database';
 import { buildShopIfStale } from './support/build';
 import { chromiumVersion, machine } from './support/machine';
 import { median, table } from './support/stats';
@@ -20,9 +22,12 @@ const { values: args } = parseArgs({
     // A rider whose browser has the session cookie but not the stored hint (src/client/lib/session-hint.ts):
     // /home then waits for the server's session answer before it loads its data.
     'without-hint': { type: 'boolean', default: false },
+    // A visitor (no cookie) on the first product's page of a shop open to everyone.
+    'visitor-product': { type: 'boolean', default: false },
     out: { type: 'string', default: 'bench/results/lighthouse.json' },
   },
 });
+const visitorProduct = args['visitor-product'];
 const runs = Number(args.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a whole number of at least 1.');
 const withHint = !args['without-hint'];
@@ -271,26 +276,44 @@ async function main() {
   if (rawDir === out) throw new Error('--out names a .json file.');
   rmSync(rawDir, { recursive: true, force: true });
   const temp = mkdtempSync(join(tmpdir(), 'piaffe-lighthouse-'));
-  const server = await startChild({ built: true });
+  const database = await createDatabase();
+  if (visitorProduct) {
+    // A new shop (migrated by a first start), then open to everyone: its settings are read at the next start.
+    await (await startChild({ database, built: true })).stop();
+    const [row] = await database.query<{ document: string }>('select document from shop_settings where id = 1');
+    const document = { ...JSON.parse(row?.document ?? '{}'), access: { openTo: 'everyone' } };
+    await database.query('update shop_settings set document = $1 where id = 1', [JSON.stringify(document)]);
+  }
+  const server = await startChild({ database, built: true });
   try {
-    const rider = new Client(server.url);
-    const setCookies: string[] = [];
-    // One rider, signed up and confirmed through the API (as the tests do), the shop's cookies kept as it set them.
-    const signup = await rider.json('POST', '/api/auth/signup', {
-      email: `lighthouse-${Date.now()}@example.com`,
-      password: 'Canter-42',
-    });
-    if (signup.status !== 201) throw new Error(`sign-up failed: ${signup.status} ${JSON.stringify(signup.body)}`);
-    setCookies.push(...signup.headers.getSetCookie());
-    rider.user = signup.body.user;
-    await rider.confirmEmail();
     const profile = join(temp, 'profile');
-    await riderProfile(profile, server.url, setCookies, withHint ? rider.user : undefined);
+    let path = '/home';
+    if (visitorProduct) {
+      const [first] = await database.query<{ slug: string }>(
+        'select slug from product where shown = 1 order by position, itemid limit 1',
+      );
+      path = `/products/${first?.slug}`;
+      // A visitor's browser: nothing stored.
+      mkdirSync(profile, { recursive: true });
+    } else {
+      const rider = new Client(server.url);
+      const setCookies: string[] = [];
+      // One rider, signed up and confirmed through the API (as the tests do), the shop's cookies kept as it set them.
+      const signup = await rider.json('POST', '/api/auth/signup', {
+        email: `lighthouse-${Date.now()}@example.com`,
+        password: 'Canter-42',
+      });
+      if (signup.status !== 201) throw new Error(`sign-up failed: ${signup.status} ${JSON.stringify(signup.body)}`);
+      setCookies.push(...signup.headers.getSetCookie());
+      rider.user = signup.body.user;
+      await rider.confirmEmail();
+      await riderProfile(profile, server.url, setCookies, withHint ? rider.user : undefined);
+    }
 
-    const url = `${server.url}/home`;
+    const url = `${server.url}${path}`;
     console.log(
-      `Lighthouse ${lighthouseVersion}, ${chromiumVersion()}, ${url} signed in ${withHint ? 'with' : 'without'} ` +
-        `the stored hint, ${runs} run(s)\n`,
+      `Lighthouse ${lighthouseVersion}, ${chromiumVersion()}, ${url} ` +
+        `${visitorProduct ? 'as a visitor' : `signed in ${withHint ? 'with' : 'without'} the stored hint`}, ${runs} run(s)\n`,
     );
     const summaries: RunSummary[] = [];
     for (let index = 1; index <= runs; index++) {
@@ -299,8 +322,8 @@ async function main() {
       cpSync(profile, runProfile, { recursive: true });
       const summary = await lighthouseOnce(url, runProfile, join(rawDir, `run-${index}`));
       rmSync(runProfile, { recursive: true, force: true });
-      if (new URL(summary.finalUrl).pathname !== '/home') {
-        throw new Error(`run ${index} ended on ${summary.finalUrl}, not on /home: the rider was not signed in.`);
+      if (new URL(summary.finalUrl).pathname !== path) {
+        throw new Error(`run ${index} ended on ${summary.finalUrl}, not on ${path}: the page sent the browser away.`);
       }
       summaries.push(summary);
       console.log(`run ${index}/${runs} done`);
@@ -352,7 +375,8 @@ async function main() {
       machine: machine(loadAverageAtStart),
       method: {
         lighthouse: version.stdout.trim(),
-        url: '/home',
+        url: path,
+        visitor: visitorProduct,
         hint: withHint,
         chromeFlags,
         settings: 'default (mobile, simulated throttling: slow 4G, 4x CPU)',
@@ -366,6 +390,7 @@ async function main() {
     console.log(`\nWrote ${out} (reports, artifacts and traces under ${rawDir})`);
   } finally {
     await server.stop();
+    await database.drop();
     rmSync(temp, { recursive: true, force: true });
   }
 }
