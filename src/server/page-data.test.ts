@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { pageDataElementId } from '../shared/page-data';
+import { afterFirstPaintScript, appScriptsMetaName, pageDataElementId } from '../shared/page-data';
 import { publicShopOf } from '../shared/settings';
 import { newShopSettings } from './db/new-shop-settings';
 import { versionOf } from './live/live-streams';
@@ -50,6 +51,30 @@ describe('page data', () => {
         '<link rel="modulepreload" crossorigin href="/assets/sizes-2.js">' +
         `<script type="application/json" id="${pageDataElementId}">${JSON.stringify(data)}</script></head>`,
     );
+  });
+
+  it('lets a page rendered on the server paint before it fetches any script, then names them all', () => {
+    const built =
+      '<!doctype html><html><head><title>Piaffe</title>' +
+      '<script type="module" crossorigin src="/assets/index-1.js"></script>' +
+      '<link rel="modulepreload" crossorigin href="/assets/vendor-2.js">' +
+      '<link rel="stylesheet" crossorigin href="/assets/index-3.css">' +
+      '</head><body><div id="root"></div></body></html>';
+    const data = { session: null, shop: publicShopOf(newShopSettings) };
+    const page = pageHtml(built, data, ['/assets/product-page-4.js'], undefined, '<main>Anky bridle</main>');
+    expect(page).not.toMatch(/<script type="module" crossorigin|modulepreload/);
+    expect(page).toContain('<link rel="stylesheet" crossorigin href="/assets/index-3.css">');
+    expect(page).toContain(
+      `<meta name="${appScriptsMetaName}" content="/assets/index-1.js /assets/vendor-2.js /assets/product-page-4.js">` +
+        `<script type="module" src="${afterFirstPaintScript}"></script>`,
+    );
+    expect(page).toContain('<div id="root"><main>Anky bridle</main></div>');
+    // The page without a rendering fetches its scripts at once, as before.
+    expect(pageHtml(built, data, ['/assets/product-page-4.js'])).toContain(
+      '<script type="module" crossorigin src="/assets/index-1.js"></script>',
+    );
+    // The script that fetches them reads the same name (public/ is not built from src/).
+    expect(readFileSync(`public${afterFirstPaintScript}`, 'utf8')).toContain(`meta[name="${appScriptsMetaName}"]`);
   });
 
   it('versions the products by what the page shows of them', () => {

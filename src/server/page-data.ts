@@ -4,7 +4,7 @@ import { defaultCountry } from '../shared/address';
 import { quoteQuery } from '../shared/api';
 import { checkoutChoices } from '../shared/checkout';
 import { productQuery } from '../shared/finding';
-import { type PageData, pageDataElementId } from '../shared/page-data';
+import { afterFirstPaintScript, appScriptsMetaName, type PageData, pageDataElementId } from '../shared/page-data';
 import { type Page, pages } from '../shared/pages';
 import { publicShopOf } from '../shared/settings';
 import type { AppEnv } from './app-env';
@@ -80,6 +80,10 @@ export function pageData(parts: PageDataParts) {
   };
 }
 
+/** index.html's entry script and its modulepreload links, as the build writes them. */
+const entryScript = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+const modulePreload = /<link rel="modulepreload" crossorigin href="([^"]+)">/g;
+
 /**
  * The page's HTML with, before `</head>`, a modulepreload link for each of the page module's own files (`preloads`:
  * fetched beside the entry rather than after it has run) and its data in a JSON script element; `<` is escaped, so
@@ -96,8 +100,19 @@ export function pageHtml(
   content?: string,
 ): string {
   html = withHead(html, head);
-  if (content) html = html.replace('<div id="root"></div>', () => `<div id="root">${content}</div>`);
-  const links = preloads.map((path) => `<link rel="modulepreload" crossorigin href="${path}">`).join('');
+  let links = preloads.map((path) => `<link rel="modulepreload" crossorigin href="${path}">`).join('');
+  if (content) {
+    // Painted before any script is fetched (ADR 0063): the entry and the files to preload are named for a small
+    // script that fetches them once the page is on the screen.
+    const entry = entryScript.exec(html)?.[1];
+    if (entry) {
+      const preloaded = [...html.matchAll(modulePreload)].map((match) => match[1] as string);
+      html = html.replace(entryScript, '').replace(modulePreload, '');
+      const named = [entry, ...preloaded, ...preloads].join(' ');
+      links = `<meta name="${appScriptsMetaName}" content="${named}"><script type="module" src="${afterFirstPaintScript}"></script>`;
+    }
+    html = html.replace('<div id="root"></div>', () => `<div id="root">${content}</div>`);
+  }
   if (!data) return html.replace('</head>', () => `${links}</head>`);
   const json = JSON.stringify(data).replace(/</g, '\\u003c');
   // A function, not a string: `$&`, `$'` and the like in the data (a product named by the owner) stay as they are.

@@ -27,3 +27,11 @@ export interface PageData {
 
 /** The id of the `<script type="application/json">` element that carries it. */
 export const pageDataElementId = 'page-data';
+
+/**
+ * A page rendered on the server names the app's scripts in a `<meta>` of this name (the entry first, then the files
+ * to preload), and loads only `afterFirstPaintScript`, which fetches them once the page is on the screen
+ * (docs/decisions/0063-public-pages-rendered-on-the-server.md).
+ */
+export const appScriptsMetaName = 'app-scripts';
+export const afterFirstPaintScript = '/after-first-paint.js';
