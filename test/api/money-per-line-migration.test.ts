@@ -1,9 +1,9 @@
 import { afterAll, expect, it } from 'vitest';
-import { createRoles } from '../../src/server/auth/roles';
 import type { TaxSettings } from '../../src/shared/settings';
-import { Client, confirmedRider } from '../support/client';
+import { confirmedRider } from '../support/client';
 import { createDiscount } from '../support/discounts';
 import { startTestServer } from '../support/server';
+import { serverWithOwner } from '../support/shop-with-owner';
 import { createDatabase, type TestDatabase, undoMoneyPerLine } from '../support/test-database';
 
 /**
@@ -59,10 +59,7 @@ it("spreads every older order's discount and tax over its lines once, adding up 
   timeout: 60_000,
 }, async () => {
   database = await createDatabase();
-  const first = await startTestServer({ DATABASE_URL: database.url });
-  const owner = new Client(first.url);
-  const { email } = await owner.signupConfirmed();
-  await createRoles(first.db).grant(email);
+  const { server: first, owner } = await serverWithOwner({ DATABASE_URL: database.url });
   const percent = (await createDiscount(owner, { gives: { kind: 'percent', percent: 15 } })).code;
   const amount = (await createDiscount(owner, { gives: { kind: 'amount', amountCents: 1001 } })).code;
   const rider = await confirmedRider(first.url);

@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
-import { createRoles } from '../../src/server/auth/roles';
 import { Client } from '../support/client';
 import { startTestServer } from '../support/server';
+import { serverWithOwner } from '../support/shop-with-owner';
 import { createDatabase, type TestDatabase, undoOpenToVisitors } from '../support/test-database';
 
 /**
@@ -15,10 +15,7 @@ afterAll(async () => {
 
 it("starts an upgraded shop 'Members only', with every rider's cart as it was", async () => {
   database = await createDatabase();
-  const first = await startTestServer({ DATABASE_URL: database.url });
-  const owner = new Client(first.url);
-  const { email } = await owner.signupConfirmed();
-  await createRoles(first.db).grant(email);
+  const { server: first, owner } = await serverWithOwner({ DATABASE_URL: database.url });
   const rider = new Client(first.url);
   const { email: riderEmail } = await rider.signup();
   const rows = [await rider.add('1'), await rider.add('2')];
@@ -28,7 +25,7 @@ it("starts an upgraded shop 'Members only', with every rider's cart as it was", 
   const server = await startTestServer({ DATABASE_URL: database.url });
   try {
     const again = new Client(server.url);
-    expect((await again.login(email, 'secret1')).status).toBe(200);
+    expect((await again.login(owner.user?.email ?? '', 'secret1')).status).toBe(200);
     expect((await again.json('GET', '/api/admin/settings')).body.settings.access).toEqual({ openTo: 'members' });
     expect((await new Client(server.url).json('GET', '/api/cart')).status).toBe(401);
     const back = new Client(server.url);

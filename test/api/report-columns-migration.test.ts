@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
-import { createRoles } from '../../src/server/auth/roles';
-import { address, Client, confirmedRider } from '../support/client';
+import { address, confirmedRider } from '../support/client';
 import { startTestServer } from '../support/server';
+import { serverWithOwner } from '../support/shop-with-owner';
 import { createDatabase, type TestDatabase, undoReportColumns } from '../support/test-database';
 
 /**
@@ -42,10 +42,7 @@ it('copies what the reports read for every order and document, as the live code 
   timeout: 60_000,
 }, async () => {
   database = await createDatabase();
-  const first = await startTestServer({ DATABASE_URL: database.url });
-  const owner = new Client(first.url);
-  const { email } = await owner.signupConfirmed();
-  await createRoles(first.db).grant(email);
+  const { server: first, owner } = await serverWithOwner({ DATABASE_URL: database.url });
   const current = (await owner.json('GET', '/api/admin/settings')).body.settings;
   const rate = (name: string, region: string) => ({ name, country: 'US', region, postalPrefix: null, rate: 6000 });
   const tax = { pricesIncludeTax: false, taxShipping: true, rates: [rate('FL', 'US-FL'), rate('NY', 'US-NY')] };

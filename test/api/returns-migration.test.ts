@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
-import { createRoles } from '../../src/server/auth/roles';
-import { Client, confirmedRider } from '../support/client';
+import { confirmedRider } from '../support/client';
 import { startTestServer } from '../support/server';
+import { serverWithOwner } from '../support/shop-with-owner';
 import { createDatabase, type TestDatabase, undoReturns } from '../support/test-database';
 
 /**
@@ -33,10 +33,7 @@ const refundsOf = (db: TestDatabase) =>
 
 it('keeps the refund of every order cancelled after it was paid, once', { timeout: 60_000 }, async () => {
   database = await createDatabase();
-  const first = await startTestServer({ DATABASE_URL: database.url });
-  const owner = new Client(first.url);
-  const { email } = await owner.signupConfirmed();
-  await createRoles(first.db).grant(email);
+  const { server: first, owner } = await serverWithOwner({ DATABASE_URL: database.url });
   const rider = await confirmedRider(first.url);
   const move = (number: string, from: string, to: string) =>
     owner.json('POST', `/api/admin/orders/${number}/moves`, { from, to });

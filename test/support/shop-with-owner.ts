@@ -9,14 +9,23 @@ export interface ShopWithOwner {
   readonly owner: Client;
 }
 
+/**
+ * A test server (on the database `env` names, if it does) and its owner: for a test that stops it and starts another
+ * on the same database, as the migrations' tests do.
+ */
+export async function serverWithOwner(env?: Parameters<typeof startTestServer>[0]): Promise<ShopWithOwner> {
+  const server = await startTestServer(env);
+  const owner = new Client(server.url);
+  const { email } = await owner.signupConfirmed();
+  await createRoles(server.db).grant(email);
+  return { server, owner };
+}
+
 /** For the tests of one file: a test server and its owner, started before the file's tests and stopped after them. */
 export function shopWithOwner(): ShopWithOwner {
   const parts = {} as { server: TestServer; owner: Client };
   beforeAll(async () => {
-    parts.server = await startTestServer();
-    parts.owner = new Client(parts.server.url);
-    const { email } = await parts.owner.signupConfirmed();
-    await createRoles(parts.server.db).grant(email);
+    Object.assign(parts, await serverWithOwner());
   });
   afterAll(async () => {
     await parts.server?.stop();

@@ -25,6 +25,17 @@ export async function sizesOfProducts(db: Db, itemids: string[]): Promise<Map<st
   return sizes;
 }
 
+/** What a product's card shows, as the list and a product's page read it. */
+const cardColumns = [
+  'product.itemid',
+  'product.slug',
+  'product.name',
+  'product.price_cents',
+  'product.details',
+  'product.pic',
+  'product.largepic',
+] as const;
+
 /** The choices the filters offer, kept by each server until the catalogue changes (on any server). */
 interface Choices {
   categories: Category[];
@@ -175,15 +186,7 @@ export function createFinding(db: Db, products: () => Promise<Product[]>) {
         Number((await filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total),
       ),
       filtered
-        .select([
-          'product.itemid',
-          'product.slug',
-          'product.name',
-          'product.price_cents',
-          'product.details',
-          'product.pic',
-          'product.largepic',
-        ])
+        .select(cardColumns)
         .orderBy('product.position')
         .orderBy('product.itemid')
         .limit(findingLimits.pageSize)
@@ -235,17 +238,7 @@ export function createFinding(db: Db, products: () => Promise<Product[]>) {
     const row = await db.kysely
       .selectFrom('product_slug as ps')
       .innerJoin('product', 'product.itemid', 'ps.itemid')
-      .select([
-        'product.itemid',
-        'product.slug',
-        'product.name',
-        'product.price_cents',
-        'product.details',
-        'product.pic',
-        'product.largepic',
-        'product.shown',
-        'product.size_guide',
-      ])
+      .select([...cardColumns, 'product.shown', 'product.size_guide'])
       .where('ps.slug', '=', slug)
       .executeTakeFirst();
     if (!row || Number(row.shown) !== 1) return undefined;
