@@ -152,3 +152,32 @@ test('a category and a search are there before JavaScript, hydrate into the same
   await expect(rider.getByRole('article', { name: 'Ariat Westchester Boots' })).toBeVisible();
   expect(errors).toEqual([]);
 });
+
+test('a category brought back from the history, its data not used, is the category again for a visitor', async ({
+  page,
+  browser,
+  shop,
+}) => {
+  await signUpOwner(page, shop);
+  await openTo(page, 'Everyone', 2);
+
+  const { page: rider } = await visitor(browser, shop.baseURL);
+  await openHydrated(rider, '/home?category=bridles');
+  await rider.goto('/products/anky-bridle');
+  await expect(rider.getByRole('heading', { level: 1, name: 'Anky Bridle' })).toBeVisible();
+
+  // The old HTML shows the category at once; then the app renders the page anew (lib/page-data.ts), once its guard
+  // has let the visitor in, or sends them to signup-login as it did before it asked the server for the shop.
+  const shown = Promise.race([
+    rider.waitForRequest((request) => new URL(request.url()).pathname === '/api/catalogue/stream').then(() => 'page'),
+    rider.waitForURL(/\/signup-login$/).then(() => 'signup-login'),
+  ]);
+  await rider.goBack();
+  expect(await shown).toBe('page');
+  // Loaded again from the browser's history, not kept whole in its back/forward cache: the case in question.
+  const navigation = await rider.evaluate(() => performance.getEntriesByType('navigation')[0]?.toJSON());
+  expect(navigation.type).toBe('back_forward');
+  await expect(rider).toHaveURL(/\/home\?category=bridles$/);
+  await expect(rider.getByRole('article', { name: 'Anky Bridle' })).toBeVisible();
+  await expect(rider.getByRole('link', { name: 'Bridles' })).toHaveAttribute('aria-current', 'page');
+});
