@@ -77,6 +77,18 @@ describe('page data', () => {
     expect(readFileSync(`public${afterFirstPaintScript}`, 'utf8')).toContain(`meta[name="${appScriptsMetaName}"]`);
   });
 
+  it("puts a rendered page's data after its content, and holds the first paint until it is parsed", () => {
+    const data = { session: null, shop: publicShopOf(newShopSettings) };
+    const page = pageHtml(html, data, ['/assets/home-page-1.js'], undefined, '<main>Our collection</main>');
+    expect(page).toBe(
+      '<!doctype html><html><head><title>Piaffe</title>' +
+        '<link rel="modulepreload" crossorigin href="/assets/home-page-1.js">' +
+        `<link rel="expect" href="#${pageDataElementId}" blocking="render"></head>` +
+        '<body><div id="root"><main>Our collection</main></div>' +
+        `<script type="application/json" id="${pageDataElementId}">${JSON.stringify(data)}</script></body></html>`,
+    );
+  });
+
   it('versions the products by what the page shows of them', () => {
     const products = [
       { itemid: '1', slug: 'a', name: 'A', priceCents: 100, details: '', pic: '', largepic: '', sizes: [] },

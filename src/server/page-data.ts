@@ -91,6 +91,12 @@ const modulePreload = /<link rel="modulepreload" crossorigin href="([^"]+)">/g;
  * element is never run. Without data (it could not be read), no element: the page then asks the server. `head`, the
  * page's own title and tags for crawlers and shared links (src/server/crawlers/head.ts), replaces index.html's;
  * `content`, the page rendered on the server (src/server/crawlers/page-render.ts), goes into the empty `#root`.
+ *
+ * A page with its content is painted only once all of it is parsed (ADR 0063): its data element goes right after
+ * `#root`, and the head says that the first paint waits for it (`<link rel="expect" blocking="render">`). A browser
+ * paints a page it is still parsing, when its parser yields (a busy machine, a slow network): a paint that stopped in
+ * the middle of the fixed footer (its first line without the shop's name, no credits line yet) and the next one moved
+ * it, a layout shift without anything having changed.
  */
 export function pageHtml(
   html: string,
@@ -101,6 +107,8 @@ export function pageHtml(
 ): string {
   html = withHead(html, head);
   let links = preloads.map((path) => `<link rel="modulepreload" crossorigin href="${path}">`).join('');
+  const json = data && JSON.stringify(data).replace(/</g, '\\u003c');
+  const element = json && `<script type="application/json" id="${pageDataElementId}">${json}</script>`;
   if (content) {
     // Painted before any script is fetched (ADR 0063): the entry and the files to preload are named for a small
     // script that fetches them once the page is on the screen.
@@ -111,13 +119,14 @@ export function pageHtml(
       const named = [entry, ...preloaded, ...preloads].join(' ');
       links = `<meta name="${appScriptsMetaName}" content="${named}"><script type="module" src="${afterFirstPaintScript}"></script>`;
     }
+    if (element) {
+      const waitForContent = `<link rel="expect" href="#${pageDataElementId}" blocking="render">`;
+      return html
+        .replace('<div id="root"></div>', () => `<div id="root">${content}</div>${element}`)
+        .replace('</head>', () => `${links}${waitForContent}</head>`);
+    }
     html = html.replace('<div id="root"></div>', () => `<div id="root">${content}</div>`);
   }
-  if (!data) return html.replace('</head>', () => `${links}</head>`);
-  const json = JSON.stringify(data).replace(/</g, '\\u003c');
   // A function, not a string: `$&`, `$'` and the like in the data (a product named by the owner) stay as they are.
-  return html.replace(
-    '</head>',
-    () => `${links}<script type="application/json" id="${pageDataElementId}">${json}</script></head>`,
-  );
+  return html.replace('</head>', () => `${links}${element ?? ''}</head>`);
 }

@@ -77,9 +77,15 @@ function canonicalOf(html: string): string | undefined {
   return found === undefined ? undefined : decodeHtml(found);
 }
 
-/** What the page's `#root` says as text, as the server wrote it: what a reader without JavaScript sees of its body. */
+/**
+ * What the page's `#root` says as text, as the server wrote it: what a reader without JavaScript sees of its body. A
+ * rendered page's data element follows the root (src/server/page-data.ts).
+ */
 function contentOf(html: string): string {
-  const root = /<div id="root">([\s\S]*)<\/div>\s*<\/body>/.exec(html)?.[1] ?? '';
+  const root =
+    /<div id="root">([\s\S]*)<\/div>\s*(?:<script type="application\/json"[^>]*>.*?<\/script>)?\s*<\/body>/.exec(
+      html,
+    )?.[1] ?? '';
   return decodeHtml(root.replace(/<!--[\s\S]*?-->/g, '').replace(/<[^>]*>/g, ' '))
     .replace(/\s+/g, ' ')
     .trim();

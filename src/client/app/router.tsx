@@ -43,7 +43,7 @@ function pageModule(name: PageName): () => Promise<PageModule> {
 async function requireSession(access: Access = 'rider'): Promise<void> {
   if (!currentUser()) await checkSession();
   if (currentUser()) return;
-  if (access === 'shop' && openToVisitors()) return;
+  if (access === 'shop' && (await openToVisitors())) return;
   throw redirect(pages.signupLogin.path);
 }
 

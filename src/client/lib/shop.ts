@@ -33,7 +33,8 @@ const unknownShop: PublicShop = {
 };
 
 let state: PublicShop = shopFromPage ?? unknownShop;
-let asked = shopFromPage !== undefined;
+// The page's shop, or the server's answer on its way: asked once, and again after a failure.
+let asked: unknown = shopFromPage;
 const listeners = new Set<() => void>();
 
 /** The shop as the owner has just saved it. */
@@ -42,22 +43,24 @@ export function setShop(next: PublicShop): void {
   for (const listener of listeners) listener();
 }
 
+const ask = () =>
+  (asked ??= call('shop').then(setShop, () => {
+    asked = undefined;
+  }));
+
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
-  if (!asked) {
-    asked = true;
-    call('shop').then(setShop, () => {
-      asked = false;
-    });
-  }
+  ask();
   return () => listeners.delete(listener);
 }
 
 /**
  * Whether a visitor may browse the shop (docs/product.md §23), as the page's HTML and every live stream since have
- * said; not until the server has said so.
+ * said, once the server has said it: a page without the shop in its HTML (one brought back from the browser's history,
+ * ADR 0063) asks first. Not when it cannot be asked.
  */
-export function openToVisitors(): boolean {
+export async function openToVisitors(): Promise<boolean> {
+  await ask();
   return state.access.openTo === 'everyone';
 }
 
