@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import {
   expect,
   expectNoSevereAxeViolation,
+  gotoHydrated,
   newRider,
   pageOnAnotherDevice,
   receivedMails,
@@ -47,7 +48,7 @@ test('a visitor waits for a size through a log-in, the owner restocks it, the e-
   // A visitor on the product's page chooses the size sold out: the cart is not offered, the e-mail is.
   const visitor = await pageOnAnotherDevice(browser, shop.baseURL);
   await visitor.setViewportSize({ width: 375, height: 800 });
-  await visitor.goto('/products/anky-bridle');
+  await gotoHydrated(visitor, '/products/anky-bridle');
   const size = visitor.getByLabel('Size', { exact: true });
   await size.selectOption('Cob (sold out)');
   await expect(visitor.getByRole('button', { name: 'Add to cart: Anky Bridle' })).toBeDisabled();

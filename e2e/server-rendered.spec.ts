@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { cartTable, expect, openTo, pageOnAnotherDevice, signUpOwner, testOnFreshShop } from './support';
+import { cartTable, expect, gotoHydrated, openTo, pageOnAnotherDevice, signUpOwner, testOnFreshShop } from './support';
 
 /**
  * The public pages of a shop open to everyone come rendered by the server (docs/product.md §24), and the browser takes
@@ -163,11 +163,8 @@ test('a category brought back from the history, its data not used, is the catego
 
   const { page: rider } = await visitor(browser, shop.baseURL);
   await openHydrated(rider, '/home?category=bridles');
-  // The product's page hydrated (its stream open: its scripts come after its first paint), so that the stream asked
-  // for below is the category's.
-  const productStream = rider.waitForRequest((request) => new URL(request.url()).pathname === '/api/catalogue/stream');
-  await rider.goto('/products/anky-bridle');
-  await productStream;
+  // The product's page hydrated, so that the stream asked for below is the category's.
+  await gotoHydrated(rider, '/products/anky-bridle');
   await expect(rider.getByRole('heading', { level: 1, name: 'Anky Bridle' })).toBeVisible();
 
   // The old HTML shows the category at once; then the app renders the page anew (lib/page-data.ts), once its guard

@@ -67,6 +67,17 @@ export async function openTo(page: Page, choice: 'Everyone' | 'Members only', ve
   await expect(settingsForm(page).getByRole('status')).toHaveText(`Saved. This is version ${version} of the settings.`);
 }
 
+/**
+ * Opens a public page of an open shop, which the server renders, and waits until the app has taken it over (its
+ * catalogue stream open, which the app opens once it runs): its scripts are fetched after its first paint (ADR 0063),
+ * so a control that needs them does nothing before, as for a rider whose scripts are still on their way.
+ */
+export async function gotoHydrated(page: Page, path: string): Promise<void> {
+  const stream = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/catalogue/stream');
+  await page.goto(path);
+  await stream;
+}
+
 export const cartTable = (page: Page) => page.getByRole('table', { name: 'Your cart' });
 export const deleteButtons = (page: Page) => cartTable(page).getByRole('button', { name: /^Delete / });
 

@@ -6,6 +6,7 @@ import {
   expect,
   expectNoSevereAxeViolation,
   fillAddress,
+  gotoHydrated,
   newRider,
   openTo,
   pageOnAnotherDevice,
@@ -38,7 +39,7 @@ test('a visitor finds a bridle, fills a cart, checks out through sign-up, and or
   await openTo(page, 'Everyone', 2);
 
   const visitor = await pageOnAnotherDevice(browser, shop.baseURL);
-  await visitor.goto('/home');
+  await gotoHydrated(visitor, '/home');
   await expect(visitor.getByRole('heading', { level: 1, name: 'Our collection' })).toBeVisible();
   const header = visitor.getByRole('navigation', { name: 'Main' });
   await expect(header.getByRole('link')).toHaveText(['view cart', 'Log in']);
@@ -71,7 +72,7 @@ test('a visitor finds a bridle, fills a cart, checks out through sign-up, and or
 
   // Another visitor's page is open when the owner closes the shop: it goes to signup-login at once.
   const another = await pageOnAnotherDevice(browser, shop.baseURL);
-  await another.goto('/home');
+  await gotoHydrated(another, '/home');
   await expect(another.getByRole('heading', { level: 1, name: 'Our collection' })).toBeVisible();
   await openTo(page, 'Members only', 3);
   await expect(another).toHaveURL(/\/signup-login$/, { timeout: 5000 });
