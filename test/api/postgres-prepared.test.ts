@@ -36,4 +36,13 @@ describe.runIf(process.env.TEST_BACKEND === 'postgres')("PostgreSQL's precompile
       { name: expect.stringMatching(/^piaffe_\d+$/), statement: 'select "value" from "counter" where "name" = $1' },
     ]);
   });
+
+  it('run with JIT compilation off, on every connection of the pool (docs/decisions/0066-reports-at-size.md)', async () => {
+    const settings = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        db.run(async (uow) => (await sql<{ jit: string }>`show jit`.execute(uow.trx)).rows[0]?.jit),
+      ),
+    );
+    expect(settings).toEqual(['off', 'off', 'off', 'off']);
+  });
 });

@@ -112,6 +112,12 @@ export function openPostgres(databaseUrl: string, log: Logger): OpenDatabase {
   });
   // A restart of the database ends idle connections with an error; without a handler that would end the process.
   pool.on('error', (error) => log.warn({ err: error }, 'postgres pool connection lost'));
+  // No JIT compilation: it pays for statements that run for seconds, and the shop's run for milliseconds, where
+  // compiling took 60 to 185 ms of a report's query (docs/decisions/0066-reports-at-size.md). Sent first on each new
+  // connection, before anything else it runs.
+  pool.on('connect', (client) => {
+    client.query('set jit = off').catch((error: unknown) => log.warn({ err: error }, 'postgres: jit not turned off'));
+  });
   const prepared = new Map<string, string>();
   return {
     db: new Kysely<Tables>({ dialect: new PostgresDialect({ pool: preparingPool(pool, prepared) }) }),

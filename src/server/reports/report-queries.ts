@@ -48,11 +48,34 @@ function daysTable(bounds: DayBounds): RawBuilder<unknown> {
 const number = (value: unknown) => Number(value ?? 0);
 
 export function createReportQueries(db: Db) {
+  /**
+   * `select k, <figures> from <rows> where <filter> group by k`, `k` the day (index in `bounds`) of each row's instant
+   * `column`. SQLite joins the days as a table and reads each day's range of the index; PostgreSQL, whose planner
+   * misjudges such a join of ranges (a year's report took seconds), reads the whole range once and finds each row's
+   * day with `width_bucket` (docs/decisions/0066-reports-at-size.md).
+   */
+  async function perDay<Row>(
+    bounds: DayBounds,
+    column: string,
+    figures: RawBuilder<unknown>,
+    rows: RawBuilder<unknown>,
+    filter: RawBuilder<unknown>,
+  ): Promise<Row[]> {
+    const instant = sql.raw(column);
+    const query =
+      db.dialect === 'postgres'
+        ? sql<Row>`select width_bucket(${instant}, ${[...bounds]}::bigint[]) - 1 as k, ${figures} from ${rows}
+            where ${instant} >= ${bounds[0]} and ${instant} < ${bounds.at(-1)} and ${filter} group by 1`
+        : sql<Row>`with ${daysTable(bounds)} select d.k as k, ${figures} from days d, ${rows}
+            where ${instant} >= d.s and ${instant} < d.e and ${filter} group by d.k`;
+    return (await query.execute(db.kysely)).rows;
+  }
+
   return {
     /**
-     * Each day's figures: the orders placed on it (counted by the index on their instant, status and shipping), their
-     * lines (by the lines' own copy of the instant), less the lines of the orders that were no sale, and the refunds
-     * made on it.
+     * Each day's figures: the orders placed on it that were not cancelled and those cancelled with a refund (counted
+     * by the index on their instant, status and shipping), their lines (by the lines' own copy of the instant) less
+     * those of the orders cancelled without a refund, and the refunds made on it.
      */
     async days(bounds: DayBounds): Promise<DayFigures[]> {
       const figures = bounds.slice(0, -1).map(() => ({
@@ -63,37 +86,43 @@ export function createReportQueries(db: Db) {
         refundCents: 0,
       }));
       const at = (k: unknown) => figures[Number(k)] as DayFigures;
-      const days = daysTable(bounds);
-      const [orders, lines, notSales, refunds] = await Promise.all([
-        sql<{ k: number; orders: unknown; shipping: unknown }>`with ${days}
-          select d.k as k, count(*) as orders, sum(o.shipping_cents) as shipping
-          from days d join shop_order o on o.placed_at >= d.s and o.placed_at < d.e
-          where ${counted} group by d.k`.execute(db.kysely),
-        sql<{ k: number; gross: unknown; discount: unknown }>`with ${days}
-          select d.k as k, sum(l.price_cents) as gross, sum(l.discount_cents) as discount
-          from days d join order_line l on l.placed_at >= d.s and l.placed_at < d.e group by d.k`.execute(db.kysely),
-        sql<{ k: number; gross: unknown; discount: unknown }>`with ${days}
-          select d.k as k, sum(l.price_cents) as gross, sum(l.discount_cents) as discount
-          from days d join shop_order o on o.placed_at >= d.s and o.placed_at < d.e
-            join order_line l on l.order_number = o.number
-          where not ${counted} group by d.k`.execute(db.kysely),
-        sql<{ k: number; refunds: unknown }>`with ${days}
-          select d.k as k, sum(r.goods_cents - r.discount_cents) as refunds
-          from days d join refund r on r.at >= d.s and r.at < d.e group by d.k`.execute(db.kysely),
+      const refunded = sql`exists (select 1 from refund r where r.order_number = o.number)`;
+      type Orders = { k: number; orders: unknown; shipping: unknown };
+      type Lines = { k: number; gross: unknown; discount: unknown };
+      const ordersOf = sql`count(*) as orders, sum(o.shipping_cents) as shipping`;
+      const linesOf = sql`sum(l.price_cents) as gross, sum(l.discount_cents) as discount`;
+      const [kept, cancelledPaid, lines, notSales, refunds] = await Promise.all([
+        perDay<Orders>(bounds, 'o.placed_at', ordersOf, sql`shop_order o`, sql`o.status <> 'cancelled'`),
+        perDay<Orders>(bounds, 'o.placed_at', ordersOf, sql`shop_order o`, sql`o.status = 'cancelled' and ${refunded}`),
+        perDay<Lines>(bounds, 'l.placed_at', linesOf, sql`order_line l`, sql`1 = 1`),
+        perDay<Lines>(
+          bounds,
+          'o.placed_at',
+          linesOf,
+          sql`shop_order o join order_line l on l.order_number = o.number`,
+          sql`o.status = 'cancelled' and not ${refunded}`,
+        ),
+        perDay<{ k: number; refunds: unknown }>(
+          bounds,
+          'r.at',
+          sql`sum(r.goods_cents - r.discount_cents) as refunds`,
+          sql`refund r`,
+          sql`1 = 1`,
+        ),
       ]);
-      for (const row of orders.rows) {
-        at(row.k).orders = number(row.orders);
-        at(row.k).shippingCents = number(row.shipping);
+      for (const row of [...kept, ...cancelledPaid]) {
+        at(row.k).orders += number(row.orders);
+        at(row.k).shippingCents += number(row.shipping);
       }
-      for (const row of lines.rows) {
+      for (const row of lines) {
         at(row.k).grossCents += number(row.gross);
         at(row.k).discountCents += number(row.discount);
       }
-      for (const row of notSales.rows) {
+      for (const row of notSales) {
         at(row.k).grossCents -= number(row.gross);
         at(row.k).discountCents -= number(row.discount);
       }
-      for (const row of refunds.rows) at(row.k).refundCents = number(row.refunds);
+      for (const row of refunds) at(row.k).refundCents = number(row.refunds);
       return figures;
     },
 
