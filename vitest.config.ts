@@ -24,10 +24,12 @@ export default defineConfig(async () => {
   // environment or the timers (the unit project, which fakes timers, stays isolated).
   return {
     test: {
-      // Two files at once on two cores (Vitest's own default is one there): the API files mostly wait on their servers
-      // and databases. Each file has its own database or schema and listens on port 0 (bench/README.md, "The test
-      // suite's time").
-      maxWorkers: Math.max(2, availableParallelism() - 1),
+      // Three files at once on two cores (Vitest's own default is one there): the files mostly wait on their servers,
+      // children and databases (two at once kept both cores about half busy, and three took the step from 583 s to
+      // 471 s). Each file has its own database or schema and listens on port 0. Never more than three: a PostgreSQL
+      // file holds up to two servers of 12 connections each besides its own, and the database allows 100 (76 at once
+      // were seen with three). bench/README.md, "The test suite's time".
+      maxWorkers: Math.min(3, availableParallelism() + 1),
       projects: [
         { test: { name: 'unit', include: ['src/**/*.test.ts'], environment: 'node' } },
         {
