@@ -188,6 +188,8 @@ export function createCatalogueStore(
         const before = await readProduct(uow, itemid);
         if (!before) return { ok: false, reason: 'not-found' } as const;
         if (before.version !== edit.version) return { ok: false, reason: 'changed' } as const;
+        // Every size of the product locked first, as orders take them: the form then changes them in its own order.
+        await stock.lockSizes(uow, [itemid]);
         const sizes = await stock.sizesOf(itemid, uow);
         const unknown = unknownSize(sizes, edit.sizes);
         if (unknown !== undefined) return { ok: false, reason: 'unknown-size', size: unknown } as const;

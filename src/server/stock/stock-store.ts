@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Stock } from '../../shared/api';
 import type { Db, UnitOfWork } from '../db/database';
 import type { Outbox } from '../mail/outbox';
@@ -42,7 +43,20 @@ function counted<Row, Unit extends { count: number }>(
     if (units) units.count++;
     else counts.set(key, unitOf(row));
   }
-  return [...counts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, units]) => units);
+  return [...counts].sort(([a], [b]) => inSizeOrder(JSON.parse(a), JSON.parse(b))).map(([, units]) => units);
+}
+
+/**
+ * The order every unit takes sizes' rows in: by item, then size, each compared as plain text (the code units, as
+ * PostgreSQL's `collate "C"` compares them), so that `lockSizes` and the orders' takes agree.
+ */
+function inSizeOrder(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] ?? '';
+    const y = b[i] ?? '';
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
 }
 
 /** The sizes of `rows`, each with the number of rows that have it, in one fixed order (item, then size). */
@@ -107,8 +121,27 @@ export function createStockStore(db: Db, outbox: Outbox) {
    */
   const rose = (uow: UnitOfWork, sizes: readonly RisenSize[]) => endWaits(uow, outbox, sizes);
 
+  /**
+   * Locks the rows of every size of `itemids` (of every product without them) until `uow` ends, in the order orders
+   * take sizes (`inSizeOrder`), before a unit that changes several sizes at once: two such units, or one and an order,
+   * then never wait for each other in a circle on PostgreSQL (a deadlock: the owner's form, the command line's `set`
+   * and a cancel's give-back were seen in one). SQLite runs one writer at a time and locks no row.
+   */
+  async function lockSizes(uow: UnitOfWork, itemids?: readonly string[]): Promise<void> {
+    if (db.dialect !== 'postgres' || itemids?.length === 0) return;
+    let rows = uow.trx
+      .selectFrom('product_size')
+      .select('key')
+      .orderBy(sql`itemid collate "C"`)
+      .orderBy(sql`size collate "C"`)
+      .forUpdate();
+    if (itemids) rows = rows.where('itemid', 'in', itemids);
+    await rows.execute();
+  }
+
   return {
     rose,
+    lockSizes,
 
     /** Every size of every product, by item and in each product's order, with its stock. */
     async all(): Promise<Stock[]> {
@@ -146,6 +179,7 @@ export function createStockStore(db: Db, outbox: Outbox) {
      * called now (by name for lines from before keys); a size that no longer exists takes nothing back.
      */
     async giveBack(uow: UnitOfWork, units: readonly Returned[]): Promise<void> {
+      await lockSizes(uow, [...new Set(units.map((unit) => unit.itemid))]);
       const risen: RisenSize[] = [];
       for (const { itemid, size, key, count } of units) {
         const [now] =
@@ -165,6 +199,7 @@ export function createStockStore(db: Db, outbox: Outbox) {
      */
     set(stock: number, { itemid, size }: { itemid?: string; size?: string } = {}): Promise<number> {
       return db.run(async (uow) => {
+        if (size === undefined) await lockSizes(uow, itemid === undefined ? undefined : [itemid]);
         let update = uow.trx.updateTable('product_size').set({ stock });
         if (itemid !== undefined) update = update.where('itemid', '=', itemid);
         if (size !== undefined) update = update.where('size', '=', size);
