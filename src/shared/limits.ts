@@ -49,8 +49,6 @@ export const productLimits = {
 export const findingLimits = {
   /** Products to a page of the list. */
   pageSize: 24,
-  /** Product pages each server keeps in memory, the most recently asked (docs/decisions/0063). */
-  productPagesKept: 2_000,
   queryMax: 100,
   slugMax: 80,
   sizeMax: productLimits.sizeMax,

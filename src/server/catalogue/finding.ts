@@ -25,6 +25,9 @@ export async function sizesOfProducts(db: Db, itemids: string[]): Promise<Map<st
   return sizes;
 }
 
+/** Product pages each server keeps in memory, the most recently asked (docs/decisions/0063). */
+const productPagesKept = 2_000;
+
 /** What a product's card shows, as the list and a product's page read it. */
 const cardColumns = [
   'product.itemid',
@@ -288,7 +291,7 @@ export function createFinding(db: Db, products: () => Promise<Product[]>) {
 
     /**
      * A shown product's page by any slug it has had; undefined for a hidden product or an unknown slug. Kept by slug
-     * (the last `findingLimits.productPagesKept` asked), while nothing it shows has changed; a slug that names no shown
+     * (the last `productPagesKept` asked), while nothing it shows has changed; a slug that names no shown
      * product is not kept.
      */
     async details(slug: string): Promise<ProductDetails | undefined> {
@@ -304,7 +307,7 @@ export function createFinding(db: Db, products: () => Promise<Product[]>) {
       if (details && began.generation === generation && began.stockEvents === stockEvents) {
         pages.delete(slug);
         pages.set(slug, { generation, stock: stockChanges.get(details.itemid) ?? 0, details });
-        if (pages.size > findingLimits.productPagesKept) pages.delete(pages.keys().next().value as string);
+        if (pages.size > productPagesKept) pages.delete(pages.keys().next().value as string);
       }
       return details;
     },
