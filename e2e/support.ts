@@ -349,8 +349,13 @@ export function setStock(productName: string, size: string, count: number): void
   shopCommand('stock', 'set', product.itemid, size, String(count));
 }
 
-/** axe finds no serious or critical violation of WCAG 2.1 A and AA on the page as it is now. */
+/**
+ * axe finds no serious or critical violation of WCAG 2.1 A and AA on the page as it is now, once its transitions have
+ * ended: axe reads colours as they are on the screen, and a button caught in its 120 ms change of colour (styles.css,
+ * when it becomes enabled) has a contrast no rider reads it in (seen once in a fresh clone, on /checkout at 375 px).
+ */
 export async function expectNoSevereAxeViolation(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
   const severe = results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
