@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { cartTable, expect, gotoHydrated, openTo, pageOnAnotherDevice, signUpOwner, testOnFreshShop } from './support';
+import { cartTable, expect, gotoHydrated, openShopAsOwner, pageOnAnotherDevice, testOnFreshShop } from './support';
 
 /**
  * The public pages of a shop open to everyone come rendered by the server (docs/product.md §24), and the browser takes
@@ -102,8 +102,7 @@ test("a product's page is there before JavaScript, hydrates into the same page, 
   browser,
   shop,
 }) => {
-  await signUpOwner(page, shop);
-  await openTo(page, 'Everyone', 2);
+  await openShopAsOwner(page, shop);
 
   const plain = await withoutJavaScript(browser, shop.baseURL, '/products/anky-bridle');
   await expect(plain.getByRole('heading', { level: 1, name: 'Anky Bridle' })).toBeVisible();
@@ -129,8 +128,7 @@ test('a category and a search are there before JavaScript, hydrate into the same
   browser,
   shop,
 }) => {
-  await signUpOwner(page, shop);
-  await openTo(page, 'Everyone', 2);
+  await openShopAsOwner(page, shop);
 
   const plain = await withoutJavaScript(browser, shop.baseURL, '/home?q=bridle');
   await expect(plain.getByRole('article')).toHaveCount(2);
@@ -158,8 +156,7 @@ test('a category brought back from the history, its data not used, is the catego
   browser,
   shop,
 }) => {
-  await signUpOwner(page, shop);
-  await openTo(page, 'Everyone', 2);
+  await openShopAsOwner(page, shop);
 
   const { page: rider } = await visitor(browser, shop.baseURL);
   await openHydrated(rider, '/home?category=bridles');

@@ -78,6 +78,12 @@ export async function gotoHydrated(page: Page, path: string): Promise<void> {
   await stream;
 }
 
+/** A new shop's owner, signed up on `page`, who opens the shop to everyone (its settings' version 2). */
+export async function openShopAsOwner(page: Page, shop: FreshShop): Promise<void> {
+  await signUpOwner(page, shop);
+  await openTo(page, 'Everyone', 2);
+}
+
 export const cartTable = (page: Page) => page.getByRole('table', { name: 'Your cart' });
 export const deleteButtons = (page: Page) => cartTable(page).getByRole('button', { name: /^Delete / });
 

@@ -8,10 +8,10 @@ import {
   fillAddress,
   gotoHydrated,
   newRider,
+  openShopAsOwner,
   openTo,
   pageOnAnotherDevice,
   signUpForm,
-  signUpOwner,
   testOnFreshShop,
 } from './support';
 
@@ -35,8 +35,7 @@ test('a visitor finds a bridle, fills a cart, checks out through sign-up, and or
   browser,
   shop,
 }) => {
-  await signUpOwner(page, shop);
-  await openTo(page, 'Everyone', 2);
+  await openShopAsOwner(page, shop);
 
   const visitor = await pageOnAnotherDevice(browser, shop.baseURL);
   await gotoHydrated(visitor, '/home');
@@ -80,8 +79,7 @@ test('a visitor finds a bridle, fills a cart, checks out through sign-up, and or
 });
 
 test("a visitor's pages have no serious axe violation and fit 375 px", async ({ page, browser, shop }) => {
-  await signUpOwner(page, shop);
-  await openTo(page, 'Everyone', 2);
+  await openShopAsOwner(page, shop);
   const visitor = await pageOnAnotherDevice(browser, shop.baseURL);
   await visitor.setViewportSize({ width: 375, height: 740 });
   for (const [path, heading] of [
