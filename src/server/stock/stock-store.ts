@@ -43,7 +43,10 @@ function counted<Row, Unit extends { count: number }>(
     if (units) units.count++;
     else counts.set(key, unitOf(row));
   }
-  return [...counts].sort(([a], [b]) => inSizeOrder(JSON.parse(a), JSON.parse(b))).map(([, units]) => units);
+  return [...counts]
+    .map(([key, units]) => ({ order: JSON.parse(key) as string[], units }))
+    .sort((a, b) => inSizeOrder(a.order, b.order))
+    .map(({ units }) => units);
 }
 
 /**
